@@ -1,0 +1,538 @@
+/*
+ * vsh.h - the whole public API of libvsh.
+ *
+ * libvsh runs a bash-compatible shell inside the calling process, over an
+ * in-memory copy-on-write filesystem. Nothing a script does reaches the host:
+ * no process, no host file (except read-only host layers the embedder mounts),
+ * no network beyond an allow-list.
+ *
+ * Conventions
+ *   - Every call that can fail returns a vsh_status. On failure the sandbox
+ *     keeps a message (vsh_errmsg) and, for filesystem errors, an errno value
+ *     with Linux meaning (vsh_errcode), in the style of SQLite.
+ *   - A script that fails is not an API error: vsh_exec returns VSH_OK and the
+ *     script's exit status in the result.
+ *   - Strings passed in are NUL-terminated unless a length is given; byte
+ *     buffers handed out are NUL-terminated for convenience but may contain
+ *     NUL bytes (use the length).
+ *   - Buffers returned by the library are released with vsh_free().
+ *   - Different sandboxes may be used from different threads at once. Calls on
+ *     one sandbox are serialized; only a vsh_cancel token may be touched from
+ *     another thread while an exec runs.
+ */
+#ifndef VSH_H
+#define VSH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define VSH_API
+#elif defined(__GNUC__)
+#define VSH_API __attribute__((visibility("default")))
+#else
+#define VSH_API
+#endif
+
+#define VSH_VERSION_MAJOR 0
+#define VSH_VERSION_MINOR 1
+#define VSH_VERSION_PATCH 0
+#define VSH_VERSION_STRING "0.1.0"
+#define VSH_VERSION_NUMBER                                                     \
+  (VSH_VERSION_MAJOR * 10000 + VSH_VERSION_MINOR * 100 + VSH_VERSION_PATCH)
+
+/* Version of the library actually linked (compare with VSH_VERSION_NUMBER). */
+VSH_API int vsh_version_number(void);
+VSH_API const char *vsh_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef enum vsh_status {
+  VSH_OK = 0,
+  VSH_ERROR = 1,       /* generic failure; see vsh_errmsg / vsh_errcode */
+  VSH_NOMEM = 2,       /* allocation failed or memory cap reached */
+  VSH_MISUSE = 3,      /* invalid argument or call sequence */
+  VSH_FS = 4,          /* filesystem error; vsh_errcode() holds the errno */
+  VSH_ABORT = 5,       /* cancelled through a vsh_cancel token */
+  VSH_TIMEOUT = 6,     /* deadline passed (API level; exec reports 124) */
+  VSH_LIMIT = 7,       /* a sandbox limit was reached */
+  VSH_UNSUPPORTED = 8, /* operation not supported; nothing was changed */
+  VSH_REJECTED = 9,    /* input refused by validation (e.g. a tar member) */
+  VSH_DIED = 10        /* the sandbox is gone (drivers: infrastructure) */
+} vsh_status;
+
+/* Short English name of a status ("ok", "filesystem error", ...). */
+VSH_API const char *vsh_status_str(vsh_status st);
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Allocator hook, in the manner of Lua: with nsize == 0 free ptr and return
+ * NULL; otherwise (re)allocate ptr (NULL for a new block) from osize to nsize
+ * bytes and return the block or NULL. osize is the size previously returned
+ * for ptr (0 when ptr is NULL). The library adds its own accounting and cap on
+ * top, so the hook need not count.
+ */
+typedef void *(*vsh_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/* ------------------------------------------------------------------------ */
+/* Limits                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Per-exec budget. A field left 0 takes the default shown. Reaching a limit
+ * ends the exec with status 126 and "vsh: NAME limit exceeded (N)" on stderr;
+ * the deadline ends it with 124. The sandbox stays usable.
+ */
+typedef struct vsh_limits {
+  uint64_t max_commands;        /* commands run per exec (default 1,000,000) */
+  uint64_t max_loop_iterations; /* loop iterations per exec (10,000,000) */
+  uint32_t max_call_depth;      /* nested function/source/eval (1,000) */
+  uint64_t max_output_bytes;    /* stdout+stderr kept per exec (64 MiB) */
+  uint64_t max_memory;          /* sandbox heap cap in bytes (1 GiB) */
+  uint64_t max_fs_bytes;        /* file content bytes (1 GiB) */
+  uint64_t max_fs_inodes;       /* inodes (1,000,000) */
+  uint64_t max_string_bytes;    /* one variable/word (16 MiB) */
+  int64_t timeout_ms;           /* wall clock per exec (0 = none) */
+} vsh_limits;
+
+/* ------------------------------------------------------------------------ */
+/* Network policy (used by the curl builtin)                                */
+/* ------------------------------------------------------------------------ */
+
+typedef struct vsh_http_header {
+  const char *name;
+  const char *value;
+} vsh_http_header;
+
+/* One allow-list entry: "scheme://host[:port][/path-prefix]" plus headers
+ * injected into every request that this entry allows. */
+typedef struct vsh_net_rule {
+  const char *prefix;
+  const vsh_http_header *headers;
+  size_t nheaders;
+} vsh_net_rule;
+
+typedef struct vsh_http_request {
+  const char *method;
+  const char *url;
+  const vsh_http_header *headers;
+  size_t nheaders;
+  const void *body;
+  size_t body_len;
+  int64_t timeout_ms;        /* what is left of the request deadline */
+  uint64_t max_response;     /* cap on body bytes */
+  volatile const int *abort; /* non-zero when the exec was cancelled */
+} vsh_http_request;
+
+typedef struct vsh_http_response {
+  int status;                /* HTTP status, e.g. 200 */
+  vsh_http_header *headers;  /* allocated by the transport with malloc */
+  size_t nheaders;
+  void *body;                /* malloc'd */
+  size_t body_len;
+  char error[256];           /* message when the transport fails */
+} vsh_http_response;
+
+/*
+ * A host-provided transport replaces libcurl. It performs exactly one request
+ * (no redirects) and returns 0, or a curl-style error code (6 resolve, 7
+ * connect, 28 timeout, 63 size cap, ...) with resp->error filled. Policy
+ * checks still run in vsh before and after every hop.
+ */
+typedef int (*vsh_transport_fn)(void *ud, const vsh_http_request *req,
+                                vsh_http_response *resp);
+
+typedef struct vsh_net_policy {
+  const vsh_net_rule *rules;
+  size_t nrules;
+  const char *const *methods; /* allowed beyond GET and HEAD */
+  size_t nmethods;
+  /* Any method at all. Named to stand out in review. */
+  int dangerously_allow_all_methods;
+  int deny_private;           /* refuse private/loopback/... addresses */
+  int max_redirects;          /* default 20 */
+  int64_t timeout_ms;         /* whole request incl. redirects; 30,000 */
+  uint64_t max_response_bytes; /* default 10 MiB */
+  const char *ca_file;        /* extra CA bundle (tests) */
+  vsh_transport_fn transport; /* NULL: libcurl */
+  void *transport_ud;
+} vsh_net_policy;
+
+/* ------------------------------------------------------------------------ */
+/* Sandbox configuration                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct vsh_file_init {
+  const char *path; /* absolute, or relative to the initial cwd */
+  const void *data;
+  size_t len;
+  unsigned mode; /* 0 means 0644 */
+} vsh_file_init;
+
+/* A host directory layered read-only (copy-on-write) at a virtual path. */
+typedef struct vsh_mount {
+  const char *host_dir;
+  const char *virtual_path;
+} vsh_mount;
+
+/* Clock hook: nanoseconds since the Unix epoch (wall) or any origin (mono). */
+typedef int64_t (*vsh_clock_fn)(void *ud, int monotonic);
+/* Random hook: fill buf with n bytes. */
+typedef void (*vsh_random_fn)(void *ud, void *buf, size_t n);
+
+enum {
+  /* Do not create /home/user, /tmp, /bin, /usr/bin, /dev entries. */
+  VSH_CFG_NO_DEFAULT_LAYOUT = 1u << 0
+};
+
+typedef struct vsh_config {
+  const vsh_file_init *files;
+  size_t nfiles;
+  const char *cwd;            /* default /home/user */
+  const char *const *env;     /* "K=V" base environment, NULL-terminated */
+  vsh_limits limits;
+  vsh_alloc_fn alloc;         /* NULL: the C library's realloc/free */
+  void *alloc_ud;
+  vsh_clock_fn clock;         /* NULL: the host clock */
+  void *clock_ud;
+  vsh_random_fn random;       /* NULL: a host random source */
+  void *random_ud;
+  const vsh_net_policy *net;  /* NULL: no network, no curl */
+  const vsh_mount *mounts;
+  size_t nmounts;
+  unsigned flags;             /* VSH_CFG_* */
+} vsh_config;
+
+/* Fill cfg with defaults (everything zero/NULL). */
+VSH_API void vsh_config_init(vsh_config *cfg);
+
+typedef struct vsh_sandbox vsh_sandbox;
+
+/* Create a sandbox. On failure *out is NULL; a message is in *errmsg if
+ * errmsg is not NULL (static storage or a buffer to vsh_free with NULL). */
+VSH_API vsh_status vsh_open(const vsh_config *cfg, vsh_sandbox **out);
+VSH_API void vsh_close(vsh_sandbox *sb);
+
+/* Message and errno of the last failed call on this sandbox. */
+VSH_API const char *vsh_errmsg(const vsh_sandbox *sb);
+VSH_API int vsh_errcode(const vsh_sandbox *sb);
+
+/* Release a buffer the library returned (sb may be NULL for buffers that
+ * were returned without a sandbox). */
+VSH_API void vsh_free(vsh_sandbox *sb, void *p);
+
+/* Bytes currently allocated by the sandbox (its allocator's accounting). */
+VSH_API size_t vsh_memory_used(const vsh_sandbox *sb);
+
+/* ------------------------------------------------------------------------ */
+/* Exec                                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct vsh_cancel vsh_cancel;
+VSH_API vsh_cancel *vsh_cancel_new(void);
+VSH_API void vsh_cancel_set(vsh_cancel *c); /* any thread */
+VSH_API int vsh_cancel_is_set(const vsh_cancel *c);
+VSH_API void vsh_cancel_reset(vsh_cancel *c);
+VSH_API void vsh_cancel_free(vsh_cancel *c);
+
+/* Streaming output: called for each chunk the script writes to its stdout
+ * (fd 1) or stderr (fd 2), in order, while it runs. */
+typedef void (*vsh_output_fn)(void *ud, int fd, const void *data, size_t len);
+
+enum {
+  VSH_EXEC_REPLACE_ENV = 1u << 0, /* env replaces the base environment */
+  VSH_EXEC_NO_CAPTURE = 1u << 1   /* with on_output: do not also collect */
+};
+
+typedef struct vsh_exec_opts {
+  const char *cwd;           /* NULL: the sandbox cwd */
+  const char *const *env;    /* "K=V" layered over the base env */
+  unsigned flags;            /* VSH_EXEC_* */
+  const void *stdin_data;
+  size_t stdin_len;
+  const char *const *args;   /* extra argv for the first command */
+  size_t nargs;
+  int64_t timeout_ms;        /* 0: the sandbox default */
+  vsh_cancel *cancel;
+  vsh_output_fn on_output;
+  void *output_ud;
+} vsh_exec_opts;
+
+enum {
+  VSH_RESULT_TIMED_OUT = 1u << 0,
+  VSH_RESULT_LIMIT = 1u << 1,
+  VSH_RESULT_CANCELLED = 1u << 2,
+  VSH_RESULT_OUTPUT_TRUNCATED = 1u << 3
+};
+
+typedef struct vsh_result {
+  char *out;      /* stdout bytes, NUL-terminated, may contain NUL */
+  size_t out_len;
+  char *err;      /* stderr bytes */
+  size_t err_len;
+  int status;     /* exit status of the script */
+  unsigned flags; /* VSH_RESULT_* */
+} vsh_result;
+
+/*
+ * Run a script with fresh shell state (variables, functions, options); the
+ * filesystem persists between execs. opts may be NULL. Returns VSH_OK when
+ * the script ran (whatever its status), VSH_ABORT when the cancel token was
+ * set before or during the run (the partial result is still filled), or an
+ * API error. Release the result with vsh_result_free.
+ */
+VSH_API vsh_status vsh_exec(vsh_sandbox *sb, const char *script,
+                            const vsh_exec_opts *opts, vsh_result *res);
+VSH_API vsh_status vsh_exec_n(vsh_sandbox *sb, const char *script,
+                              size_t script_len, const vsh_exec_opts *opts,
+                              vsh_result *res);
+VSH_API void vsh_result_free(vsh_result *res);
+
+/* ------------------------------------------------------------------------ */
+/* Persistent sessions                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* A shell whose variables, functions, options and cwd are kept from one
+ * vsh_session_exec to the next (the interactive prompt uses one). */
+typedef struct vsh_session vsh_session;
+VSH_API vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out);
+VSH_API vsh_status vsh_session_exec(vsh_session *s, const char *script,
+                                    size_t len, const vsh_exec_opts *opts,
+                                    vsh_result *res);
+/* Non-zero once the script ran `exit`. */
+VSH_API int vsh_session_exited(const vsh_session *s);
+VSH_API void vsh_session_close(vsh_session *s);
+
+/* ------------------------------------------------------------------------ */
+/* Host commands                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct vsh_cmd vsh_cmd;
+
+/* A command implemented by the host. Returns the exit status. */
+typedef int (*vsh_command_fn)(vsh_cmd *cmd, int argc, char **argv, void *ud);
+
+/* Read up to n bytes of standard input: >0 bytes, 0 at end, -1 on error
+ * (e.g. the exec was cancelled or a limit was reached). */
+VSH_API long vsh_cmd_read(vsh_cmd *cmd, void *buf, size_t n);
+/* Write to fd 1 or 2 (or another open fd). 0 on success, -1 when the reader
+ * went away (the command should then return 141) or the exec must stop. */
+VSH_API int vsh_cmd_write(vsh_cmd *cmd, int fd, const void *data, size_t n);
+VSH_API const char *vsh_cmd_getenv(vsh_cmd *cmd, const char *name);
+/* All exported variables as "K=V", NULL-terminated; valid during the call. */
+VSH_API char **vsh_cmd_environ(vsh_cmd *cmd);
+VSH_API const char *vsh_cmd_cwd(vsh_cmd *cmd);
+/* The sandbox, for file access (relative paths resolve against the cwd of
+ * the command when made through vsh_cmd_path). */
+VSH_API vsh_sandbox *vsh_cmd_sandbox(vsh_cmd *cmd);
+/* Absolute path for p resolved against the command's cwd; valid during the
+ * call. */
+VSH_API const char *vsh_cmd_path(vsh_cmd *cmd, const char *p);
+
+/* Register (or replace) a command. It can be used in pipelines, redirections
+ * and $(...) like any builtin. */
+VSH_API vsh_status vsh_register_command(vsh_sandbox *sb, const char *name,
+                                        vsh_command_fn fn, void *ud);
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Paths are absolute, or relative to the sandbox cwd. */
+
+typedef enum vsh_file_type {
+  VSH_TYPE_FILE = 1,
+  VSH_TYPE_DIR = 2,
+  VSH_TYPE_SYMLINK = 3,
+  VSH_TYPE_CHAR = 4, /* /dev nodes */
+  VSH_TYPE_FIFO = 5
+} vsh_file_type;
+
+typedef struct vsh_stat {
+  vsh_file_type type;
+  unsigned mode;   /* permission bits (07777) */
+  uint64_t ino;
+  uint32_t nlink;
+  uint64_t size;
+  int64_t mtime_ns, ctime_ns, atime_ns;
+} vsh_stat;
+
+VSH_API vsh_status vsh_read_file(vsh_sandbox *sb, const char *path,
+                                 char **data, size_t *len);
+/* Create or replace; mode 0 means 0644 for a new file. */
+VSH_API vsh_status vsh_write_file(vsh_sandbox *sb, const char *path,
+                                  const void *data, size_t len, unsigned mode);
+VSH_API vsh_status vsh_append_file(vsh_sandbox *sb, const char *path,
+                                   const void *data, size_t len);
+VSH_API vsh_status vsh_stat_path(vsh_sandbox *sb, const char *path,
+                                 vsh_stat *st);
+VSH_API vsh_status vsh_lstat_path(vsh_sandbox *sb, const char *path,
+                                  vsh_stat *st);
+/* Names in order, no "." or "..": an array of *n strings, each and the array
+ * released with vsh_free (or all at once with vsh_free_names). */
+VSH_API vsh_status vsh_readdir(vsh_sandbox *sb, const char *path,
+                               char ***names, size_t *n);
+VSH_API void vsh_free_names(vsh_sandbox *sb, char **names, size_t n);
+VSH_API int vsh_exists(vsh_sandbox *sb, const char *path);
+
+enum { VSH_RECURSIVE = 1u << 0, VSH_FORCE = 1u << 1 };
+VSH_API vsh_status vsh_mkdir(vsh_sandbox *sb, const char *path,
+                             unsigned flags);
+VSH_API vsh_status vsh_rm(vsh_sandbox *sb, const char *path, unsigned flags);
+VSH_API vsh_status vsh_rename(vsh_sandbox *sb, const char *from,
+                              const char *to);
+VSH_API vsh_status vsh_link(vsh_sandbox *sb, const char *target,
+                            const char *path);
+VSH_API vsh_status vsh_symlink(vsh_sandbox *sb, const char *target,
+                               const char *path);
+VSH_API vsh_status vsh_readlink(vsh_sandbox *sb, const char *path,
+                                char **target);
+VSH_API vsh_status vsh_realpath(vsh_sandbox *sb, const char *path,
+                                char **resolved);
+VSH_API vsh_status vsh_chmod(vsh_sandbox *sb, const char *path,
+                             unsigned mode);
+VSH_API vsh_status vsh_utimes(vsh_sandbox *sb, const char *path,
+                              int64_t atime_ns, int64_t mtime_ns);
+VSH_API vsh_status vsh_truncate(vsh_sandbox *sb, const char *path,
+                                uint64_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Snapshots, fork, diff, persist, hydrate                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct vsh_snapshot vsh_snapshot;
+
+/* O(1): captures the whole filesystem. A snapshot outlives its sandbox. */
+VSH_API vsh_status vsh_snapshot_take(vsh_sandbox *sb, vsh_snapshot **out);
+/* O(1): the sandbox's filesystem becomes the snapshot's (copy-on-write). */
+VSH_API vsh_status vsh_restore(vsh_sandbox *sb, const vsh_snapshot *snap);
+VSH_API void vsh_snapshot_free(vsh_snapshot *snap);
+/* O(1): a new sandbox with the same configuration sharing the whole tree. */
+VSH_API vsh_status vsh_fork(vsh_sandbox *sb, vsh_sandbox **out);
+/* A new sandbox seeded from a snapshot, with cfg (NULL: defaults). */
+VSH_API vsh_status vsh_open_from(const vsh_snapshot *snap,
+                                 const vsh_config *cfg, vsh_sandbox **out);
+
+typedef enum vsh_change_kind {
+  VSH_ADDED = 1,
+  VSH_REMOVED = 2,
+  VSH_MODIFIED = 3
+} vsh_change_kind;
+
+enum {
+  VSH_CHANGED_CONTENT = 1u << 0,
+  VSH_CHANGED_MODE = 1u << 1,
+  VSH_CHANGED_TYPE = 1u << 2,
+  VSH_CHANGED_TARGET = 1u << 3
+};
+
+typedef void (*vsh_diff_fn)(void *ud, vsh_change_kind kind, const char *path,
+                            unsigned what);
+/* Differences from a to b; b NULL means the live tree of sb. Time is
+ * proportional to what changed. */
+VSH_API vsh_status vsh_diff(vsh_sandbox *sb, const vsh_snapshot *a,
+                            const vsh_snapshot *b, vsh_diff_fn fn, void *ud);
+
+/* Tar stream output: return 0 to go on, non-zero to stop. */
+typedef int (*vsh_write_fn)(void *ud, const void *data, size_t len);
+VSH_API vsh_status vsh_persist(vsh_sandbox *sb, const char *dir,
+                               const char *const *skip, vsh_write_fn fn,
+                               void *ud);
+/* Extract a tar (plain or gzip) into dir after validating every member; a
+ * rejected archive changes nothing and vsh_errmsg names member and rule. */
+VSH_API vsh_status vsh_hydrate(vsh_sandbox *sb, const char *dir,
+                               const void *tar, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Driver vtable (the agent-framework sandbox contract)                     */
+/* ------------------------------------------------------------------------ */
+
+typedef enum vsh_drv_error {
+  VSH_DRV_OK = 0,
+  VSH_DRV_ABORT = 1,       /* the caller cancelled */
+  VSH_DRV_DIED = 2,        /* the sandbox infrastructure is gone */
+  VSH_DRV_UNSUPPORTED = 3, /* nothing was changed */
+  VSH_DRV_ERRNO = 4        /* plain error; see code (ENOENT, ...) */
+} vsh_drv_error;
+
+/* Error out-parameter of every driver operation. */
+typedef struct vsh_drv_err {
+  vsh_drv_error kind;
+  int code;          /* errno value for VSH_DRV_ERRNO */
+  char message[512]; /* factual, self-contained, names the path */
+} vsh_drv_err;
+
+typedef struct vsh_drv_exec_opts {
+  const char *cwd;
+  const char *const *env; /* "K=V" layered; value "unset" removes a key */
+  int64_t timeout_ms;     /* 0: none */
+  vsh_cancel *signal;
+} vsh_drv_exec_opts;
+
+enum {
+  VSH_DRV_HAS_SYMLINK = 1u << 0, /* is_symlink is known */
+  VSH_DRV_HAS_SIZE = 1u << 1,
+  VSH_DRV_HAS_MTIME = 1u << 2
+};
+
+typedef struct vsh_drv_stat {
+  int is_file, is_directory, is_symlink;
+  uint64_t size;
+  int64_t mtime_ms;
+  unsigned fields; /* VSH_DRV_HAS_*: optional fields present */
+} vsh_drv_stat;
+
+typedef struct vsh_driver vsh_driver;
+
+/* Buffers returned through a driver are released with d->free_buf. */
+struct vsh_driver {
+  void *self;
+  const char *name;
+  int (*exec)(vsh_driver *d, const char *command, const vsh_drv_exec_opts *o,
+              vsh_result *res, vsh_drv_err *err);
+  int (*read_file)(vsh_driver *d, const char *path, char **data, size_t *len,
+                   vsh_drv_err *err);
+  int (*write_file)(vsh_driver *d, const char *path, const void *data,
+                    size_t len, vsh_drv_err *err);
+  int (*stat)(vsh_driver *d, const char *path, vsh_drv_stat *st,
+              vsh_drv_err *err);
+  int (*readdir)(vsh_driver *d, const char *path, char ***names, size_t *n,
+                 vsh_drv_err *err);
+  int (*exists)(vsh_driver *d, const char *path);
+  int (*mkdir)(vsh_driver *d, const char *path, int recursive,
+               vsh_drv_err *err);
+  int (*rm)(vsh_driver *d, const char *path, int recursive, int force,
+            vsh_drv_err *err);
+  void (*free_buf)(vsh_driver *d, void *p);
+  void (*destroy)(vsh_driver *d);
+};
+/* Every operation returns 0 on success and -1 with *err filled. exec
+ * succeeds whatever the exit code; it fails only for abort or transport. */
+
+/* The isolate driver: a vsh sandbox behind the vtable (takes ownership). */
+VSH_API vsh_driver *vsh_driver_isolate(vsh_sandbox *sb);
+/* The local driver: a host directory and host /bin/sh processes. */
+VSH_API vsh_driver *vsh_driver_local(const char *root_dir,
+                                     const char *const *extra_env);
+
+/* Helpers above the driver. */
+/* Lexically normalise p against cwd into an absolute path (vsh_free). */
+VSH_API char *vsh_resolve_path(const char *cwd, const char *p);
+/* write_file; on ENOENT create the parent with mkdir -p and retry once. */
+VSH_API int vsh_drv_write_with_parents(vsh_driver *d, const char *path,
+                                       const void *data, size_t len,
+                                       vsh_drv_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VSH_H */
