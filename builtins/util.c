@@ -1,0 +1,101 @@
+/* util.c - shared helpers for builtins: messages, help, paths. */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "builtins/builtin.h"
+
+int bi_error(bi_ctx *c, const char *fmt, ...) {
+  buf b;
+  buf_init(&b, c->m);
+  buf_puts(&b, c->argv[0]);
+  buf_puts(&b, ": ");
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  buf_putc(&b, '\n');
+  stream_write(c->err, b.data, b.len);
+  buf_free(&b);
+  return -1;
+}
+
+const char *bi_strerror(int err) {
+  switch (err) {
+  case ENOENT:
+    return "No such file or directory";
+  case ENOTDIR:
+    return "Not a directory";
+  case EISDIR:
+    return "Is a directory";
+  case EEXIST:
+    return "File exists";
+  case ENOTEMPTY:
+    return "Directory not empty";
+  case EACCES:
+    return "Permission denied";
+  case EPERM:
+    return "Operation not permitted";
+  case ELOOP:
+    return "Too many levels of symbolic links";
+  case ENAMETOOLONG:
+    return "File name too long";
+  case ENOSPC:
+    return "No space left on device";
+  case EINVAL:
+    return "Invalid argument";
+  case EXDEV:
+    return "Invalid cross-device link";
+  case ENOMEM:
+    return "Cannot allocate memory";
+  case EBADF:
+    return "Bad file descriptor";
+  case EPIPE:
+    return "Broken pipe";
+  case EBUSY:
+    return "Device or resource busy";
+  case EROFS:
+    return "Read-only file system";
+  case EFBIG:
+    return "File too large";
+  case ECANCELED:
+    return "Operation canceled";
+  case EIO:
+    return "Input/output error";
+  case ENOTSUP:
+    return "Operation not supported";
+  case ERANGE:
+    return "Numerical result out of range";
+  case E2BIG:
+    return "Argument list too long";
+  default:
+    return strerror(err);
+  }
+}
+
+int bi_print_help(bi_ctx *c) {
+  const bi_def *d = bi_lookup(c->argv[0]);
+  if (!d)
+    return 0;
+  stream_puts(c->out, d->usage);
+  stream_puts(c->out, "\n");
+  stream_puts(c->out, d->help);
+  return 0;
+}
+
+int bi_stream_status(int err) { return err == EPIPE ? 141 : 1; }
+
+const char *bi_path(bi_ctx *c, const char *p) {
+  if (p[0] == '/')
+    return p;
+  size_t cl = strlen(c->cwd), pl = strlen(p);
+  char *r = arena_alloc(c->scratch, cl + pl + 2);
+  if (!r)
+    return p;
+  memcpy(r, c->cwd, cl);
+  size_t k = cl;
+  if (k == 0 || r[k - 1] != '/')
+    r[k++] = '/';
+  memcpy(r + k, p, pl + 1);
+  return r;
+}

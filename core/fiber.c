@@ -1,0 +1,304 @@
+#include "fiber.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ctx.h"
+
+#if !VSH_CTX_ASM
+#include <ucontext.h>
+#endif
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VSH_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define VSH_ASAN 1
+#endif
+#ifdef VSH_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+#define DEFAULT_STACK ((size_t)8 << 20)
+#define POOL_MAX 8
+
+enum { F_RUNNABLE, F_BLOCKED, F_RUNNING, F_DONE };
+
+struct fiber {
+  sched *s;
+  fiber_fn fn;
+  void *arg;
+  int state;
+  int woken; /* a wake arrived while not blocked */
+  char *stack; /* mapping base (guard page first) */
+  size_t stack_size;
+  fiber *next; /* run queue or pool */
+  fiber *bprev, *bnext; /* blocked list */
+#if VSH_CTX_ASM
+  void *sp;
+#else
+  ucontext_t uc;
+#endif
+};
+
+struct sched {
+  size_t stack_size;
+  fiber *cur;
+  fiber *head, *tail; /* run queue */
+  fiber *pool;        /* finished fibers with their stacks, for reuse */
+  int npool;
+  int nblocked;
+  int deadlocked;
+  fiber *blocked; /* every blocked fiber, for deadlock breaking */
+#if VSH_CTX_ASM
+  void *root_sp;
+#else
+  ucontext_t root_uc;
+#endif
+#ifdef VSH_ASAN
+  const void *root_bottom;
+  size_t root_size;
+#endif
+};
+
+sched *sched_new(size_t stack_size) {
+  sched *s = calloc(1, sizeof *s);
+  if (!s)
+    return NULL;
+  s->stack_size = stack_size ? stack_size : DEFAULT_STACK;
+  return s;
+}
+
+static void free_fiber(fiber *f) {
+  munmap(f->stack, f->stack_size);
+  free(f);
+}
+
+void sched_free(sched *s) {
+  if (!s)
+    return;
+  while (s->pool) {
+    fiber *n = s->pool->next;
+    free_fiber(s->pool);
+    s->pool = n;
+  }
+  free(s);
+}
+
+static void enqueue(sched *s, fiber *f) {
+  f->next = NULL;
+  if (s->tail)
+    s->tail->next = f;
+  else
+    s->head = f;
+  s->tail = f;
+}
+
+static fiber *dequeue(sched *s) {
+  fiber *f = s->head;
+  if (f) {
+    s->head = f->next;
+    if (!s->head)
+      s->tail = NULL;
+    f->next = NULL;
+  }
+  return f;
+}
+
+/* Switch from the running fiber back to the scheduler loop. */
+static void to_root(sched *s, fiber *f) {
+#ifdef VSH_ASAN
+  void *fake = NULL;
+  __sanitizer_start_switch_fiber(f->state == F_DONE ? NULL : &fake,
+                                 s->root_bottom, s->root_size);
+#endif
+#if VSH_CTX_ASM
+  vsh_ctx_switch(&f->sp, s->root_sp);
+#else
+  swapcontext(&f->uc, &s->root_uc);
+#endif
+#ifdef VSH_ASAN
+  __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+}
+
+void vsh_fiber_entry(fiber *f);
+void vsh_fiber_entry(fiber *f) {
+#ifdef VSH_ASAN
+  __sanitizer_finish_switch_fiber(NULL, &f->s->root_bottom, &f->s->root_size);
+#endif
+  f->fn(f->arg);
+  f->state = F_DONE;
+  to_root(f->s, f);
+  abort(); /* a finished fiber is never resumed */
+}
+
+#if !VSH_CTX_ASM
+static void uc_entry(unsigned lo, unsigned hi) {
+  fiber *f = (fiber *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+  vsh_fiber_entry(f);
+}
+#endif
+
+static void prepare(fiber *f) {
+  char *top = f->stack + f->stack_size;
+#if VSH_CTX_ASM
+  /* Layout read by vsh_ctx_switch: [mxcsr|fpucw][r15][r14][r13][r12][rbx]
+   * [rbp][return address = vsh_ctx_start][0], top 16-byte aligned. */
+  uint64_t *sp = (uint64_t *)(void *)top;
+  *--sp = 0;
+  *--sp = (uint64_t)(uintptr_t)vsh_ctx_start;
+  *--sp = 0;                        /* rbp */
+  *--sp = 0;                        /* rbx */
+  *--sp = (uint64_t)(uintptr_t)f;   /* r12: argument for the entry */
+  *--sp = 0;                        /* r13 */
+  *--sp = 0;                        /* r14 */
+  *--sp = 0;                        /* r15 */
+  *--sp = 0x1f80u | (0x037fULL << 32); /* default MXCSR and x87 control */
+  f->sp = sp;
+#else
+  getcontext(&f->uc);
+  f->uc.uc_stack.ss_sp = f->stack + 4096;
+  f->uc.uc_stack.ss_size = f->stack_size - 4096;
+  f->uc.uc_link = NULL;
+  uintptr_t p = (uintptr_t)f;
+  makecontext(&f->uc, (void (*)(void))uc_entry, 2, (unsigned)(p & 0xffffffffu),
+              (unsigned)(p >> 32));
+  (void)top;
+#endif
+}
+
+fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
+  fiber *f = s->pool;
+  if (f) {
+    s->pool = f->next;
+    s->npool--;
+  } else {
+    f = calloc(1, sizeof *f);
+    if (!f)
+      return NULL;
+    f->stack_size = s->stack_size;
+    f->stack = mmap(NULL, f->stack_size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (f->stack == MAP_FAILED) {
+      free(f);
+      return NULL;
+    }
+    mprotect(f->stack, 4096, PROT_NONE); /* guard page */
+  }
+  f->s = s;
+  f->fn = fn;
+  f->arg = arg;
+  f->woken = 0;
+  f->state = F_RUNNABLE;
+  prepare(f);
+  enqueue(s, f);
+  return f;
+}
+
+static void run_one(sched *s, fiber *f) {
+  s->cur = f;
+  f->state = F_RUNNING;
+#ifdef VSH_ASAN
+  void *fake = NULL;
+  __sanitizer_start_switch_fiber(&fake, f->stack + 4096, f->stack_size - 4096);
+#endif
+#if VSH_CTX_ASM
+  vsh_ctx_switch(&s->root_sp, f->sp);
+#else
+  swapcontext(&s->root_uc, &f->uc);
+#endif
+#ifdef VSH_ASAN
+  __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+  s->cur = NULL;
+  if (f->state == F_DONE) {
+    if (s->npool < POOL_MAX) {
+      f->next = s->pool;
+      s->pool = f;
+      s->npool++;
+    } else {
+      free_fiber(f);
+    }
+  }
+}
+
+int sched_run(sched *s) {
+  fiber *f;
+  while ((f = dequeue(s)))
+    run_one(s, f);
+  if (!s->nblocked)
+    s->deadlocked = 0;
+  return s->nblocked;
+}
+
+fiber *sched_current(const sched *s) { return s->cur; }
+
+int sched_deadlocked(const sched *s) { return s->deadlocked; }
+
+void fiber_block(sched *s) {
+  fiber *f = s->cur;
+  if (!f)
+    abort(); /* blocking outside a fiber is a bug */
+  if (f->woken) {
+    f->woken = 0;
+    return;
+  }
+  f->state = F_BLOCKED;
+  f->bprev = NULL;
+  f->bnext = s->blocked;
+  if (s->blocked)
+    s->blocked->bprev = f;
+  s->blocked = f;
+  s->nblocked++;
+  to_root(s, f);
+  f->woken = 0;
+}
+
+void fiber_wake(sched *s, fiber *f) {
+  if (!f)
+    return;
+  if (f->state != F_BLOCKED) {
+    if (f->state != F_DONE)
+      f->woken = 1;
+    return;
+  }
+  if (f->bprev)
+    f->bprev->bnext = f->bnext;
+  else
+    s->blocked = f->bnext;
+  if (f->bnext)
+    f->bnext->bprev = f->bprev;
+  s->nblocked--;
+  f->state = F_RUNNABLE;
+  enqueue(s, f);
+}
+
+void sched_break_deadlock(sched *s) {
+  s->deadlocked = 1;
+  while (s->blocked)
+    fiber_wake(s, s->blocked);
+}
+
+void fiber_yield(sched *s) {
+  fiber *f = s->cur;
+  if (!f || !s->head)
+    return;
+  f->state = F_RUNNABLE;
+  enqueue(s, f);
+  to_root(s, f);
+}
+
+size_t fiber_stack_left(const sched *s) {
+  fiber *f = s->cur;
+  if (!f)
+    return SIZE_MAX;
+  char probe;
+  char *lo = f->stack + 4096;
+  return (size_t)(&probe - lo);
+}

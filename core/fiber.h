@@ -1,0 +1,54 @@
+/*
+ * fiber.h - cooperative fibers on one OS thread, for streaming pipelines.
+ *
+ * A scheduler belongs to a sandbox and is driven by sched_run() on the
+ * caller's thread. Every piece of script runs in a fiber (even a lone
+ * `echo`), so the C stack depth of a script never depends on the embedder's
+ * thread stack. Pipeline stages are further fibers; a stage that must wait
+ * (pipe empty or full, waiting for children) blocks, and sched_run switches
+ * to the next runnable fiber. The order is FIFO, hence deterministic.
+ *
+ * Stacks are mmap'd with a guard page and reused through a small pool; they
+ * are address space, not heap, so they are not charged to the allocator cap.
+ * On x86-64 the switch is a few instructions (core/ctx_x86_64.S); elsewhere
+ * ucontext is used.
+ */
+#ifndef VSH_CORE_FIBER_H
+#define VSH_CORE_FIBER_H
+
+#include <stddef.h>
+
+typedef struct sched sched;
+typedef struct fiber fiber;
+typedef void (*fiber_fn)(void *arg);
+
+sched *sched_new(size_t stack_size); /* 0: default (8 MiB virtual) */
+void sched_free(sched *s);
+
+/* Create a runnable fiber; it runs when sched_run (or a block) reaches it. */
+fiber *sched_spawn(sched *s, fiber_fn fn, void *arg);
+
+/* Run until no fiber is runnable. Returns the number of fibers still
+ * blocked: non-zero means a deadlock (sched_break_deadlock wakes them). */
+int sched_run(sched *s);
+
+/* Wake every blocked fiber with sched_deadlocked() true, so each can fail
+ * its wait; then sched_run again. */
+void sched_break_deadlock(sched *s);
+int sched_deadlocked(const sched *s);
+
+/* The running fiber (NULL when called outside any fiber). */
+fiber *sched_current(const sched *s);
+
+/* Suspend the running fiber until fiber_wake. Returns immediately if a wake
+ * arrived since the last block. Must be called from a fiber. */
+void fiber_block(sched *s);
+void fiber_wake(sched *s, fiber *f);
+/* Let the other runnable fibers run once. */
+void fiber_yield(sched *s);
+
+/* Approximate bytes of stack left for the running fiber (for depth
+ * guards); SIZE_MAX outside fibers. */
+size_t fiber_stack_left(const sched *s);
+
+#endif
