@@ -34,10 +34,10 @@ struct bi_ctx {
   int argc;
   char **argv; /* argv[argc] == NULL; argv[0] is the name used */
   stream *in, *out, *err;
-  mem *m;           /* the sandbox allocator */
-  arena *scratch;   /* released when the command returns */
+  mem *m;         /* the sandbox allocator */
+  arena *scratch; /* released when the command returns */
   struct vfs *vfs;
-  const char *cwd;  /* absolute, physical or logical as the shell has it */
+  const char *cwd; /* absolute, physical or logical as the shell has it */
   budget *bud;
   const struct net_policy *net; /* NULL: no network */
   uint32_t uid, gid;
@@ -51,8 +51,7 @@ struct bi_ctx {
   /* Run a command line by argv (find -exec, xargs, env, timeout): looked up
    * like a simple command (functions excluded), with the given streams
    * (NULL: inherit this builtin's). Returns its exit status. */
-  int (*run_argv)(bi_ctx *c, char **argv, stream *in, stream *out,
-                  stream *err);
+  int (*run_argv)(bi_ctx *c, char **argv, stream *in, stream *out, stream *err);
   /* Assign a shell variable (printf -v, read-like commands): 0, or -1 with
    * a message already printed (readonly, invalid name). */
   int (*setvar)(bi_ctx *c, const char *name, const char *value, size_t len);
@@ -65,8 +64,8 @@ struct bi_ctx {
 typedef int (*bi_fn)(bi_ctx *c);
 
 enum {
-  BI_NET = 1u << 0,  /* exists only when a network policy is configured */
-  BI_TEST = 1u << 1  /* registered by test runners only */
+  BI_NET = 1u << 0, /* exists only when a network policy is configured */
+  BI_TEST = 1u << 1 /* registered by test runners only */
 };
 
 typedef struct bi_def {

@@ -18,7 +18,9 @@ static void try_help(bi_getopt *g) {
                 g->c->argv[0]);
 }
 
-static int posix_order(const bi_getopt *g) { return g->shortopts[0] == '+'; }
+static int posix_order(const bi_getopt *g) {
+  return g->shortopts[0] == '+';
+}
 
 static int do_long(bi_getopt *g, const char *a) {
   const char *name = a + 2;

@@ -83,7 +83,9 @@ int bi_print_help(bi_ctx *c) {
   return 0;
 }
 
-int bi_stream_status(int err) { return err == EPIPE ? 141 : 1; }
+int bi_stream_status(int err) {
+  return err == EPIPE ? 141 : 1;
+}
 
 const char *bi_path(bi_ctx *c, const char *p) {
   if (p[0] == '/')

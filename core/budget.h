@@ -47,8 +47,8 @@ int64_t budget_now_ns(const budget *b); /* monotonic clock */
 
 /* Returns non-zero once any limit is hit (sticky). */
 int budget_poll(budget *b);
-int budget_command(budget *b);     /* count one command, then poll */
-int budget_loop(budget *b);        /* count one loop iteration, then poll */
+int budget_command(budget *b); /* count one command, then poll */
+int budget_loop(budget *b);    /* count one loop iteration, then poll */
 int budget_output(budget *b, uint64_t n);
 void budget_set_stop(budget *b, budget_stop why, uint64_t value);
 /* "commands" etc., as in "vsh: commands limit exceeded (N)". */

@@ -52,7 +52,9 @@ int buf_putc(buf *b, int c) {
   return buf_append(b, &ch, 1);
 }
 
-int buf_puts(buf *b, const char *s) { return buf_append(b, s, strlen(s)); }
+int buf_puts(buf *b, const char *s) {
+  return buf_append(b, s, strlen(s));
+}
 
 int buf_vprintf(buf *b, const char *fmt, va_list ap) {
   va_list ap2;
@@ -96,4 +98,6 @@ char *buf_take(buf *b, size_t *len) {
   return p;
 }
 
-const char *buf_cstr(const buf *b) { return b->data ? b->data : ""; }
+const char *buf_cstr(const buf *b) {
+  return b->data ? b->data : "";
+}

@@ -21,6 +21,7 @@
 #define VSH_ASAN 1
 #endif
 #ifdef VSH_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -34,10 +35,10 @@ struct fiber {
   fiber_fn fn;
   void *arg;
   int state;
-  int woken; /* a wake arrived while not blocked */
+  int woken;   /* a wake arrived while not blocked */
   char *stack; /* mapping base (guard page first) */
   size_t stack_size;
-  fiber *next; /* run queue or pool */
+  fiber *next;          /* run queue or pool */
   fiber *bprev, *bnext; /* blocked list */
 #if VSH_CTX_ASM
   void *sp;
@@ -153,12 +154,12 @@ static void prepare(fiber *f) {
   uint64_t *sp = (uint64_t *)(void *)top;
   *--sp = 0;
   *--sp = (uint64_t)(uintptr_t)vsh_ctx_start;
-  *--sp = 0;                        /* rbp */
-  *--sp = 0;                        /* rbx */
-  *--sp = (uint64_t)(uintptr_t)f;   /* r12: argument for the entry */
-  *--sp = 0;                        /* r13 */
-  *--sp = 0;                        /* r14 */
-  *--sp = 0;                        /* r15 */
+  *--sp = 0;                           /* rbp */
+  *--sp = 0;                           /* rbx */
+  *--sp = (uint64_t)(uintptr_t)f;      /* r12: argument for the entry */
+  *--sp = 0;                           /* r13 */
+  *--sp = 0;                           /* r14 */
+  *--sp = 0;                           /* r15 */
   *--sp = 0x1f80u | (0x037fULL << 32); /* default MXCSR and x87 control */
   f->sp = sp;
 #else
@@ -191,6 +192,11 @@ fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
     }
     mprotect(f->stack, 4096, PROT_NONE); /* guard page */
   }
+#ifdef VSH_ASAN
+  /* Frames of a previous owner of this stack (or of an earlier mapping at
+   * the same address) stay poisoned in the shadow memory: clear them. */
+  __asan_unpoison_memory_region(f->stack + 4096, f->stack_size - 4096);
+#endif
   f->s = s;
   f->fn = fn;
   f->arg = arg;
@@ -237,9 +243,13 @@ int sched_run(sched *s) {
   return s->nblocked;
 }
 
-fiber *sched_current(const sched *s) { return s->cur; }
+fiber *sched_current(const sched *s) {
+  return s->cur;
+}
 
-int sched_deadlocked(const sched *s) { return s->deadlocked; }
+int sched_deadlocked(const sched *s) {
+  return s->deadlocked;
+}
 
 void fiber_block(sched *s) {
   fiber *f = s->cur;

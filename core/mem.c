@@ -134,7 +134,15 @@ void *mem_memdup(mem *m, const void *src, size_t n) {
   return p;
 }
 
-size_t mem_used(const mem *m) { return atomic_load(&((mem *)m)->used); }
-size_t mem_cap(const mem *m) { return m->cap; }
-void mem_set_cap(mem *m, size_t cap) { m->cap = cap; }
-int mem_over_cap(const mem *m) { return m->cap && mem_used(m) > m->cap; }
+size_t mem_used(const mem *m) {
+  return atomic_load(&((mem *)m)->used);
+}
+size_t mem_cap(const mem *m) {
+  return m->cap;
+}
+void mem_set_cap(mem *m, size_t cap) {
+  m->cap = cap;
+}
+int mem_over_cap(const mem *m) {
+  return m->cap && mem_used(m) > m->cap;
+}

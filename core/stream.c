@@ -196,8 +196,7 @@ static void pipe_release_wr(stream *s) {
 }
 
 static const stream_ops pipe_rd_ops = {pipe_read, NULL, NULL, pipe_release_rd};
-static const stream_ops pipe_wr_ops = {NULL, pipe_write, NULL,
-                                       pipe_release_wr};
+static const stream_ops pipe_wr_ops = {NULL, pipe_write, NULL, pipe_release_wr};
 
 int stream_pipe(mem *m, sched *sc, budget *bud, size_t cap, stream **rd,
                 stream **wr) {
@@ -310,7 +309,9 @@ static long capture_write(stream *s, const void *p, size_t n) {
   return (long)n;
 }
 
-static void capture_release(stream *s) { mem_free(s->m, s); }
+static void capture_release(stream *s) {
+  mem_free(s->m, s);
+}
 
 static const stream_ops capture_ops = {NULL, capture_write, NULL,
                                        capture_release};
@@ -331,13 +332,19 @@ stream *stream_capture(mem *m, budget *bud, buf *out, vsh_output_fn cb,
 
 /* ---- devices ----------------------------------------------------------- */
 
-static long null_read(stream *s, void *p, size_t n) { return 0; }
-static long null_write(stream *s, const void *p, size_t n) { return (long)n; }
+static long null_read(stream *s, void *p, size_t n) {
+  return 0;
+}
+static long null_write(stream *s, const void *p, size_t n) {
+  return (long)n;
+}
 static long zero_read(stream *s, void *p, size_t n) {
   memset(p, 0, n);
   return (long)n;
 }
-static void dev_release(stream *s) { mem_free(s->m, s); }
+static void dev_release(stream *s) {
+  mem_free(s->m, s);
+}
 static const stream_ops null_ops = {null_read, null_write, NULL, dev_release};
 static const stream_ops zero_ops = {zero_read, null_write, NULL, dev_release};
 
@@ -424,8 +431,9 @@ int rd_record(reader *r, int delim, const char **line, size_t *len) {
   }
   size_t off = 0; /* bytes after pos already searched */
   for (;;) {
-    const char *from = r->data + r->pos + off;
-    const char *e = r->data ? memchr(from, delim, r->len - r->pos - off) : NULL;
+    const char *e = NULL;
+    if (r->data)
+      e = memchr(r->data + r->pos + off, delim, r->len - r->pos - off);
     if (e) {
       *line = r->data + r->pos;
       *len = (size_t)(e - (r->data + r->pos)) + 1;
@@ -522,7 +530,9 @@ int wr_putc(writer *w, int c) {
   return wr_write(w, &ch, 1);
 }
 
-int wr_puts(writer *w, const char *s) { return wr_write(w, s, strlen(s)); }
+int wr_puts(writer *w, const char *s) {
+  return wr_write(w, s, strlen(s));
+}
 
 int wr_printf(writer *w, const char *fmt, ...) {
   char tmp[512];

@@ -88,7 +88,7 @@ typedef struct reader {
 void rd_init(reader *r, mem *m, stream *s);
 void rd_free(reader *r);
 /* Next record ending in delim (included when present). Returns 1 with
-* line and len valid until the next call, 0 at end, -1 on error (r->err). */
+ * line and len valid until the next call, 0 at end, -1 on error (r->err). */
 int rd_record(reader *r, int delim, const char **line, size_t *len);
 /* Up to n bytes: >0, 0 at end, -1 error. */
 long rd_read(reader *r, void *p, size_t n);
