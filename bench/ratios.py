@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Prints a table of median milliseconds per workload and engine, and each
+peer's time divided by vsh's (above 1.0: vsh is faster). An output whose
+fingerprint differs from host bash's is marked with '!'.
+Usage: ratios.py RESULTS_DIR   (one ENGINE.jsonl per engine)"""
+import json, os, sys
+
+d = sys.argv[1]
+engines = {}
+for f in sorted(os.listdir(d)):
+    if f.endswith(".jsonl"):
+        rows = {}
+        for line in open(os.path.join(d, f)):
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue
+                rows[r["workload"]] = r
+        engines[f[:-6]] = rows
+order = ["vsh"] + [e for e in ["bash", "busybox", "just-bash", "bashkit"] if e in engines]
+names = sorted({w for rows in engines.values() for w in rows})
+ref = engines.get("bash", {})
+print("%-22s" % "workload" + "".join("%16s" % e for e in order))
+for w in names:
+    v = engines["vsh"].get(w, {}).get("median_ms")
+    cells = []
+    for e in order:
+        r = engines[e].get(w)
+        if not r:
+            cells.append("%16s" % "-")
+            continue
+        ms = r["median_ms"]
+        mark = ""
+        if "out_sha" in r and w in ref and "out_sha" in ref[w] and r["out_sha"] != ref[w]["out_sha"]:
+            mark = "!"
+        if e == "vsh" or not v or w == "rss_mb":
+            cells.append("%16s" % ("%.4g%s" % (ms, mark)))
+        else:
+            cells.append("%16s" % ("%.4g (x%.3g)%s" % (ms, ms / v, mark)))
+    print("%-22s" % w + "".join(cells))

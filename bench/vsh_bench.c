@@ -1,0 +1,218 @@
+/*
+ * vsh_bench.c - runs the shared benchmark workloads in-process, the way the
+ * peer runners in ../shared/bench do, and prints the same JSON lines:
+ *
+ *   vsh-bench DATA_DIR WORKLOAD_DIR [REPS]
+ *
+ * The data folder is loaded into a sandbox at /data (files read from the
+ * host once, written into the VFS), each workload runs with cwd /data.
+ * 01 and 02 are repeated 200 times per measurement and divided (they
+ * measure the cost of one tiny exec). The output fingerprint hashes stdout
+ * as host bash's runner does ($(...) strips trailing newlines, then one is
+ * added), so results are comparable across engines.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "sha256.h"
+#include "vsh.h"
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *p = malloc((size_t)n + 1);
+  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+    free(p);
+    p = NULL;
+  }
+  fclose(f);
+  if (p)
+    p[n] = 0;
+  *len = (size_t)n;
+  return p;
+}
+
+/* Copy a host tree into the sandbox under vdir. */
+static int load_tree(vsh_sandbox *sb, const char *host, const char *vdir) {
+  DIR *d = opendir(host);
+  if (!d)
+    return -1;
+  vsh_mkdir(sb, vdir, VSH_RECURSIVE);
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    char hp[4096], vp[4096];
+    snprintf(hp, sizeof hp, "%s/%s", host, e->d_name);
+    snprintf(vp, sizeof vp, "%s/%s", vdir, e->d_name);
+    struct stat st;
+    if (stat(hp, &st))
+      continue;
+    if (S_ISDIR(st.st_mode)) {
+      load_tree(sb, hp, vp);
+    } else if (S_ISREG(st.st_mode)) {
+      size_t n;
+      char *p = slurp(hp, &n);
+      if (p) {
+        vsh_write_file(sb, vp, p, n, 0644);
+        free(p);
+      }
+    }
+  }
+  closedir(d);
+  return 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void json_str(const char *p, size_t n) {
+  putchar('"');
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)p[i];
+    if (c == '"' || c == '\\')
+      printf("\\%c", c);
+    else if (c == '\n')
+      printf("\\n");
+    else if (c < 0x20)
+      printf("\\u%04x", c);
+    else
+      putchar(c);
+  }
+  putchar('"');
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b) {
+  return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static vsh_sandbox *open_big(void) {
+  vsh_config cfg;
+  vsh_config_init(&cfg);
+  cfg.cwd = "/";
+  cfg.limits.max_commands = 1000000000;
+  cfg.limits.max_loop_iterations = 1000000000;
+  cfg.limits.timeout_ms = 600000;
+  cfg.limits.max_memory = (uint64_t)4 << 30;
+  cfg.limits.max_output_bytes = (uint64_t)1 << 30;
+  vsh_sandbox *sb = NULL;
+  if (vsh_open(&cfg, &sb) != VSH_OK)
+    return NULL;
+  return sb;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: vsh-bench DATA_DIR WORKLOAD_DIR [REPS]\n");
+    return 2;
+  }
+  const char *data = argv[1], *wl = argv[2];
+  int reps = argc > 3 ? atoi(argv[3]) : 5;
+
+  /* 00: the cost of creating an empty sandbox. */
+  const int N = 200;
+  double t0 = now_ms();
+  for (int i = 0; i < N; i++) {
+    vsh_sandbox *sb = open_big();
+    vsh_close(sb);
+  }
+  printf("{\"workload\":\"00-create-empty\",\"median_ms\":%.4f}\n",
+         (now_ms() - t0) / N);
+
+  t0 = now_ms();
+  vsh_sandbox *sb = open_big();
+  if (!sb || load_tree(sb, data, "/data")) {
+    fprintf(stderr, "vsh-bench: cannot load %s\n", data);
+    return 1;
+  }
+  printf("{\"workload\":\"00-create-with-data\",\"median_ms\":%.3f}\n",
+         now_ms() - t0);
+
+  struct dirent **ents;
+  int ne = scandir(wl, &ents, NULL, by_name);
+  if (ne < 0) {
+    perror(wl);
+    return 1;
+  }
+  vsh_exec_opts o = {0};
+  o.cwd = "/data";
+  for (int i = 0; i < ne; i++) {
+    const char *nm = ents[i]->d_name;
+    size_t nl = strlen(nm);
+    if (nl < 4 || strcmp(nm + nl - 3, ".sh") != 0)
+      continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", wl, nm);
+    size_t slen;
+    char *script = slurp(path, &slen);
+    if (!script)
+      continue;
+    int inner = (!strncmp(nm, "01", 2) || !strncmp(nm, "02", 2)) ? 200 : 1;
+    double *times = calloc((size_t)reps, sizeof *times);
+    vsh_result res = {0};
+    for (int r = 0; r <= reps; r++) {
+      double s = now_ms();
+      for (int k = 0; k < inner; k++) {
+        vsh_result_free(&res);
+        vsh_exec_n(sb, script, slen, &o, &res);
+      }
+      double e = now_ms();
+      if (r > 0)
+        times[r - 1] = (e - s) / inner;
+    }
+    qsort(times, (size_t)reps, sizeof *times, cmp_double);
+    /* Fingerprint like `printf '%s\n' "$(...)"`. */
+    size_t on = res.out_len;
+    while (on && res.out[on - 1] == '\n')
+      on--;
+    char *h = malloc(on + 1);
+    memcpy(h, res.out, on);
+    h[on] = '\n';
+    uint8_t dig[32];
+    bench_sha256(h, on + 1, dig);
+    free(h);
+    char hex[13];
+    for (int k = 0; k < 6; k++)
+      snprintf(hex + 2 * k, 3, "%02x", dig[k]);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(nl - 3), nm);
+    printf("{\"workload\":\"%s\",\"median_ms\":%.4f,\"exit\":%d,"
+           "\"out_sha\":\"%s\",\"out_head\":",
+           name, times[(reps - 1) / 2], res.status, hex);
+    json_str(res.out, res.out_len > 60 ? 60 : res.out_len);
+    printf(",\"err\":");
+    json_str(res.err, res.err_len > 200 ? 200 : res.err_len);
+    printf("}\n");
+    fflush(stdout);
+    vsh_result_free(&res);
+    free(times);
+    free(script);
+  }
+  for (int i = 0; i < ne; i++)
+    free(ents[i]);
+  free(ents);
+  vsh_close(sb);
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  printf("{\"workload\":\"rss_mb\",\"median_ms\":%.1f}\n",
+         (double)ru.ru_maxrss / 1024.0);
+  return 0;
+}

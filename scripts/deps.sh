@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs the Debian packages vsh needs to build and test (run as root).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+  build-essential cmake pkg-config clang libclang-rt-14-dev \
+  libpcre2-dev libutf8proc-dev libcmocka-dev libcurl4-openssl-dev zlib1g-dev \
+  openssl ca-certificates python3 >/dev/null

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs a build into a temporary prefix and builds examples/embed.c
+# against it twice: through pkg-config and through find_package(vsh).
+set -euo pipefail
+build=$1
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" >/dev/null
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib/$(gcc -print-multiarch 2>/dev/null)/pkgconfig"
+cc -std=c11 -Wall -Wextra -Werror examples/embed.c -o "$prefix/embed" \
+  $(pkg-config --cflags vsh) -Wl,-rpath,"$prefix/lib" $(pkg-config --libs vsh)
+out=$("$prefix/embed")
+want=$'      3 apple\n      2 pear\n      1 fig'
+if [ "$out" != "$want" ]; then
+  echo "install test: embed printed:"; printf '%s\n' "$out"; exit 1
+fi
+mkdir -p "$prefix/cm"
+cat > "$prefix/cm/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.25)
+project(embed C)
+find_package(vsh REQUIRED)
+add_executable(embed $PWD/examples/embed.c)
+target_link_libraries(embed PRIVATE vsh::vsh_static)
+CM
+cmake -S "$prefix/cm" -B "$prefix/cm/b" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/cm/b" >/dev/null
+[ "$("$prefix/cm/b/embed")" = "$want" ]
+echo "install test: 2 passed, 0 failed"

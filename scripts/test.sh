@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole test suite: a Release build and an AddressSanitizer +
+# UndefinedBehaviorSanitizer build, each with warnings as errors, all unit,
+# driver, CLI and spec tests, then the install test (a program built against
+# the installed package).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+out=${VSH_BUILD_ROOT:-_build}
+
+cmake -S . -B "$out/release" -DCMAKE_BUILD_TYPE=Release -DVSH_WERROR=ON >/dev/null
+cmake --build "$out/release" -j"$jobs"
+(cd "$out/release" && ctest --output-on-failure -j"$jobs")
+
+CC=clang cmake -S . -B "$out/asan" -DCMAKE_BUILD_TYPE=Debug -DVSH_WERROR=ON \
+  -DVSH_SANITIZE=address,undefined -DVSH_BENCH=OFF >/dev/null
+cmake --build "$out/asan" -j"$jobs"
+(cd "$out/asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --output-on-failure -j"$jobs" -E '^spec_oils$')
+
+bash scripts/install-test.sh "$out/release"
