@@ -1,0 +1,282 @@
+/*
+ * brace.c - bash brace expansion of one word (see sh_brace_expand in
+ * pattern.h).
+ *
+ * The word is expanded by finding its first valid brace expression (one
+ * with a top-level comma, or a sequence {x..y[..n]}), and expanding again
+ * prefix + each alternative + suffix; results come out in bash's order
+ * (a{b,c}{d,e} -> abd abe acd ace). A '{' that has no matching '}' or whose
+ * contents are neither a list nor a sequence stays literal and the search
+ * continues right after it, so {{a,b}} gives {a} {b}. Escaped bytes and
+ * ${...} are skipped when looking for braces and commas.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/pattern.h"
+
+typedef struct bres {
+  arena *a;
+  char **v;
+  size_t *l;
+  size_t n, cap;
+  int oom;
+} bres;
+
+static void add(bres *r, const char *s, size_t len) {
+  if (r->oom)
+    return;
+  if (r->n == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 8;
+    char **v = arena_alloc(r->a, cap * sizeof *v);
+    size_t *l = arena_alloc(r->a, cap * sizeof *l);
+    if (!v || !l) {
+      r->oom = 1;
+      return;
+    }
+    if (r->n) {
+      memcpy(v, r->v, r->n * sizeof *v);
+      memcpy(l, r->l, r->n * sizeof *l);
+    }
+    r->v = v;
+    r->l = l;
+    r->cap = cap;
+  }
+  char *c = arena_strndup(r->a, s, len);
+  if (!c) {
+    r->oom = 1;
+    return;
+  }
+  r->v[r->n] = c;
+  r->l[r->n++] = len;
+}
+
+/* Index of the '}' matching the '{' at w[i], or 0 when there is none.
+ * *comma tells whether a comma appears at the top level inside. */
+static size_t match_close(const char *w, size_t len, size_t i, int *comma) {
+  int depth = 0;
+  if (comma)
+    *comma = 0;
+  for (size_t j = i; j < len; j++) {
+    char c = w[j];
+    if (c == '\\') {
+      j++;
+    } else if (c == '$' && j + 1 < len && w[j + 1] == '{') {
+      /* a parameter expansion is opaque: its commas are not ours */
+      size_t e = match_close(w, len, j + 1, NULL);
+      if (!e)
+        return 0;
+      j = e;
+    } else if (c == '{') {
+      depth++;
+    } else if (c == '}') {
+      if (--depth == 0)
+        return j;
+    } else if (c == ',' && depth == 1 && comma) {
+      *comma = 1;
+    }
+  }
+  return 0;
+}
+
+/* A decimal integer as bash's brace sequences accept it: optional sign,
+ * digits, no overflow. */
+static int parse_int(const char *s, size_t n, int64_t *v) {
+  if (n == 0 || n > 24)
+    return 0;
+  char buf[32];
+  memcpy(buf, s, n);
+  buf[n] = 0;
+  size_t i = (buf[0] == '-' || buf[0] == '+') ? 1 : 0;
+  if (i == n)
+    return 0;
+  for (size_t k = i; k < n; k++)
+    if (buf[k] < '0' || buf[k] > '9')
+      return 0;
+  char *end;
+  errno = 0;
+  long long x = strtoll(buf, &end, 10);
+  if (errno || *end)
+    return 0;
+  *v = x;
+  return 1;
+}
+
+static int is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+typedef struct seq {
+  int chars;
+  int64_t lo, hi, incr;
+  int width; /* zero padding */
+} seq;
+
+/* Zero padding as bash decides it: a term written with a leading zero
+ * ("05", "-05") sets the width to its length. */
+static int zwidth(const char *s, size_t n) {
+  if ((n > 1 && s[0] == '0') || (n > 2 && s[0] == '-' && s[1] == '0'))
+    return (int)n;
+  return 0;
+}
+
+/* Parse the inside of {x..y} or {x..y..incr}. */
+static int parse_seq(const char *s, size_t n, seq *q) {
+  const char *d1 = NULL, *d2 = NULL;
+  for (size_t i = 0; i + 1 < n; i++) {
+    if (s[i] == '.' && s[i + 1] == '.') {
+      if (!d1)
+        d1 = s + i;
+      else if (!d2)
+        d2 = s + i;
+      else
+        return 0;
+      i++;
+    }
+  }
+  if (!d1)
+    return 0;
+  const char *x = s, *y = d1 + 2, *z = d2 ? d2 + 2 : NULL;
+  size_t xl = (size_t)(d1 - s), yl = (size_t)((d2 ? d2 : s + n) - y);
+  size_t zl = z ? (size_t)(s + n - z) : 0;
+  q->incr = 1;
+  if (z && !parse_int(z, zl, &q->incr))
+    return 0;
+  if (q->incr < 0)
+    q->incr = -q->incr; /* the direction comes from the endpoints */
+  if (q->incr == 0 || q->incr == INT64_MIN)
+    q->incr = 1;
+  q->width = 0;
+  if (xl == 1 && yl == 1 && is_letter(x[0]) && is_letter(y[0])) {
+    q->chars = 1;
+    q->lo = (unsigned char)x[0];
+    q->hi = (unsigned char)y[0];
+    return 1;
+  }
+  q->chars = 0;
+  if (!parse_int(x, xl, &q->lo) || !parse_int(y, yl, &q->hi))
+    return 0;
+  int wx = zwidth(x, xl), wy = zwidth(y, yl);
+  q->width = wx > wy ? wx : wy;
+  return 1;
+}
+
+static void expand(bres *r, const char *w, size_t len, int depth);
+
+/* Emit prefix + mid + suffix, expanded further. */
+static void emit3(bres *r, const char *p, size_t pl, const char *m, size_t ml,
+                  const char *s, size_t sl, int depth) {
+  char stackbuf[256];
+  size_t n = pl + ml + sl;
+  char *b = n <= sizeof stackbuf ? stackbuf : arena_alloc(r->a, n);
+  if (!b) {
+    r->oom = 1;
+    return;
+  }
+  memcpy(b, p, pl);
+  memcpy(b + pl, m, ml);
+  memcpy(b + pl + ml, s, sl);
+  expand(r, b, n, depth + 1);
+}
+
+static void expand_seq(bres *r, const char *w, size_t len, size_t open,
+                       size_t close, const seq *q, int depth) {
+  const char *suf = w + close + 1;
+  size_t sl = len - close - 1;
+  /* count in unsigned arithmetic: the span may not fit in int64_t */
+  uint64_t span = q->hi >= q->lo ? (uint64_t)q->hi - (uint64_t)q->lo
+                                 : (uint64_t)q->lo - (uint64_t)q->hi;
+  uint64_t count = span / (uint64_t)q->incr + 1;
+  int up = q->hi >= q->lo;
+  for (uint64_t k = 0; k < count && !r->oom; k++) {
+    uint64_t off = k * (uint64_t)q->incr;
+    int64_t v = (int64_t)(up ? (uint64_t)q->lo + off : (uint64_t)q->lo - off);
+    char num[48];
+    int nl;
+    if (q->chars) {
+      /* raw, like bash: a '\\' from {Z..a} is later quote-removed */
+      num[0] = (char)v;
+      nl = 1;
+    } else {
+      nl = snprintf(num, sizeof num, "%0*" PRId64, q->width, v);
+    }
+    emit3(r, w, open, num, (size_t)nl, suf, sl, depth);
+  }
+}
+
+static void expand(bres *r, const char *w, size_t len, int depth) {
+  if (r->oom)
+    return;
+  for (size_t i = 0; i < len; i++) {
+    char c = w[i];
+    if (c == '\\') {
+      i++;
+      continue;
+    }
+    if (c == '$' && i + 1 < len && w[i + 1] == '{') {
+      size_t e = match_close(w, len, i + 1, NULL);
+      if (e)
+        i = e;
+      continue;
+    }
+    if (c != '{')
+      continue;
+    int comma;
+    size_t close = match_close(w, len, i, &comma);
+    if (!close)
+      continue;
+    const char *in = w + i + 1;
+    size_t inl = close - i - 1;
+    if (comma) {
+      /* split at top-level commas */
+      size_t start = 0;
+      int d = 0;
+      for (size_t j = 0; j <= inl && !r->oom; j++) {
+        if (j < inl && in[j] == '\\') {
+          j++;
+          continue;
+        }
+        if (j < inl && in[j] == '$' && j + 1 < inl && in[j + 1] == '{') {
+          size_t e = match_close(in, inl, j + 1, NULL);
+          if (e)
+            j = e;
+          continue;
+        }
+        if (j < inl && in[j] == '{')
+          d++;
+        else if (j < inl && in[j] == '}')
+          d--;
+        else if (j == inl || (in[j] == ',' && d == 0)) {
+          emit3(r, w, i, in + start, j - start, w + close + 1, len - close - 1,
+                depth);
+          start = j + 1;
+        }
+      }
+      return;
+    }
+    seq q;
+    if (parse_seq(in, inl, &q)) {
+      expand_seq(r, w, len, i, close, &q, depth);
+      return;
+    }
+    /* neither a list nor a sequence: the '{' is literal, look further */
+  }
+  add(r, w, len);
+}
+
+size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
+                       size_t **lens) {
+  bres r = {.a = a};
+  expand(&r, w, len, 0);
+  if (r.oom) {
+    *out = NULL;
+    *lens = NULL;
+    return 0;
+  }
+  *out = r.v;
+  *lens = r.l;
+  return r.n;
+}
