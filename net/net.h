@@ -83,20 +83,20 @@ typedef struct net_header {
 typedef struct net_request {
   const char *method; /* NULL: GET, or POST when has_body */
   const char *url;
-  unsigned url_flags; /* NET_URL_* for the first URL */
+  unsigned url_flags;        /* NET_URL_* for the first URL */
   const net_header *headers; /* the script's own; injected ones are added */
   size_t nheaders;
   const char *content_type; /* for the body; dropped with it on 303 */
   const void *body;
   size_t body_len;
-  int has_body;            /* send body (even when empty) */
-  const char *user_agent;  /* NULL: none */
-  int follow;              /* follow redirects (curl -L) */
-  int max_redirects;       /* < 0: the policy's; never above it */
-  int64_t timeout_ms;      /* 0: the policy's; never beyond it */
+  int has_body;               /* send body (even when empty) */
+  const char *user_agent;     /* NULL: none */
+  int follow;                 /* follow redirects (curl -L) */
+  int max_redirects;          /* < 0: the policy's; never above it */
+  int64_t timeout_ms;         /* 0: the policy's; never beyond it */
   int64_t connect_timeout_ms; /* 0: none of its own */
-  int compressed;          /* ask for and decode gzip/deflate/br/zstd */
-  int fail_on_error;       /* status >= 400 ends with 22, no body */
+  int compressed;             /* ask for and decode gzip/deflate/br/zstd */
+  int fail_on_error;          /* status >= 400 ends with 22, no body */
 } net_request;
 
 /* Seen by on_request before each hop is sent. */
@@ -120,17 +120,17 @@ typedef struct net_callbacks {
 } net_callbacks;
 
 typedef struct net_response {
-  int code;           /* curl-style exit code, 0 on success */
-  char message[512];  /* curl-style message when code != 0 */
-  int status;         /* HTTP status of the last response, 0 if none */
+  int code;            /* curl-style exit code, 0 on success */
+  char message[512];   /* curl-style message when code != 0 */
+  int status;          /* HTTP status of the last response, 0 if none */
   net_header *headers; /* of the last response (mem) */
   size_t nheaders;
-  buf body;           /* when no on_body callback */
+  buf body;               /* when no on_body callback */
   uint64_t size_download; /* body bytes of the last response */
-  char *effective_url; /* last URL requested (mem), NULL if none */
-  char *redirect_url;  /* its Location, absolute, when not followed */
+  char *effective_url;    /* last URL requested (mem), NULL if none */
+  char *redirect_url;     /* its Location, absolute, when not followed */
   int num_redirects;
-  char *content_type;  /* of the last response, or NULL */
+  char *content_type; /* of the last response, or NULL */
   mem *m;
 } net_response;
 

@@ -9,6 +9,7 @@
 #include <locale.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void seterr(char *err, size_t errlen, const char *fmt, const char *a) {
@@ -109,7 +110,7 @@ static int canon_host(const char *h, char *out, size_t outlen,
    * the allow-list compares one string. */
   if (n > 1 && out[n - 1] == '.')
     out[--n] = 0;
-  if (out[0] == '.' || strstr(out, "..")) {
+  if (out[0] == '.' || out[n - 1] == '.' || strstr(out, "..")) {
     *why = "empty label in host name";
     return -1;
   }
@@ -241,21 +242,21 @@ static const char *v4_refusal(const unsigned char *a) {
     int bits;
     const char *why;
   } tab[] = {
-      {0x00000000u, 8, "unspecified"},     /* 0/8 "this network" */
-      {0x0a000000u, 8, "private"},         /* 10/8 */
-      {0x64400000u, 10, "CGNAT"},          /* 100.64/10 */
-      {0x7f000000u, 8, "loopback"},        /* 127/8 */
-      {0xa9fe0000u, 16, "link-local"},     /* 169.254/16 */
-      {0xac100000u, 12, "private"},        /* 172.16/12 */
-      {0xc0000000u, 24, "reserved"},       /* 192.0.0/24 IETF */
-      {0xc0000200u, 24, "reserved"},       /* 192.0.2/24 TEST-NET-1 */
-      {0xc0586300u, 24, "reserved"},       /* 192.88.99/24 6to4 relay */
-      {0xc0a80000u, 16, "private"},        /* 192.168/16 */
-      {0xc6120000u, 15, "reserved"},       /* 198.18/15 benchmarking */
-      {0xc6336400u, 24, "reserved"},       /* 198.51.100/24 TEST-NET-2 */
-      {0xcb007100u, 24, "reserved"},       /* 203.0.113/24 TEST-NET-3 */
-      {0xe0000000u, 4, "multicast"},       /* 224/4 */
-      {0xf0000000u, 4, "reserved"},        /* 240/4 and broadcast */
+      {0x00000000u, 8, "unspecified"}, /* 0/8 "this network" */
+      {0x0a000000u, 8, "private"},     /* 10/8 */
+      {0x64400000u, 10, "CGNAT"},      /* 100.64/10 */
+      {0x7f000000u, 8, "loopback"},    /* 127/8 */
+      {0xa9fe0000u, 16, "link-local"}, /* 169.254/16 */
+      {0xac100000u, 12, "private"},    /* 172.16/12 */
+      {0xc0000000u, 24, "reserved"},   /* 192.0.0/24 IETF */
+      {0xc0000200u, 24, "reserved"},   /* 192.0.2/24 TEST-NET-1 */
+      {0xc0586300u, 24, "reserved"},   /* 192.88.99/24 6to4 relay */
+      {0xc0a80000u, 16, "private"},    /* 192.168/16 */
+      {0xc6120000u, 15, "reserved"},   /* 198.18/15 benchmarking */
+      {0xc6336400u, 24, "reserved"},   /* 198.51.100/24 TEST-NET-2 */
+      {0xcb007100u, 24, "reserved"},   /* 203.0.113/24 TEST-NET-3 */
+      {0xe0000000u, 4, "multicast"},   /* 224/4 */
+      {0xf0000000u, 4, "reserved"},    /* 240/4 and broadcast */
   };
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
     uint32_t mask = 0xffffffffu << (32 - tab[i].bits);
@@ -285,14 +286,13 @@ const char *net_addr_refusal(int family, const void *addr) {
   /* Addresses that carry an IPv4 address inside reach that IPv4 host, so
    * they are judged by it: mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96,
    * NAT64 64:ff9b::/96, 6to4 2002::/16. */
-  static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0,
+  static const unsigned char mapped[12] = {0, 0, 0, 0, 0,    0,
                                            0, 0, 0, 0, 0xff, 0xff};
-  static const unsigned char xlat[12] = {0, 0, 0, 0, 0, 0,
+  static const unsigned char xlat[12] = {0, 0, 0,    0,    0, 0,
                                          0, 0, 0xff, 0xff, 0, 0};
   static const unsigned char nat64[12] = {0, 0x64, 0xff, 0x9b, 0, 0,
                                           0, 0,    0,    0,    0, 0};
-  if (!memcmp(a, mapped, 12) || !memcmp(a, xlat, 12) ||
-      !memcmp(a, nat64, 12)) {
+  if (!memcmp(a, mapped, 12) || !memcmp(a, xlat, 12) || !memcmp(a, nat64, 12)) {
     const char *w = v4_refusal(a + 12);
     return w ? w : NULL;
   }

@@ -1,0 +1,701 @@
+// layers: core vfs builtins net
+/*
+ * Tests of the curl builtin, run through the builtin harness against an
+ * HTTP server on 127.0.0.1 started by the test (a copy of the one in
+ * test_net.c: each test is one self-contained file). The harness does not
+ * set a network policy, so run_curl below is bh_runa plus c->net.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "bi_harness.h"
+#include "net/net.h"
+
+int bi_curl(bi_ctx *c);
+
+/* ---- a tiny HTTP/1.1 server --------------------------------------------- */
+
+typedef struct srv {
+  int fd;
+  int port;
+  pthread_t th;
+  atomic_int stop;
+  atomic_int requests; /* requests served, to prove one was never made */
+} srv;
+
+static int send_all(int fd, const void *p, size_t n) {
+  const char *c = p;
+  while (n) {
+    ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+    if (w <= 0) {
+      if (w < 0 && errno == EINTR)
+        continue;
+      return -1;
+    }
+    c += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+static int sendf(int fd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int sendf(int fd, const char *fmt, ...) {
+  char b[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(b, sizeof b, fmt, ap);
+  va_end(ap);
+  return send_all(fd, b, (size_t)n);
+}
+
+static void url_decode(const char *s, char *out, size_t outlen) {
+  size_t o = 0;
+  for (; *s && *s != '&' && o + 1 < outlen; s++) {
+    if (*s == '%' && s[1] && s[2]) {
+      char h[3] = {s[1], s[2], 0};
+      out[o++] = (char)strtol(h, NULL, 16);
+      s += 2;
+    } else {
+      out[o++] = *s;
+    }
+  }
+  out[o] = 0;
+}
+
+static const char *qparam(const char *target, const char *name) {
+  const char *q = strchr(target, '?');
+  size_t nl = strlen(name);
+  while (q) {
+    q++;
+    if (!strncmp(q, name, nl) && q[nl] == '=')
+      return q + nl + 1;
+    q = strchr(q, '&');
+  }
+  return NULL;
+}
+
+static int starts(const char *s, const char *p) {
+  return !strncmp(s, p, strlen(p));
+}
+
+static void serve_headers(int fd, int code, const char *ctype, long long len,
+                          const char *extra) {
+  sendf(fd, "HTTP/1.1 %d X\r\nConnection: close\r\n", code);
+  if (ctype)
+    sendf(fd, "Content-Type: %s\r\n", ctype);
+  if (len >= 0)
+    sendf(fd, "Content-Length: %lld\r\n", len);
+  if (extra)
+    sendf(fd, "%s", extra);
+  sendf(fd, "\r\n");
+}
+
+static void serve_chunked(int fd, const char *ctype, const char *const *parts,
+                          size_t n) {
+  serve_headers(fd, 200, ctype, -1, "Transfer-Encoding: chunked\r\n");
+  for (size_t i = 0; i < n; i++) {
+    sendf(fd, "%zx\r\n", strlen(parts[i]));
+    send_all(fd, parts[i], strlen(parts[i]));
+    sendf(fd, "\r\n");
+  }
+  sendf(fd, "0\r\n\r\n");
+}
+
+static const char gzip_text[] = "gzip body text, gzip body text, gzip!\n";
+
+static void serve_gzip(int fd) {
+  unsigned char out[512];
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  z.next_in = (unsigned char *)gzip_text;
+  z.avail_in = (uInt)strlen(gzip_text);
+  z.next_out = out;
+  z.avail_out = sizeof out;
+  deflate(&z, Z_FINISH);
+  size_t n = sizeof out - z.avail_out;
+  deflateEnd(&z);
+  serve_headers(fd, 200, "text/plain", (long long)n,
+                "Content-Encoding: gzip\r\n");
+  send_all(fd, out, n);
+}
+
+static void handle(srv *s, int fd) {
+  char req[16384];
+  size_t n = 0;
+  char *end = NULL;
+  while (!end && n + 1 < sizeof req) {
+    ssize_t r = recv(fd, req + n, sizeof req - 1 - n, 0);
+    if (r <= 0)
+      return;
+    n += (size_t)r;
+    req[n] = 0;
+    end = strstr(req, "\r\n\r\n");
+  }
+  if (!end)
+    return;
+  size_t hlen = (size_t)(end + 4 - req);
+  size_t clen = 0;
+  const char *cl = strcasestr(req, "\r\nContent-Length:");
+  if (cl && cl < end)
+    clen = (size_t)strtoul(cl + 17, NULL, 10);
+  while (n < hlen + clen && n + 1 < sizeof req) {
+    ssize_t r = recv(fd, req + n, sizeof req - 1 - n, 0);
+    if (r <= 0)
+      break;
+    n += (size_t)r;
+  }
+  req[n] = 0;
+  atomic_fetch_add(&s->requests, 1);
+  char method[32] = "", target[4096] = "";
+  sscanf(req, "%31s %4095s", method, target);
+  int head = !strcmp(method, "HEAD");
+  const char *path = target;
+
+  if (!strcmp(path, "/plain")) {
+    serve_headers(fd, 200, "text/plain", 12, NULL);
+    if (!head)
+      send_all(fd, "hello world\n", 12);
+  } else if (!strcmp(path, "/bin")) {
+    unsigned char b[512];
+    for (int i = 0; i < 512; i++)
+      b[i] = (unsigned char)(i < 256 ? i : 511 - i);
+    serve_headers(fd, 200, "application/octet-stream", 512, NULL);
+    if (!head)
+      send_all(fd, b, sizeof b);
+  } else if (starts(path, "/echo")) {
+    /* Request line, header fields and body, for assertions on what was
+     * actually sent. */
+    serve_headers(fd, 200, "text/plain", (long long)n, NULL);
+    if (!head)
+      send_all(fd, req, n);
+  } else if (starts(path, "/redir")) {
+    const char *c = qparam(target, "code"), *to = qparam(target, "to");
+    char loc[2048] = "/plain", extra[2100];
+    if (to)
+      url_decode(to, loc, sizeof loc);
+    snprintf(extra, sizeof extra, "Location: %s\r\n", loc);
+    serve_headers(fd, c ? atoi(c) : 302, "text/plain", 9, extra);
+    if (!head)
+      send_all(fd, "redirect\n", 9);
+  } else if (starts(path, "/loop")) {
+    serve_headers(fd, 302, NULL, 0, "Location: /loop\r\n");
+  } else if (starts(path, "/status/")) {
+    int code = atoi(path + 8);
+    serve_headers(fd, code, "text/plain", 11, NULL);
+    if (!head)
+      send_all(fd, "status body", 11);
+  } else if (!strcmp(path, "/chunked")) {
+    const char *parts[] = {"chunk one\n", "chunk two\n", "x", "chunk three\n"};
+    serve_chunked(fd, "text/plain", parts, 4);
+  } else if (!strcmp(path, "/gzip")) {
+    serve_gzip(fd);
+  } else if (starts(path, "/slow")) {
+    serve_headers(fd, 200, "text/plain", 100000, NULL);
+    for (int i = 0; i < 100000 && !atomic_load(&s->stop); i++) {
+      if (send_all(fd, "s", 1))
+        break;
+      usleep(20000);
+    }
+  } else if (starts(path, "/big")) {
+    const char *q = qparam(target, "n");
+    long long len = q ? atoll(q) : 0;
+    int chunked = starts(path, "/bigchunked");
+    if (chunked)
+      serve_headers(fd, 200, "application/octet-stream", -1,
+                    "Transfer-Encoding: chunked\r\n");
+    else
+      serve_headers(fd, 200, "application/octet-stream", len, NULL);
+    char blk[8192];
+    memset(blk, 'x', sizeof blk);
+    for (long long left = len; left > 0;) {
+      size_t k = left < (long long)sizeof blk ? (size_t)left : sizeof blk;
+      if (chunked && sendf(fd, "%zx\r\n", k))
+        break;
+      if (send_all(fd, blk, k) || (chunked && sendf(fd, "\r\n")))
+        break;
+      left -= (long long)k;
+    }
+    if (chunked)
+      sendf(fd, "0\r\n\r\n");
+  } else {
+    char body[4200];
+    int bl = snprintf(body, sizeof body, "path=%s\n", target);
+    serve_headers(fd, 200, "text/plain", bl, NULL);
+    if (!head)
+      send_all(fd, body, (size_t)bl);
+  }
+}
+
+static void *srv_main(void *arg) {
+  srv *s = arg;
+  while (!atomic_load(&s->stop)) {
+    struct pollfd pf = {s->fd, POLLIN, 0};
+    if (poll(&pf, 1, 20) <= 0)
+      continue;
+    int c = accept(s->fd, NULL, NULL);
+    if (c < 0)
+      continue;
+    handle(s, c);
+    shutdown(c, SHUT_WR);
+    close(c);
+  }
+  return NULL;
+}
+
+static void srv_start(srv *s) {
+  memset(s, 0, sizeof *s);
+  s->fd = socket(AF_INET, SOCK_STREAM, 0);
+  assert_true(s->fd >= 0);
+  int one = 1;
+  setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  struct sockaddr_in a = {0};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  assert_int_equal(bind(s->fd, (struct sockaddr *)&a, sizeof a), 0);
+  assert_int_equal(listen(s->fd, 16), 0);
+  socklen_t al = sizeof a;
+  getsockname(s->fd, (struct sockaddr *)&a, &al);
+  s->port = ntohs(a.sin_port);
+  assert_int_equal(pthread_create(&s->th, NULL, srv_main, s), 0);
+}
+
+static void srv_stop(srv *s) {
+  atomic_store(&s->stop, 1);
+  pthread_join(s->th, NULL);
+  close(s->fd);
+}
+
+/* ---- harness ------------------------------------------------------------ */
+
+static srv A, B;
+
+static int setup_all(void **st) {
+  (void)st;
+  signal(SIGPIPE, SIG_IGN);
+  srv_start(&A);
+  srv_start(&B);
+  return 0;
+}
+
+static int teardown_all(void **st) {
+  (void)st;
+  srv_stop(&A);
+  srv_stop(&B);
+  return 0;
+}
+
+typedef struct env {
+  bh *h;
+  net_policy *p;
+} env;
+
+/* A policy over h's allocator: origin A (GET, HEAD, POST; Authorization
+ * injected under /secret) and origin B; extra settings through vp. */
+static env mk(vsh_net_policy *vp) {
+  env e;
+  e.h = bh_new();
+  static char a[64], as[80], b[64];
+  snprintf(a, sizeof a, "http://127.0.0.1:%d", A.port);
+  snprintf(as, sizeof as, "http://127.0.0.1:%d/echo/secret", A.port);
+  snprintf(b, sizeof b, "http://127.0.0.1:%d", B.port);
+  static vsh_http_header inj[] = {{"Authorization", "Bearer TOPSECRET"}};
+  static vsh_net_rule rules[3];
+  rules[0] = (vsh_net_rule){a, NULL, 0};
+  rules[1] = (vsh_net_rule){as, inj, 1};
+  rules[2] = (vsh_net_rule){b, NULL, 0};
+  static const char *ms[] = {"POST"};
+  vsh_net_policy d = {
+      .rules = rules, .nrules = 3, .methods = ms, .nmethods = 1};
+  if (!vp)
+    vp = &d;
+  if (!vp->rules) {
+    vp->rules = rules;
+    vp->nrules = 3;
+  }
+  char err[256];
+  assert_int_equal(net_policy_compile(e.h->m, vp, &e.p, err, sizeof err), 0);
+  return e;
+}
+
+static void done(env *e) {
+  net_policy_free(e->p);
+  bh_free(e->h);
+}
+
+static int run_curl(env *e, const char *in, ...) {
+  char *argv[64];
+  int argc = 0;
+  argv[argc++] = "curl";
+  va_list ap;
+  va_start(ap, in);
+  const char *a;
+  while ((a = va_arg(ap, const char *)) != NULL && argc < 63)
+    argv[argc++] = (char *)a;
+  va_end(ap);
+  argv[argc] = NULL;
+  bh *h = e->h;
+  buf_clear(&h->out);
+  buf_clear(&h->err);
+  h->bud.stop = BUDGET_OK;
+  bi_ctx *c = &h->c;
+  memset(c, 0, sizeof *c);
+  c->argc = argc;
+  c->argv = argv;
+  c->in =
+      stream_mem_reader(h->m, &h->bud, in ? in : "", in ? strlen(in) : 0, 0);
+  c->out = stream_capture(h->m, &h->bud, &h->out, NULL, NULL, 1, 1);
+  c->err = stream_capture(h->m, &h->bud, &h->err, NULL, NULL, 2, 0);
+  c->m = h->m;
+  c->scratch = &h->scratch;
+  c->vfs = h->vfs;
+  c->cwd = h->cwd;
+  c->bud = &h->bud;
+  c->net = e->p;
+  c->getenv = bh_getenv_;
+  c->environ = bh_environ_;
+  c->run_argv = bh_run_argv_;
+  c->setvar = bh_setvar_;
+  c->now_ns = bh_now_ns_;
+  c->random = bh_random_;
+  arena_mark m = arena_save(&h->scratch);
+  int st = bi_curl(c);
+  arena_release(&h->scratch, m);
+  stream_unref(c->in);
+  stream_unref(c->out);
+  stream_unref(c->err);
+  return st;
+}
+
+static char *U(srv *s, const char *path) {
+  static char b[16][1024];
+  static int i;
+  char *r = b[i++ % 16];
+  snprintf(r, 1024, "http://127.0.0.1:%d%s", s->port, path);
+  return r;
+}
+
+#define OUT(e) bh_out((e)->h)
+#define ERR(e) bh_err((e)->h)
+#define HAS(s, needle) assert_non_null(strstr((s), (needle)))
+#define LACKS(s, needle) assert_null(strstr((s), (needle)))
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void t_get(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  assert_int_equal(run_curl(&e, NULL, U(&A, "/plain"), NULL), 0);
+  assert_string_equal(OUT(&e), "hello world\n");
+  assert_string_equal(ERR(&e), "");
+  /* Binary safe. */
+  assert_int_equal(run_curl(&e, NULL, "-s", U(&A, "/bin"), NULL), 0);
+  assert_int_equal(e.h->out.len, 512);
+  for (int i = 0; i < 512; i++)
+    assert_int_equal((unsigned char)e.h->out.data[i], i < 256 ? i : 511 - i);
+  /* Scheme guessed as curl does. */
+  char u[64];
+  snprintf(u, sizeof u, "127.0.0.1:%d/plain", A.port);
+  assert_int_equal(run_curl(&e, NULL, "-s", u, NULL), 0);
+  assert_string_equal(OUT(&e), "hello world\n");
+  /* Two URLs, one after the other. */
+  assert_int_equal(
+      run_curl(&e, NULL, "-s", U(&A, "/plain"), U(&B, "/plain"), NULL), 0);
+  assert_string_equal(OUT(&e), "hello world\nhello world\n");
+  done(&e);
+}
+
+static void t_output_files(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  assert_int_equal(
+      run_curl(&e, NULL, "-s", "-o", "out.bin", U(&A, "/bin"), NULL), 0);
+  assert_string_equal(OUT(&e), "");
+  size_t n;
+  char *d = bh_read(e.h, "out.bin", &n);
+  assert_non_null(d);
+  assert_int_equal(n, 512);
+  assert_int_equal((unsigned char)d[255], 255);
+  free(d);
+  assert_int_equal(run_curl(&e, NULL, "-sO", U(&A, "/plain"), NULL), 0);
+  d = bh_read(e.h, "plain", NULL);
+  assert_string_equal(d, "hello world\n");
+  free(d);
+  /* -f with an error: no file. */
+  assert_int_equal(
+      run_curl(&e, NULL, "-sf", "-o", "nf.txt", U(&A, "/status/404"), NULL),
+      22);
+  assert_null(bh_read(e.h, "nf.txt", NULL));
+  /* Into a directory that does not exist: 23. */
+  assert_int_equal(run_curl(&e, NULL, "-o", "/nope/x", U(&A, "/plain"), NULL),
+                   23);
+  HAS(ERR(&e), "curl: (23)");
+  done(&e);
+}
+
+static void t_usage(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  assert_int_equal(run_curl(&e, NULL, "--foo", U(&A, "/plain"), NULL), 2);
+  assert_string_equal(ERR(&e), "curl: option --foo: is unknown\n"
+                               "curl: try 'curl --help' or 'curl --manual' "
+                               "for more information\n");
+  assert_int_equal(run_curl(&e, NULL, "-j", NULL), 2);
+  HAS(ERR(&e), "curl: option -j: is unknown");
+  assert_int_equal(run_curl(&e, NULL, "-o", NULL), 2);
+  HAS(ERR(&e), "curl: option -o: requires parameter");
+  assert_int_equal(run_curl(&e, NULL, "--max-time=3", U(&A, "/"), NULL), 2);
+  assert_int_equal(run_curl(&e, NULL, "-s", NULL), 2);
+  HAS(ERR(&e), "curl: no URL specified!");
+  assert_int_equal(run_curl(&e, NULL, "-k", U(&A, "/plain"), NULL), 2);
+  HAS(ERR(&e), "-k");
+  HAS(ERR(&e), "cannot be turned off");
+  assert_int_equal(run_curl(&e, NULL, "--insecure", U(&A, "/plain"), NULL), 2);
+  assert_int_equal(run_curl(&e, NULL, "--help", NULL), 0);
+  HAS(OUT(&e), "Usage: curl [options...] <url>");
+  HAS(OUT(&e), "--location");
+  assert_int_equal(run_curl(&e, NULL, "-m", "abc", U(&A, "/"), NULL), 2);
+  done(&e);
+}
+
+static void t_policy_refusals(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  int before = atomic_load(&A.requests);
+  assert_int_equal(run_curl(&e, NULL, "http://example.com/", NULL), 7);
+  HAS(ERR(&e), "curl: (7) ");
+  HAS(ERR(&e), "origin http://example.com:80 is not in the allow-list");
+  assert_int_equal(run_curl(&e, NULL, "-s", "http://example.com/", NULL), 7);
+  assert_string_equal(ERR(&e), "");
+  assert_int_equal(run_curl(&e, NULL, "-sS", "http://example.com/", NULL), 7);
+  HAS(ERR(&e), "curl: (7)");
+  assert_int_equal(run_curl(&e, NULL, "-X", "DELETE", U(&A, "/x"), NULL), 7);
+  HAS(ERR(&e), "method DELETE refused by the network policy");
+  assert_int_equal(run_curl(&e, NULL, "ftp://x.com/", NULL), 1);
+  assert_int_equal(run_curl(&e, NULL, "http://a b/", NULL), 3);
+  assert_int_equal(run_curl(&e, NULL, "http://u:p@127.0.0.1/", NULL), 3);
+  assert_int_equal(atomic_load(&A.requests), before);
+  /* A redirect to a refused URL. */
+  assert_int_equal(run_curl(&e, NULL, "-L",
+                            U(&A, "/redir?to=http%3A%2F%2Fexample.com%2F"),
+                            NULL),
+                   7);
+  HAS(ERR(&e), "http://example.com/ refused by the network policy");
+  done(&e);
+}
+
+static void t_fail_and_writeout(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  assert_int_equal(run_curl(&e, NULL, U(&A, "/status/404"), NULL), 0);
+  assert_string_equal(OUT(&e), "status body");
+  assert_int_equal(run_curl(&e, NULL, "-f", U(&A, "/status/404"), NULL), 22);
+  assert_string_equal(OUT(&e), "");
+  assert_string_equal(ERR(&e),
+                      "curl: (22) The requested URL returned error: 404\n");
+  assert_int_equal(run_curl(&e, NULL, "-sf", U(&A, "/status/500"), NULL), 22);
+  assert_string_equal(ERR(&e), "");
+  assert_int_equal(
+      run_curl(&e, NULL, "--fail-with-body", U(&A, "/status/404"), NULL), 22);
+  assert_string_equal(OUT(&e), "status body");
+  assert_int_equal(run_curl(&e, NULL, "-s", "-o", "/dev/null", "-w",
+                            "%{http_code} %{size_download} %{content_type} "
+                            "%{num_redirects}\\n",
+                            U(&A, "/plain"), NULL),
+                   0);
+  assert_string_equal(OUT(&e), "200 12 text/plain 0\n");
+  assert_int_equal(run_curl(&e, NULL, "-sL", "-w",
+                            "%{num_redirects} %{url_effective}", "-o",
+                            "/dev/null", U(&A, "/redir?to=/plain"), NULL),
+                   0);
+  char want[128];
+  snprintf(want, sizeof want, "1 %s", U(&A, "/plain"));
+  assert_string_equal(OUT(&e), want);
+  assert_int_equal(run_curl(&e, NULL, "-s", "-w", "%{redirect_url}|%%",
+                            U(&A, "/redir?to=/plain"), NULL),
+                   0);
+  snprintf(want, sizeof want, "redirect\n%s|%%", U(&A, "/plain"));
+  assert_string_equal(OUT(&e), want);
+  /* Written even on failure, 000 without a response. */
+  assert_int_equal(run_curl(&e, NULL, "-s", "-w", "[%{http_code}]",
+                            "http://example.com/", NULL),
+                   7);
+  assert_string_equal(OUT(&e), "[000]");
+  done(&e);
+}
+
+static void t_redirects(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  assert_int_equal(run_curl(&e, NULL, U(&A, "/redir?to=/plain"), NULL), 0);
+  assert_string_equal(OUT(&e), "redirect\n");
+  char chain[512];
+  snprintf(chain, sizeof chain,
+           "/redir?to=http%%3A%%2F%%2F127.0.0.1%%3A%d%%2Fplain", B.port);
+  assert_int_equal(run_curl(&e, NULL, "-L", U(&A, chain), NULL), 0);
+  assert_string_equal(OUT(&e), "hello world\n");
+  assert_int_equal(run_curl(&e, NULL, "-L", U(&A, "/loop"), NULL), 47);
+  HAS(ERR(&e), "curl: (47) Maximum (20) redirects followed");
+  assert_int_equal(
+      run_curl(&e, NULL, "-L", "--max-redirs", "3", U(&A, "/loop"), NULL), 47);
+  HAS(ERR(&e), "Maximum (3) redirects");
+  /* -i with -L shows every hop's headers. */
+  assert_int_equal(run_curl(&e, NULL, "-iL", U(&A, "/redir?to=/plain"), NULL),
+                   0);
+  HAS(OUT(&e), "HTTP/1.1 302");
+  HAS(OUT(&e), "HTTP/1.1 200");
+  HAS(OUT(&e), "\r\n\r\nhello world\n");
+  done(&e);
+}
+
+static void t_data(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  assert_int_equal(
+      run_curl(&e, NULL, "-d", "a=1", "-d", "b=2", U(&A, "/echo"), NULL), 0);
+  assert_true(!strncmp(OUT(&e), "POST /echo HTTP/1.1", 19));
+  HAS(OUT(&e), "Content-Type: application/x-www-form-urlencoded\r\n");
+  HAS(OUT(&e), "\r\n\r\na=1&b=2");
+  bh_write(e.h, "body.txt", "line1\nline2\n");
+  assert_int_equal(run_curl(&e, NULL, "-d", "@body.txt", U(&A, "/echo"), NULL),
+                   0);
+  HAS(OUT(&e), "\r\n\r\nline1line2");
+  assert_int_equal(
+      run_curl(&e, NULL, "--data-binary", "@body.txt", U(&A, "/echo"), NULL),
+      0);
+  HAS(OUT(&e), "\r\n\r\nline1\nline2\n");
+  assert_int_equal(
+      run_curl(&e, NULL, "--data-raw", "@body.txt", U(&A, "/echo"), NULL), 0);
+  HAS(OUT(&e), "\r\n\r\n@body.txt");
+  assert_int_equal(
+      run_curl(&e, "from stdin", "--data-binary", "@-", U(&A, "/echo"), NULL),
+      0);
+  HAS(OUT(&e), "\r\n\r\nfrom stdin");
+  assert_int_equal(run_curl(&e, NULL, "--data-urlencode", "q=a b&c/d",
+                            "--data-urlencode", "plain text", U(&A, "/echo"),
+                            NULL),
+                   0);
+  HAS(OUT(&e), "\r\n\r\nq=a%20b%26c%2Fd&plain%20text");
+  assert_int_equal(run_curl(&e, NULL, "-G", "-d", "x=1", "-d", "y=2",
+                            U(&A, "/echo?z=0"), NULL),
+                   0);
+  assert_true(!strncmp(OUT(&e), "GET /echo?z=0&x=1&y=2 HTTP/1.1", 30));
+  /* -X with a body. */
+  assert_int_equal(run_curl(&e, NULL, "-XPOST", "-H",
+                            "Content-Type: application/json", "-d", "{}",
+                            U(&A, "/echo"), NULL),
+                   0);
+  HAS(OUT(&e), "Content-Type: application/json\r\n");
+  LACKS(OUT(&e), "x-www-form-urlencoded");
+  done(&e);
+}
+
+static void t_form(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  bh_writen(e.h, "up.bin", "A\0B", 3);
+  assert_int_equal(run_curl(&e, NULL, "-F", "name=value", "-F",
+                            "file=@up.bin;type=application/x-test",
+                            U(&A, "/echo"), NULL),
+                   0);
+  HAS(OUT(&e), "Content-Type: multipart/form-data; boundary=------------"
+               "------------");
+  HAS(OUT(&e), "Content-Disposition: form-data; name=\"name\"\r\n\r\nvalue"
+               "\r\n");
+  HAS(OUT(&e), "Content-Disposition: form-data; name=\"file\"; "
+               "filename=\"up.bin\"\r\nContent-Type: application/x-test"
+               "\r\n\r\nA");
+  assert_non_null(memmem(e.h->out.data, e.h->out.len, "A\0B\r\n--", 7));
+  assert_int_equal(run_curl(&e, NULL, "-F", "f=@missing", U(&A, "/echo"), NULL),
+                   26);
+  done(&e);
+}
+
+static void t_headers_and_verbose(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  assert_int_equal(run_curl(&e, NULL, "-H", "X-One: 1", "-A", "agent/1", "-e",
+                            "http://ref/", "-b", "k=v", "-u", "al:pw",
+                            U(&A, "/echo"), NULL),
+                   0);
+  HAS(OUT(&e), "X-One: 1\r\n");
+  HAS(OUT(&e), "User-Agent: agent/1\r\n");
+  HAS(OUT(&e), "Referer: http://ref/\r\n");
+  HAS(OUT(&e), "Cookie: k=v\r\n");
+  HAS(OUT(&e), "Authorization: Basic YWw6cHc=\r\n");
+  /* Injected under /echo/secret: the script's own Authorization loses, and
+   * -v never shows the secret. */
+  assert_int_equal(run_curl(&e, NULL, "-v", "-H", "Authorization: mine",
+                            U(&A, "/echo/secret"), NULL),
+                   0);
+  HAS(OUT(&e), "Authorization: Bearer TOPSECRET\r\n");
+  LACKS(OUT(&e), "mine");
+  LACKS(ERR(&e), "TOPSECRET");
+  HAS(ERR(&e), "> Authorization: [hidden]");
+  HAS(ERR(&e), "> GET /echo/secret HTTP/1.1");
+  HAS(ERR(&e), "< HTTP/1.1 200");
+  /* -I: headers only. */
+  assert_int_equal(run_curl(&e, NULL, "-sI", U(&A, "/plain"), NULL), 0);
+  HAS(OUT(&e), "HTTP/1.1 200");
+  HAS(OUT(&e), "Content-Length: 12");
+  LACKS(OUT(&e), "hello");
+  done(&e);
+}
+
+static void t_limits(void **st) {
+  (void)st;
+  vsh_net_policy vp = {.max_response_bytes = 1000};
+  env e = mk(&vp);
+  assert_int_equal(run_curl(&e, NULL, U(&A, "/big?n=1001"), NULL), 63);
+  HAS(ERR(&e), "curl: (63)");
+  assert_int_equal(run_curl(&e, NULL, "-s", U(&A, "/big?n=1000"), NULL), 0);
+  assert_int_equal(e.h->out.len, 1000);
+  /* /slow announces 100000 bytes: over this cap before any wait. */
+  assert_int_equal(run_curl(&e, NULL, "-s", U(&A, "/slow"), NULL), 63);
+  done(&e);
+  e = mk(NULL);
+  assert_int_equal(run_curl(&e, NULL, "-m", "0.3", U(&A, "/slow"), NULL), 28);
+  HAS(ERR(&e), "curl: (28) Operation timed out");
+  assert_int_equal(run_curl(&e, NULL, "--compressed", U(&A, "/gzip"), NULL), 0);
+  HAS(OUT(&e), "gzip body text");
+  done(&e);
+}
+
+static void t_retry(void **st) {
+  (void)st;
+  env e = mk(NULL);
+  int before = atomic_load(&A.requests);
+  assert_int_equal(
+      run_curl(&e, NULL, "--retry", "1", U(&A, "/status/503"), NULL), 0);
+  assert_int_equal(atomic_load(&A.requests), before + 2);
+  assert_string_equal(OUT(&e), "status body"); /* once */
+  HAS(ERR(&e), "Will retry in 1 seconds. 1 retries left.");
+  done(&e);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t_get),
+      cmocka_unit_test(t_output_files),
+      cmocka_unit_test(t_usage),
+      cmocka_unit_test(t_policy_refusals),
+      cmocka_unit_test(t_fail_and_writeout),
+      cmocka_unit_test(t_redirects),
+      cmocka_unit_test(t_data),
+      cmocka_unit_test(t_form),
+      cmocka_unit_test(t_headers_and_verbose),
+      cmocka_unit_test(t_limits),
+      cmocka_unit_test(t_retry),
+  };
+  return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}
