@@ -50,8 +50,8 @@ enum vfs_type {
   VFS_FIFO = 5 /* host FIFOs/sockets shown inert: never opened */
 };
 
-/* Which device a VFS_CHR node is (vfs_stat.dev, vfs_file_dev). The shell gives
- * /dev/std* their meaning; the vfs only names them. */
+/* Which device a VFS_CHR node is (vfs_stat_t.dev, vfs_file_dev). The shell
+ * gives /dev/std* their meaning; the vfs only names them. */
 enum vfs_dev {
   VFS_DEV_NONE = 0,
   VFS_DEV_NULL = 1,
@@ -70,7 +70,7 @@ enum vfs_dev {
 #define VFS_DEFAULT_UID 1000u
 #define VFS_DEFAULT_GID 1000u
 
-typedef struct vfs_stat {
+typedef struct vfs_stat_t {
   int type;      /* enum vfs_type */
   unsigned mode; /* permission bits, 07777 */
   uint64_t ino;
@@ -79,7 +79,7 @@ typedef struct vfs_stat {
   uint64_t size; /* bytes; a symlink's target length; 4096 for directories */
   int64_t atime_ns, mtime_ns, ctime_ns;
   int dev; /* enum vfs_dev for VFS_CHR, else VFS_DEV_NONE */
-} vfs_stat;
+} vfs_stat_t;
 
 typedef struct vfs_config {
   vsh_clock_fn clock; /* NULL: the host's CLOCK_REALTIME; called with 0 */
@@ -139,8 +139,8 @@ void vfs_usage(const vfs *v, uint64_t *bytes, uint64_t *inodes);
 /* Names and metadata                                                       */
 /* ------------------------------------------------------------------------ */
 
-int vfs_stat(vfs *v, const char *cwd, const char *path, vfs_stat *st);
-int vfs_lstat(vfs *v, const char *cwd, const char *path, vfs_stat *st);
+int vfs_stat(vfs *v, const char *cwd, const char *path, vfs_stat_t *st);
+int vfs_lstat(vfs *v, const char *cwd, const char *path, vfs_stat_t *st);
 /* amode: F_OK or a mix of R_OK/W_OK/X_OK from <unistd.h>, for test -r/-w/-x.
  * Follows symlinks. 0 if allowed, -EACCES, -ENOENT, ... */
 int vfs_access(vfs *v, const char *cwd, const char *path, int amode);
@@ -224,12 +224,12 @@ int vfs_read_file(vfs *v, const char *cwd, const char *path, char **data,
                   size_t *len);
 /* Create (mode 0 means 0644, then & ~umask) or replace the content
  * atomically: on error the old content stays. Follows symlinks. */
-int vfs_write_file(vfs *v, const char *cwd, const char *path,
-                   const void *data, size_t len, unsigned mode);
+int vfs_write_file(vfs *v, const char *cwd, const char *path, const void *data,
+                   size_t len, unsigned mode);
 /* Append, creating the file (0666 & ~umask) when missing. Amortised O(len)
  * on an unshared file. */
-int vfs_append_file(vfs *v, const char *cwd, const char *path,
-                    const void *data, size_t len);
+int vfs_append_file(vfs *v, const char *cwd, const char *path, const void *data,
+                    size_t len);
 int vfs_truncate(vfs *v, const char *cwd, const char *path, uint64_t size);
 
 /* ------------------------------------------------------------------------ */
@@ -256,7 +256,7 @@ long vfs_pwrite(vfs_file *f, const void *buf, size_t n, uint64_t off);
 /* whence: SEEK_SET, SEEK_CUR, SEEK_END. Returns the new position. */
 int64_t vfs_seek(vfs_file *f, int64_t off, int whence);
 int vfs_ftruncate(vfs_file *f, uint64_t size);
-int vfs_fstat(vfs_file *f, vfs_stat *st);
+int vfs_fstat(vfs_file *f, vfs_stat_t *st);
 uint64_t vfs_file_size(vfs_file *f);
 int vfs_file_dev(const vfs_file *f); /* enum vfs_dev; NONE for files */
 /* Zero-copy view of the current content: valid until the next write,
@@ -288,8 +288,7 @@ enum {
   VFS_CHANGED_TARGET = 1u << 3
 };
 /* Return non-zero to stop the diff (vfs_diff then returns -ECANCELED). */
-typedef int (*vfs_diff_fn)(void *ud, int kind, const char *path,
-                           unsigned what);
+typedef int (*vfs_diff_fn)(void *ud, int kind, const char *path, unsigned what);
 /* Differences from a to b (b NULL: the live tree of v; v may be NULL when b
  * is given). Reported depth first in byte order of names; an added or
  * removed directory is reported, then everything below it. Directories that
@@ -341,7 +340,7 @@ int vfs_hydrate(vfs *v, const char *cwd, const char *dir, const void *tar,
 /* vsh_status for a negative errno (0 -> VSH_OK, -ENOMEM -> VSH_NOMEM,
  * -EBADMSG -> VSH_REJECTED, -ENOSPC -> VSH_LIMIT, others VSH_FS). */
 vsh_status vfs_status(int rc);
-void vfs_to_vsh_stat(const vfs_stat *in, vsh_stat *out);
+void vfs_to_vsh_stat(const vfs_stat_t *in, vsh_stat *out);
 /* vsh_mkdir: flags VSH_RECURSIVE = mkdir -p. Mode 0777 & ~umask. */
 int vfs_vsh_mkdir(vfs *v, const char *cwd, const char *path, unsigned flags);
 /* vsh_rm (Node fs.rm): VSH_FORCE ignores a missing path; a directory needs

@@ -1,0 +1,406 @@
+// layers: core vfs
+/*
+ * test_vfs_tar.c - persist and hydrate: round trips, gzip, and hostile
+ * archives built here, one per rule.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "vfs/vfs.h"
+
+#define H "/home/user"
+
+typedef struct tbuf {
+  char *p;
+  size_t n, cap;
+} tbuf;
+
+static int sink(void *ud, const void *d, size_t n) {
+  tbuf *b = ud;
+  if (b->n + n > b->cap) {
+    b->cap = (b->n + n) * 2;
+    b->p = realloc(b->p, b->cap);
+  }
+  memcpy(b->p + b->n, d, n);
+  b->n += n;
+  return 0;
+}
+
+/* A raw ustar member. */
+static void member(tbuf *b, const char *name, char type, unsigned mode,
+                   const char *data, size_t len, const char *link) {
+  char h[512] = {0};
+  snprintf(h, 100, "%s", name);
+  snprintf(h + 100, 8, "%07o", mode);
+  snprintf(h + 108, 8, "%07o", 1000);
+  snprintf(h + 116, 8, "%07o", 1000);
+  snprintf(h + 124, 12, "%011zo", len);
+  snprintf(h + 136, 12, "%011o", 1700000000);
+  h[156] = type;
+  if (link)
+    snprintf(h + 157, 100, "%s", link);
+  memcpy(h + 257, "ustar", 6);
+  memcpy(h + 263, "00", 2);
+  memset(h + 148, ' ', 8);
+  unsigned sum = 0;
+  for (int i = 0; i < 512; i++)
+    sum += (unsigned char)h[i];
+  snprintf(h + 148, 8, "%06o", sum);
+  sink(b, h, 512);
+  if (len) {
+    sink(b, data, len);
+    static const char z[512];
+    if (len % 512)
+      sink(b, z, 512 - len % 512);
+  }
+}
+
+static void end(tbuf *b) {
+  static const char z[1024];
+  sink(b, z, 1024);
+}
+
+static void check_ok(vfs *v) {
+  char msg[256];
+  if (vfs_check(v, msg, sizeof msg))
+    fail_msg("vfs_check: %s", msg);
+}
+
+/* Compare two trees: type, mode, content, link target, mtime seconds. */
+static void same_tree(vfs *a, const char *pa, vfs *b, const char *pb) {
+  char **na, **nb;
+  size_t ca, cb;
+  assert_int_equal(vfs_readdir(a, "/", pa, &na, &ca), 0);
+  assert_int_equal(vfs_readdir(b, "/", pb, &nb, &cb), 0);
+  assert_int_equal(ca, cb);
+  for (size_t i = 0; i < ca; i++) {
+    assert_string_equal(na[i], nb[i]);
+    char xa[4200], xb[4200];
+    snprintf(xa, sizeof xa, "%s/%s", pa, na[i]);
+    snprintf(xb, sizeof xb, "%s/%s", pb, nb[i]);
+    vfs_stat_t sa, sb;
+    assert_int_equal(vfs_lstat(a, "/", xa, &sa), 0);
+    assert_int_equal(vfs_lstat(b, "/", xb, &sb), 0);
+    assert_int_equal(sa.type, sb.type);
+    if (sa.type != VFS_LNK)
+      assert_int_equal(sa.mode, sb.mode);
+    assert_int_equal(sa.mtime_ns / 1000000000, sb.mtime_ns / 1000000000);
+    if (sa.type == VFS_DIR) {
+      same_tree(a, xa, b, xb);
+    } else if (sa.type == VFS_REG) {
+      char *da, *db;
+      size_t la, lb;
+      assert_int_equal(vfs_read_file(a, "/", xa, &da, &la), 0);
+      assert_int_equal(vfs_read_file(b, "/", xb, &db, &lb), 0);
+      assert_int_equal(la, lb);
+      assert_memory_equal(da, db, la);
+      vfs_release(a, da);
+      vfs_release(b, db);
+    } else if (sa.type == VFS_LNK) {
+      char *ta, *tb;
+      assert_int_equal(vfs_readlink(a, "/", xa, &ta, NULL), 0);
+      assert_int_equal(vfs_readlink(b, "/", xb, &tb, NULL), 0);
+      assert_string_equal(ta, tb);
+      vfs_release(a, ta);
+      vfs_release(b, tb);
+    }
+  }
+  vfs_free_names(a, na, ca);
+  vfs_free_names(b, nb, cb);
+}
+
+static vfs *mkvfs(mem *m) {
+  vfs *v = vfs_new(m, NULL);
+  assert_int_equal(vfs_default_layout(v), 0);
+  return v;
+}
+
+static void build_tree(vfs *v) {
+  assert_int_equal(vfs_mkdir_p(v, H, "ws/src/deep/er", 0755), 0);
+  assert_int_equal(vfs_write_file(v, H, "ws/README.md", "# hi\n", 5, 0644), 0);
+  assert_int_equal(vfs_write_file(v, H, "ws/run.sh", "echo\n", 5, 0755), 0);
+  char big[3000];
+  for (size_t i = 0; i < sizeof big; i++)
+    big[i] = (char)(i * 7);
+  assert_int_equal(vfs_write_file(v, H, "ws/src/bin.dat", big, sizeof big, 0),
+                   0);
+  assert_int_equal(vfs_write_file(v, H, "ws/src/empty", "", 0, 0), 0);
+  char longname[400];
+  snprintf(longname, sizeof longname, "ws/src/deep/er/%0200d", 7);
+  assert_int_equal(vfs_write_file(v, H, longname, "long", 4, 0), 0);
+  assert_int_equal(vfs_write_file(v, H, "ws/new\nline", "nl", 2, 0), 0);
+  assert_int_equal(vfs_symlink(v, H, "src/deep", "ws/link"), 0);
+  char longtarget[300];
+  snprintf(longtarget, sizeof longtarget, "src/deep/er/%0200d", 7);
+  assert_int_equal(vfs_symlink(v, H, longtarget, "ws/longlink"), 0);
+  assert_int_equal(vfs_mkdir_p(v, H, "ws/node_modules/x", 0755), 0);
+  assert_int_equal(vfs_write_file(v, H, "ws/node_modules/x/i.js", "1", 1, 0),
+                   0);
+  assert_int_equal(vfs_chmod(v, H, "ws/src/deep", 0750), 0);
+}
+
+static void test_roundtrip(void **state) {
+  (void)state;
+  mem *m = mem_new(NULL, NULL, 0);
+  vfs *v = mkvfs(m);
+  build_tree(v);
+  tbuf t = {0};
+  const char *skip[] = {"node_modules", "./src/empty", NULL};
+  assert_int_equal(vfs_persist(v, H, "ws", skip, sink, &t), 0);
+  assert_int_equal(t.n % 512, 0);
+  vfs *w = mkvfs(m);
+  char msg[256];
+  assert_int_equal(vfs_hydrate(w, H, "restored", t.p, t.n, msg, sizeof msg), 0);
+  check_ok(w);
+  vfs_stat_t st;
+  assert_int_equal(vfs_stat(w, H, "restored/node_modules", &st), -ENOENT);
+  assert_int_equal(vfs_stat(w, H, "restored/src/empty", &st), -ENOENT);
+  assert_int_equal(vfs_rm_rf(v, H, "ws/node_modules"), 0);
+  assert_int_equal(vfs_unlink(v, H, "ws/src/empty"), 0);
+  same_tree(v, H "/ws", w, H "/restored");
+  /* and the same through gzip */
+  z_stream z = {0};
+  assert_int_equal(
+      deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  size_t cap = deflateBound(&z, t.n) + 64;
+  unsigned char *gz = malloc(cap);
+  z.next_in = (unsigned char *)t.p;
+  z.avail_in = (uInt)t.n;
+  z.next_out = gz;
+  z.avail_out = (uInt)cap;
+  assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+  size_t gzl = cap - z.avail_out;
+  deflateEnd(&z);
+  vfs *g = mkvfs(m);
+  assert_int_equal(vfs_hydrate(g, "/", "/tmp/g", gz, gzl, msg, sizeof msg), 0);
+  same_tree(v, H "/ws", g, "/tmp/g");
+  /* a corrupt gzip stream is rejected */
+  gz[gzl / 2] ^= 0x55;
+  assert_int_equal(vfs_hydrate(g, "/", "/tmp/g2", gz, gzl, msg, sizeof msg),
+                   -EBADMSG);
+  free(gz);
+  /* file modes: (m & 0755) | 0600 */
+  tbuf t2 = {0};
+  member(&t2, "./odd", '0', 04777, "x", 1, NULL);
+  member(&t2, "./ro", '0', 0444, "x", 1, NULL);
+  end(&t2);
+  assert_int_equal(vfs_hydrate(g, "/", "/tmp/m", t2.p, t2.n, msg, sizeof msg),
+                   0);
+  assert_int_equal(vfs_stat(g, "/tmp/m", "odd", &st), 0);
+  assert_int_equal(st.mode, 0755);
+  assert_int_equal(vfs_stat(g, "/tmp/m", "ro", &st), 0);
+  assert_int_equal(st.mode, 0644);
+  check_ok(g);
+  free(t2.p);
+  free(t.p);
+  vfs_free(g);
+  vfs_free(w);
+  vfs_free(v);
+  assert_int_equal(mem_used(m), 0);
+  mem_unref(m);
+}
+
+typedef struct hostile {
+  const char *rule; /* expected in the message */
+  void (*build)(tbuf *b);
+} hostile;
+
+static void h_abs(tbuf *b) {
+  member(b, "/etc/passwd", '0', 0644, "x", 1, 0);
+}
+static void h_dotdot(tbuf *b) {
+  member(b, "a/../../x", '0', 0644, "x", 1, 0);
+}
+static void h_drive(tbuf *b) {
+  member(b, "C:evil", '0', 0644, "x", 1, 0);
+}
+static void h_backslash(tbuf *b) {
+  member(b, "a\\b", '0', 0644, "x", 1, 0);
+}
+static void h_hardlink(tbuf *b) {
+  member(b, "f", '0', 0644, "x", 1, 0);
+  member(b, "g", '1', 0644, NULL, 0, "f");
+}
+static void h_chr(tbuf *b) {
+  member(b, "dev", '3', 0644, NULL, 0, 0);
+}
+static void h_fifo(tbuf *b) {
+  member(b, "fifo", '6', 0644, NULL, 0, 0);
+}
+static void h_special(tbuf *b) {
+  member(b, "vol", 'V', 0644, NULL, 0, 0);
+}
+static void h_dup(tbuf *b) {
+  member(b, "f", '0', 0644, "x", 1, 0);
+  member(b, "./f", '0', 0644, "y", 1, 0);
+}
+static void h_abs_link(tbuf *b) {
+  member(b, "l", '2', 0777, NULL, 0, "/etc");
+}
+static void h_escape_link(tbuf *b) {
+  member(b, "d/", '5', 0755, NULL, 0, 0);
+  member(b, "d/l", '2', 0777, NULL, 0, "../../x");
+}
+static void h_escape_via_link(tbuf *b) {
+  member(b, "here", '2', 0777, NULL, 0, ".");
+  member(b, "l", '2', 0777, NULL, 0, "here/..");
+}
+static void h_under_link(tbuf *b) {
+  member(b, "l", '2', 0777, NULL, 0, "d");
+  member(b, "l/f", '0', 0644, "x", 1, 0);
+}
+static void h_under_file(tbuf *b) {
+  member(b, "f", '0', 0644, "x", 1, 0);
+  member(b, "f/g", '0', 0644, "x", 1, 0);
+}
+static void h_root_file(tbuf *b) {
+  member(b, ".", '0', 0644, "x", 1, 0);
+}
+static void h_checksum(tbuf *b) {
+  member(b, "ok", '0', 0644, "x", 1, 0);
+  b->p[0] = 'X';
+}
+static void h_truncated(tbuf *b) {
+  member(b, "f", '0', 0644, "0123456789", 10, 0);
+  b->n = 512 + 5; /* data cut off, no end blocks */
+  b->p[b->n] = 0;
+}
+static void h_late_bad(tbuf *b) {
+  /* good members first: nothing of them may be written */
+  member(b, "good/", '5', 0755, NULL, 0, 0);
+  member(b, "good/file", '0', 0644, "x", 1, 0);
+  member(b, "bad", '2', 0777, NULL, 0, "../../../etc");
+}
+static void h_existing_link(tbuf *b) {
+  member(b, "dl/x", '0', 0644, "x", 1, 0); /* dest has dl -> /tmp */
+}
+
+static int count_change(void *ud, int kind, const char *path, unsigned what) {
+  (void)kind;
+  (void)path;
+  (void)what;
+  (*(int *)ud)++;
+  return 0;
+}
+
+static void test_hostile(void **state) {
+  (void)state;
+  const hostile cases[] = {
+      {"absolute path", h_abs},
+      {"'..' component", h_dotdot},
+      {"Windows drive path", h_drive},
+      {"backslash", h_backslash},
+      {"hard links", h_hardlink},
+      {"device or FIFO", h_chr},
+      {"device or FIFO", h_fifo},
+      {"special member", h_special},
+      {"duplicate path", h_dup},
+      {"absolute symlink target", h_abs_link},
+      {"escapes the root", h_escape_link},
+      {"escapes the root", h_escape_via_link},
+      {"under a symlink member", h_under_link},
+      {"under a non-directory", h_under_file},
+      {"root must be a directory", h_root_file},
+      {"checksum", h_checksum},
+      {"past the end", h_truncated},
+      {"escapes the root", h_late_bad},
+      {"existing symlink", h_existing_link},
+  };
+  mem *m = mem_new(NULL, NULL, 0);
+  vfs *v = mkvfs(m);
+  assert_int_equal(vfs_mkdir(v, H, "dst", 0755), 0);
+  assert_int_equal(vfs_symlink(v, H, "/tmp", "dst/dl"), 0);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tbuf t = {0};
+    cases[i].build(&t);
+    if (cases[i].build != h_truncated)
+      end(&t);
+    vfs_snap *before = vfs_snapshot(v);
+    uint64_t b0, i0, b1, i1;
+    vfs_usage(v, &b0, &i0);
+    char msg[256];
+    int rc = vfs_hydrate(v, H, "dst", t.p, t.n, msg, sizeof msg);
+    if (rc != -EBADMSG || !strstr(msg, cases[i].rule) ||
+        !strstr(msg, "member '"))
+      fail_msg("case %zu: rc %d msg '%s' (want '%s')", i, rc, msg,
+               cases[i].rule);
+    int changes = 0;
+    assert_int_equal(vfs_diff(v, before, NULL, count_change, &changes), 0);
+    assert_int_equal(changes, 0);
+    vfs_usage(v, &b1, &i1);
+    assert_int_equal(b0, b1);
+    assert_int_equal(i0, i1);
+    vfs_snap_free(before);
+    free(t.p);
+  }
+  /* hydrating into a new directory that a rejection would have created */
+  tbuf t = {0};
+  h_abs(&t);
+  end(&t);
+  char msg[256];
+  assert_int_equal(vfs_hydrate(v, H, "fresh/dir", t.p, t.n, msg, sizeof msg),
+                   -EBADMSG);
+  vfs_stat_t st;
+  assert_int_equal(vfs_stat(v, H, "fresh", &st), -ENOENT);
+  free(t.p);
+  /* duplicate directories are fine; nothing lands outside dst */
+  tbuf ok = {0};
+  member(&ok, "d/", '5', 0755, NULL, 0, 0);
+  member(&ok, "./d", '5', 0700, NULL, 0, 0);
+  member(&ok, "d/l", '2', 0777, NULL, 0, "../d");
+  end(&ok);
+  assert_int_equal(vfs_hydrate(v, H, "dst", ok.p, ok.n, msg, sizeof msg), 0);
+  assert_int_equal(vfs_stat(v, H, "dst/d/l", &st), 0);
+  free(ok.p);
+  /* over quota: nothing written */
+  vfs_set_quota(v, 10, 0);
+  tbuf q = {0};
+  member(&q, "big", '0', 0644, "0123456789abcdef", 16, 0);
+  end(&q);
+  assert_int_equal(vfs_hydrate(v, H, "q", q.p, q.n, msg, sizeof msg), -ENOSPC);
+  assert_int_equal(vfs_stat(v, H, "q", &st), -ENOENT);
+  free(q.p);
+  check_ok(v);
+  vfs_free(v);
+  assert_int_equal(mem_used(m), 0);
+  mem_unref(m);
+}
+
+static void test_rejected_changes_nothing(void **state) {
+  (void)state;
+  mem *m = mem_new(NULL, NULL, 0);
+  vfs *v = mkvfs(m);
+  vfs_snap *before = vfs_snapshot(v);
+  tbuf t = {0};
+  h_late_bad(&t);
+  end(&t);
+  char msg[256];
+  assert_int_equal(vfs_hydrate(v, H, "x/y", t.p, t.n, msg, sizeof msg),
+                   -EBADMSG);
+  assert_non_null(strstr(msg, "member 'bad'"));
+  int n = 0;
+  assert_int_equal(vfs_diff(v, before, NULL, count_change, &n), 0);
+  assert_int_equal(n, 0);
+  free(t.p);
+  vfs_snap_free(before);
+  vfs_free(v);
+  mem_unref(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_roundtrip),
+      cmocka_unit_test(test_hostile),
+      cmocka_unit_test(test_rejected_changes_nothing),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
