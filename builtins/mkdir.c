@@ -1,0 +1,175 @@
+/* mkdir.c - GNU mkdir: create directories (-p parents, -m mode, -v). */
+#include <errno.h>
+#include <string.h>
+
+#include "builtins/fileutil.h"
+
+const char bi_usage_mkdir[] = "Usage: mkdir [OPTION]... DIRECTORY...";
+const char bi_help_mkdir[] =
+    "Create each DIRECTORY that does not exist yet.\n"
+    "\n"
+    "Mandatory arguments to long options are mandatory for short options "
+    "too.\n"
+    "  -m, --mode=MODE   give the new directories MODE (as in chmod) instead "
+    "of\n"
+    "                    a=rwx minus the umask\n"
+    "  -p, --parents     create missing parent directories as needed; an "
+    "existing\n"
+    "                    directory is not an error\n"
+    "  -v, --verbose     report each directory created\n"
+    "  -Z                accepted and ignored (no security contexts here)\n"
+    "      --help        show this help and exit\n"
+    "      --version     show version information and exit\n";
+
+typedef struct mk {
+  bi_ctx *c;
+  writer *w;
+  int verbose;
+  unsigned umask;
+} mk;
+
+static int created(mk *k, const char *path) {
+  if (!k->verbose)
+    return 0;
+  return wr_printf(k->w, "%s: created directory %s\n", k->c->argv[0],
+                   fu_quote(k->c, path));
+}
+
+/* Create path with exactly `mode` (the vfs applies the umask; undo that when
+ * the caller asked for bits the umask removes, as GNU does). */
+static int make(mk *k, const char *path, unsigned mode) {
+  int rc = vfs_mkdir(k->c->vfs, k->c->cwd, path, mode);
+  if (rc < 0)
+    return rc;
+  if ((mode & ~k->umask) != mode)
+    vfs_chmod(k->c->vfs, k->c->cwd, path, mode);
+  return 0;
+}
+
+/* mkdir -p: each missing prefix is created (u+wx so the walk can go on),
+ * the full path last with the requested mode. */
+static int make_parents(mk *k, const char *path, unsigned mode) {
+  bi_ctx *c = k->c;
+  size_t n = strlen(path);
+  char *pre = arena_alloc(c->scratch, n + 1);
+  if (!pre)
+    return -ENOMEM;
+  size_t i = 0;
+  while (i < n) {
+    while (i < n && path[i] == '/')
+      i++;
+    while (i < n && path[i] != '/')
+      i++;
+    size_t j = i;
+    while (j < n && path[j] == '/')
+      j++;
+    if (j >= n)
+      break; /* the last component: handled below */
+    memcpy(pre, path, i);
+    pre[i] = 0;
+    fu_stat st;
+    int rc = vfs_stat(c->vfs, c->cwd, pre, &st);
+    if (rc == 0 && st.type == VFS_DIR)
+      continue;
+    if (rc == 0)
+      rc = -ENOTDIR;
+    else if (rc == -ENOENT)
+      rc = make(k, pre, (0777 & ~k->umask) | 0300);
+    if (rc < 0) {
+      bi_error(c, "cannot create directory %s: %s", fu_quote(c, pre),
+               bi_strerror(-rc));
+      return -1;
+    }
+    if (created(k, pre) < 0)
+      return -2;
+  }
+  int rc = make(k, path, mode);
+  if (rc == -EEXIST) {
+    fu_stat st;
+    if (vfs_stat(c->vfs, c->cwd, path, &st) == 0 && st.type == VFS_DIR)
+      return 0;
+  }
+  if (rc < 0) {
+    bi_error(c, "cannot create directory %s: %s", fu_quote(c, path),
+             bi_strerror(-rc));
+    return -1;
+  }
+  return created(k, path) < 0 ? -2 : 0;
+}
+
+int bi_mkdir(bi_ctx *c) {
+  static const bi_opt opts[] = {{"mode", 'm', BI_ARG_REQUIRED},
+                                {"parents", 'p', BI_ARG_NONE},
+                                {"verbose", 'v', BI_ARG_NONE},
+                                {"context", 'Z', BI_ARG_OPTIONAL},
+                                {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                {NULL, 0, 0}};
+  bi_getopt g;
+  bi_getopt_init(&g, c, "m:pvZ", opts);
+  int o, parents = 0, verbose = 0;
+  const char *mode_text = NULL;
+  while ((o = bi_getopt_next(&g)) != -1) {
+    switch (o) {
+    case 'm':
+      mode_text = g.arg;
+      break;
+    case 'p':
+      parents = 1;
+      break;
+    case 'v':
+      verbose = 1;
+      break;
+    case 'Z':
+      break;
+    case BI_OPT_HELP:
+      return bi_print_help(c);
+    case BI_OPT_VERSION:
+      return fu_version(c);
+    default:
+      return 1;
+    }
+  }
+  if (g.noperands == 0) {
+    bi_error(c, "missing operand");
+    fu_try_help(c);
+    return 1;
+  }
+  mk k = {c, NULL, verbose, vfs_get_umask(c->vfs)};
+  unsigned mode = 0777 & ~k.umask;
+  if (mode_text) {
+    fu_mode *m = fu_mode_parse(c, mode_text);
+    if (!m) {
+      bi_error(c, "invalid mode %s", fu_quote(c, mode_text));
+      return 1;
+    }
+    mode = fu_mode_apply(m, 0777, 1, k.umask);
+  }
+  writer w;
+  wr_init(&w, c->out);
+  k.w = &w;
+  int status = 0;
+  for (int i = 0; i < g.noperands; i++) {
+    const char *p = g.operands[i];
+    int rc;
+    if (parents) {
+      rc = make_parents(&k, p, mode);
+    } else {
+      rc = make(&k, p, mode);
+      if (rc < 0) {
+        bi_error(c, "cannot create directory %s: %s", fu_quote(c, p),
+                 bi_strerror(-rc));
+        rc = -1;
+      } else if (created(&k, p) < 0) {
+        rc = -2;
+      }
+    }
+    if (rc == -2)
+      return fu_out_status(&w);
+    if (rc < 0)
+      status = 1;
+  }
+  if (wr_flush(&w) < 0)
+    return fu_out_status(&w);
+  return status;
+}
