@@ -1,0 +1,478 @@
+/*
+ * exec.c - running the syntax tree: lists, && ||, compound commands, loops,
+ * case, functions, (( )), errexit and the ERR trap. Simple commands are in
+ * exec_simple.c, pipelines, subshells and jobs in exec_pipe.c.
+ *
+ * Control flow is a "jump" on the sh_exec (break/continue/return/exit, or
+ * abort for limits); every loop checks it after each command.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/pattern.h"
+#include "shell/sh.h"
+
+int sh_stopped(sh_exec *ex) {
+  budget *b = &ex->run->bud;
+  if (b->stop)
+    return 1;
+  if (mem_over_cap(ex->m)) {
+    budget_set_stop(b, BUDGET_MEMORY, b->lim.max_memory);
+    return 1;
+  }
+  return budget_poll(b);
+}
+
+/* bash's errexit: a failing command outside a tested context ends the
+ * shell. Also fires the ERR trap under the same conditions. */
+void sh_after_command(sh_exec *ex, int status) {
+  if (status == 0 || ex->errexit_ok || ex->jump)
+    return;
+  if (ex->traps[TRAP_ERR] && !ex->in_trap) {
+    int save = ex->status;
+    ex->status = status;
+    sh_run_trap(ex, TRAP_ERR);
+    ex->status = save;
+  }
+  if ((ex->opts & O_ERREXIT) && !ex->jump) {
+    ex->jump = J_EXIT;
+    ex->exit_status = status;
+  }
+}
+
+static int exec_redirected(sh_exec *ex, sh_node *n, sh_node *body,
+                           int (*fn)(sh_exec *, sh_node *)) {
+  if (!n->redirs)
+    return fn(ex, body);
+  sh_redir_save *save = NULL;
+  size_t nsave = 0;
+  size_t pmark = sh_procsub_mark(ex);
+  if (sh_redir_apply(ex, n->redirs, &save, &nsave, 0)) {
+    sh_redir_restore(ex, save, nsave);
+    sh_procsub_finish(ex, pmark);
+    ex->status = 1;
+    return 1;
+  }
+  int st = fn(ex, body);
+  sh_redir_restore(ex, save, nsave);
+  sh_procsub_finish(ex, pmark);
+  return st;
+}
+
+static int cond_run(sh_exec *ex, sh_node *n) {
+  ex->errexit_ok++;
+  int st = sh_exec_node(ex, n);
+  ex->errexit_ok--;
+  return st;
+}
+
+/* Loop bookkeeping after the body: 1 = leave the loop. */
+static int loop_jump(sh_exec *ex) {
+  if (ex->jump == J_BREAK) {
+    if (--ex->jump_n <= 0)
+      ex->jump = J_NONE;
+    return 1;
+  }
+  if (ex->jump == J_CONTINUE) {
+    if (--ex->jump_n <= 0) {
+      ex->jump = J_NONE;
+      return 0;
+    }
+    return 1;
+  }
+  return ex->jump != J_NONE;
+}
+
+static int loop_tick(sh_exec *ex) {
+  if (budget_loop(&ex->run->bud) || sh_stopped(ex)) {
+    ex->jump = J_ABORT;
+    return 1;
+  }
+  return 0;
+}
+
+static int exec_list(sh_exec *ex, sh_node *n) {
+  int st = ex->status;
+  for (size_t i = 0; i < n->u.list.nitems; i++) {
+    sh_list_item *it = &n->u.list.items[i];
+    if (it->async) {
+      st = sh_exec_bg(ex, it->node);
+    } else {
+      st = sh_exec_node(ex, it->node);
+    }
+    if (ex->jump)
+      break;
+  }
+  return st;
+}
+
+static int exec_while(sh_exec *ex, sh_node *n) {
+  int st = 0;
+  int until = n->kind == N_UNTIL;
+  ex->loop_depth++;
+  for (;;) {
+    if (loop_tick(ex))
+      break;
+    int c = cond_run(ex, n->u.loop.cond);
+    if (ex->jump) {
+      if (loop_jump(ex))
+        break;
+      continue;
+    }
+    if (until ? c == 0 : c != 0)
+      break;
+    st = sh_exec_node(ex, n->u.loop.body);
+    if (ex->jump && loop_jump(ex))
+      break;
+  }
+  ex->loop_depth--;
+  ex->status = st;
+  return st;
+}
+
+static int exec_for(sh_exec *ex, sh_node *n) {
+  arena_mark mk = arena_save(ex->ar);
+  sh_strv items = {0};
+  ex->lineno = n->line;
+  if (n->u.for_.has_in) {
+    if (sh_expand_words(ex, n->u.for_.words, n->u.for_.nwords, &items)) {
+      arena_release(ex->ar, mk);
+      return ex->status = 1;
+    }
+  } else {
+    for (int i = 0; ex->args && i < ex->args->n; i++)
+      sh_strv_push(ex->ar, &items, ex->args->v[i]);
+  }
+  int st = 0;
+  ex->loop_depth++;
+  for (size_t i = 0; i < items.n; i++) {
+    if (loop_tick(ex))
+      break;
+    if (ex->opts & O_XTRACE) {
+      buf b;
+      buf_init(&b, ex->m);
+      sh_xtrace_prefix(ex, &b);
+      buf_printf(&b, "for %s in", n->u.for_.var);
+      buf_putc(&b, ' ');
+      if (sh_needs_quote(items.v[i], strlen(items.v[i])))
+        sh_quote(&b, items.v[i], strlen(items.v[i]));
+      else
+        buf_puts(&b, items.v[i]);
+      buf_putc(&b, '\n');
+      stream_write(ex->fd[2] ? ex->fd[2] : ex->run->err_s, b.data, b.len);
+      buf_free(&b);
+    }
+    if (sh_setvar(ex, n->u.for_.var, items.v[i], strlen(items.v[i]), 0)) {
+      st = 1;
+      break;
+    }
+    st = sh_exec_node(ex, n->u.for_.body);
+    if (ex->jump && loop_jump(ex))
+      break;
+  }
+  ex->loop_depth--;
+  arena_release(ex->ar, mk);
+  ex->status = st;
+  return st;
+}
+
+static int arith_or_fatal(sh_exec *ex, sh_word *w, int64_t *out, int fatal) {
+  if (!w) {
+    *out = 1;
+    return 0;
+  }
+  size_t l;
+  char *t = sh_expand_arith_text(ex, w, &l);
+  if (!t)
+    return -1;
+  int err = 0;
+  *out = sh_arith(ex, t, l, &err);
+  if (err) {
+    if (fatal && !ex->jump)
+      sh_fatal(ex, 1);
+    return -1;
+  }
+  return 0;
+}
+
+int sh_arith_word(sh_exec *ex, sh_word *w, int64_t *out) {
+  return arith_or_fatal(ex, w, out, 0);
+}
+
+static int exec_for_arith(sh_exec *ex, sh_node *n) {
+  int64_t v;
+  arena_mark mk = arena_save(ex->ar);
+  if (n->u.for_arith.init && arith_or_fatal(ex, n->u.for_arith.init, &v, 1))
+    return ex->status = 1;
+  int st = 0;
+  ex->loop_depth++;
+  for (;;) {
+    if (loop_tick(ex))
+      break;
+    arena_release(ex->ar, mk);
+    if (n->u.for_arith.cond) {
+      if (arith_or_fatal(ex, n->u.for_arith.cond, &v, 1)) {
+        st = 1;
+        break;
+      }
+      if (!v)
+        break;
+    }
+    st = sh_exec_node(ex, n->u.for_arith.body);
+    if (ex->jump && loop_jump(ex))
+      break;
+    if (n->u.for_arith.step && arith_or_fatal(ex, n->u.for_arith.step, &v, 1)) {
+      st = 1;
+      break;
+    }
+  }
+  ex->loop_depth--;
+  arena_release(ex->ar, mk);
+  ex->status = st;
+  return st;
+}
+
+static int exec_select(sh_exec *ex, sh_node *n) {
+  arena_mark mk = arena_save(ex->ar);
+  sh_strv items = {0};
+  if (n->u.for_.has_in) {
+    if (sh_expand_words(ex, n->u.for_.words, n->u.for_.nwords, &items))
+      return ex->status = 1;
+  } else {
+    for (int i = 0; ex->args && i < ex->args->n; i++)
+      sh_strv_push(ex->ar, &items, ex->args->v[i]);
+  }
+  int st = 0;
+  ex->loop_depth++;
+  reader rd;
+  rd_init(&rd, ex->m, ex->fd[0] ? ex->fd[0] : sh_closed_stream(ex));
+  for (;;) {
+    if (loop_tick(ex))
+      break;
+    buf b;
+    buf_init(&b, ex->m);
+    for (size_t i = 0; i < items.n; i++)
+      buf_printf(&b, "%zu) %s\n", i + 1, items.v[i]);
+    const char *ps3 = sh_getvar(ex, "PS3");
+    buf_puts(&b, ps3 ? ps3 : "#? ");
+    if (ex->fd[2])
+      stream_write(ex->fd[2], b.data, b.len);
+    buf_free(&b);
+    const char *line;
+    size_t len;
+    if (rd_record(&rd, '\n', &line, &len) <= 0) {
+      st = 1;
+      break;
+    }
+    if (len && line[len - 1] == '\n')
+      len--;
+    sh_setvar(ex, "REPLY", line, len, 0);
+    char *t = arena_strndup(ex->ar, line, len);
+    long k = t ? strtol(t, NULL, 10) : 0;
+    if (k >= 1 && (size_t)k <= items.n)
+      sh_setvar(ex, n->u.for_.var, items.v[k - 1], strlen(items.v[k - 1]), 0);
+    else
+      sh_setvar(ex, n->u.for_.var, "", 0, 0);
+    if (len == 0)
+      continue;
+    st = sh_exec_node(ex, n->u.for_.body);
+    if (ex->jump && loop_jump(ex))
+      break;
+  }
+  rd_free(&rd);
+  ex->loop_depth--;
+  arena_release(ex->ar, mk);
+  return ex->status = st;
+}
+
+static int exec_case(sh_exec *ex, sh_node *n) {
+  arena_mark mk = arena_save(ex->ar);
+  ex->lineno = n->line;
+  size_t wl;
+  char *w = sh_expand_str(ex, n->u.case_.word, &wl);
+  if (!w) {
+    arena_release(ex->ar, mk);
+    return ex->status = 1;
+  }
+  unsigned fl = sh_pat_flags(ex);
+  if (ex->shopts & SO_NOCASEMATCH)
+    fl |= PAT_NOCASE;
+  int st = 0;
+  int matched_fall = 0;
+  for (size_t i = 0; i < n->u.case_.nitems; i++) {
+    sh_case_item *it = &n->u.case_.items[i];
+    int match = matched_fall;
+    for (size_t k = 0; !match && k < it->npatterns; k++) {
+      size_t pl;
+      char *p = sh_expand_pattern(ex, it->patterns[k], &pl);
+      if (!p) {
+        arena_release(ex->ar, mk);
+        return ex->status = 1;
+      }
+      if (sh_pat_match(p, pl, w, wl, fl))
+        match = 1;
+    }
+    if (!match)
+      continue;
+    st = it->body ? sh_exec_node(ex, it->body) : 0;
+    if (ex->jump)
+      break;
+    if (it->term == CT_BREAK)
+      break;
+    matched_fall = it->term == CT_FALL;
+  }
+  arena_release(ex->ar, mk);
+  return ex->status = st;
+}
+
+static int exec_arith_cmd(sh_exec *ex, sh_node *n) {
+  ex->lineno = n->line;
+  arena_mark mk = arena_save(ex->ar);
+  if (ex->opts & O_XTRACE) {
+    size_t l;
+    char *t = sh_expand_arith_text(ex, n->u.arith.expr, &l);
+    buf b;
+    buf_init(&b, ex->m);
+    sh_xtrace_prefix(ex, &b);
+    buf_printf(&b, "(( %s ))\n", t ? t : "");
+    stream_write(ex->fd[2] ? ex->fd[2] : ex->run->err_s, b.data, b.len);
+    buf_free(&b);
+  }
+  int64_t v = 0;
+  int st;
+  if (arith_or_fatal(ex, n->u.arith.expr, &v, 0))
+    st = 1;
+  else
+    st = v ? 0 : 1;
+  arena_release(ex->ar, mk);
+  ex->status = st;
+  sh_after_command(ex, st);
+  return st;
+}
+
+static int exec_if(sh_exec *ex, sh_node *n) {
+  int c = cond_run(ex, n->u.if_.cond);
+  if (ex->jump)
+    return c;
+  if (c == 0)
+    return sh_exec_node(ex, n->u.if_.then_part);
+  if (n->u.if_.else_part)
+    return sh_exec_node(ex, n->u.if_.else_part);
+  return ex->status = 0;
+}
+
+static int exec_and_or(sh_exec *ex, sh_node *n) {
+  int st = cond_run(ex, n->u.andor.l);
+  if (ex->jump)
+    return st;
+  if (n->kind == N_AND ? st == 0 : st != 0)
+    return sh_exec_node(ex, n->u.andor.r);
+  return ex->status = st;
+}
+
+static int exec_group_body(sh_exec *ex, sh_node *body) {
+  return sh_exec_node(ex, body);
+}
+
+static int exec_cond_node(sh_exec *ex, sh_node *n) {
+  ex->lineno = n->line;
+  arena_mark mk = arena_save(ex->ar);
+  int st = sh_exec_cond(ex, n->u.cond.expr);
+  arena_release(ex->ar, mk);
+  ex->status = st;
+  if (st == 2 && !ex->jump) {
+    /* an error inside [[ ]] (bad regex aside) already reported */
+  }
+  sh_after_command(ex, st == 1 || st == 2 ? st : st);
+  return st;
+}
+
+static int exec_time(sh_exec *ex, sh_node *n) {
+  int64_t t0 = sh_now_ns(ex);
+  int st = n->u.time.pipeline ? sh_exec_node(ex, n->u.time.pipeline) : 0;
+  int64_t dt = sh_now_ns(ex) - t0;
+  if (dt < 0)
+    dt = 0;
+  buf b;
+  buf_init(&b, ex->m);
+  long long ms = dt / 1000000;
+  if (n->u.time.posix)
+    buf_printf(&b, "real %lld.%02lld\nuser 0.00\nsys 0.00\n", ms / 1000,
+               (ms % 1000) / 10);
+  else
+    buf_printf(&b, "\nreal\t%lldm%lld.%03llds\nuser\t0m0.000s\nsys\t0m0.000s\n",
+               ms / 60000, (ms / 1000) % 60, ms % 1000);
+  if (ex->fd[2])
+    stream_write(ex->fd[2], b.data, b.len);
+  buf_free(&b);
+  return ex->status = st;
+}
+
+int sh_exec_node(sh_exec *ex, sh_node *n) {
+  if (!n)
+    return ex->status;
+  if (ex->jump)
+    return ex->status;
+  if (sh_stopped(ex)) {
+    ex->jump = J_ABORT;
+    return ex->status;
+  }
+  int st;
+  switch (n->kind) {
+  case N_SIMPLE:
+    return sh_exec_simple(ex, n);
+  case N_PIPELINE:
+    st = sh_exec_pipeline(ex, n);
+    break;
+  case N_AND:
+  case N_OR:
+    st = exec_and_or(ex, n);
+    break;
+  case N_LIST:
+    st = exec_list(ex, n);
+    break;
+  case N_SUBSHELL:
+    st = sh_exec_subshell(ex, n);
+    break;
+  case N_GROUP:
+    st = exec_redirected(ex, n, n->u.group.body, exec_group_body);
+    break;
+  case N_IF:
+    st = exec_redirected(ex, n, n, exec_if);
+    break;
+  case N_WHILE:
+  case N_UNTIL:
+    st = exec_redirected(ex, n, n, exec_while);
+    break;
+  case N_FOR:
+    st = exec_redirected(ex, n, n, exec_for);
+    break;
+  case N_FOR_ARITH:
+    st = exec_redirected(ex, n, n, exec_for_arith);
+    break;
+  case N_SELECT:
+    st = exec_redirected(ex, n, n, exec_select);
+    break;
+  case N_CASE:
+    st = exec_redirected(ex, n, n, exec_case);
+    break;
+  case N_FUNCDEF:
+    ex->lineno = n->line;
+    st = sh_func_define(ex, n->u.func.name, n) ? 1 : 0;
+    break;
+  case N_ARITH:
+    st = exec_redirected(ex, n, n, exec_arith_cmd);
+    break;
+  case N_COND:
+    st = exec_redirected(ex, n, n, exec_cond_node);
+    break;
+  case N_TIME:
+    st = exec_time(ex, n);
+    break;
+  default:
+    st = 0;
+  }
+  ex->status = st;
+  return st;
+}

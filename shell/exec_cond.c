@@ -1,0 +1,419 @@
+/*
+ * exec_cond.c - [[ ... ]]: file tests over the VFS, string and pattern
+ * comparison, arithmetic comparison, -v, -o, and =~ with BASH_REMATCH.
+ * POSIX EREs are translated to PCRE2 syntax (backslashes inside bracket
+ * expressions are literal in POSIX) and compiled on the sandbox allocator.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/pattern.h"
+#include "shell/sh.h"
+
+static void *re_alloc(PCRE2_SIZE n, void *ud) {
+  return mem_alloc(ud, n);
+}
+static void re_free(void *p, void *ud) {
+  mem_free(ud, p);
+}
+
+/* POSIX ERE -> PCRE2. */
+static char *ere_to_pcre(sh_exec *ex, const char *re, size_t n, size_t *out) {
+  buf b;
+  buf_init(&b, ex->m);
+  for (size_t i = 0; i < n; i++) {
+    char c = re[i];
+    if (c == '\\' && i + 1 < n) {
+      char d = re[i + 1];
+      if (d == '<' || d == '>') {
+        buf_puts(&b, "\\b");
+      } else {
+        buf_putc(&b, '\\');
+        buf_putc(&b, d);
+      }
+      i++;
+      continue;
+    }
+    if (c == '[') {
+      /* copy a bracket expression, escaping backslashes */
+      size_t j = i + 1;
+      buf_putc(&b, '[');
+      if (j < n && re[j] == '^') {
+        buf_putc(&b, '^');
+        j++;
+      }
+      if (j < n && re[j] == ']') {
+        buf_puts(&b, "\\]");
+        j++;
+      }
+      int closed = 0;
+      while (j < n) {
+        char d = re[j];
+        if (d == '[' && j + 1 < n &&
+            (re[j + 1] == ':' || re[j + 1] == '.' || re[j + 1] == '=')) {
+          char kind = re[j + 1];
+          const char *e = NULL;
+          for (size_t k = j + 2; k + 1 < n; k++)
+            if (re[k] == kind && re[k + 1] == ']') {
+              e = re + k;
+              break;
+            }
+          if (e) {
+            size_t len = (size_t)(e - (re + j)) + 2;
+            if (kind == ':')
+              buf_append(&b, re + j, len);
+            else
+              buf_append(&b, re + j + 2, len - 4);
+            j += len;
+            continue;
+          }
+        }
+        if (d == ']') {
+          closed = 1;
+          break;
+        }
+        if (d == '\\')
+          buf_puts(&b, "\\\\");
+        else if (d == '[')
+          buf_puts(&b, "\\[");
+        else
+          buf_putc(&b, d);
+        j++;
+      }
+      if (closed) {
+        buf_putc(&b, ']');
+        i = j;
+      } else {
+        /* unterminated: a literal '[' */
+        b.len -= 0;
+        i = j - 1;
+      }
+      continue;
+    }
+    buf_putc(&b, c);
+  }
+  char *r = arena_strndup(ex->ar, buf_cstr(&b), b.len);
+  *out = b.len;
+  buf_free(&b);
+  return r;
+}
+
+int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
+                   size_t relen, int nocase, int *err) {
+  *err = 0;
+  size_t pl;
+  char *pat = ere_to_pcre(ex, re, relen, &pl);
+  if (!pat) {
+    *err = 1;
+    return 0;
+  }
+  pcre2_general_context *gc =
+      pcre2_general_context_create(re_alloc, re_free, ex->m);
+  pcre2_compile_context *cc = pcre2_compile_context_create(gc);
+  int ec;
+  PCRE2_SIZE eo;
+  uint32_t opts = nocase ? PCRE2_CASELESS : 0;
+  pcre2_code *code = pcre2_compile((PCRE2_SPTR)pat, pl, opts, &ec, &eo, cc);
+  int matched = 0;
+  if (!code) {
+    *err = 1;
+  } else {
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, gc);
+    int rc = md ? pcre2_match(code, (PCRE2_SPTR)s, slen, 0, 0, md, NULL) : -1;
+    if (rc > 0) {
+      matched = 1;
+      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+      uint32_t ng = pcre2_get_ovector_count(md);
+      sh_unsetvar(ex, "BASH_REMATCH");
+      sh_var *v = sh_var_lookup_for_write(ex, "BASH_REMATCH", SV_GLOBAL);
+      if (v && !sh_var_make_array(ex, v)) {
+        if (!v->arr)
+          v->arr = sh_arr_new(ex->m);
+        v->flags |= V_ARRAY | V_SET;
+        for (uint32_t i = 0; i < ng && v->arr; i++) {
+          if (ov[2 * i] == PCRE2_UNSET) {
+            sh_arr_iset(ex->m, v->arr, i, "", 0);
+            continue;
+          }
+          sh_arr_iset(ex->m, v->arr, i, s + ov[2 * i],
+                      ov[2 * i + 1] - ov[2 * i]);
+        }
+      }
+    } else {
+      sh_unsetvar(ex, "BASH_REMATCH");
+      sh_var *v = sh_var_lookup_for_write(ex, "BASH_REMATCH", SV_GLOBAL);
+      if (v && !sh_var_make_array(ex, v)) {
+        if (!v->arr)
+          v->arr = sh_arr_new(ex->m);
+        v->flags |= V_ARRAY | V_SET;
+      }
+    }
+    pcre2_match_data_free(md);
+    pcre2_code_free(code);
+  }
+  pcre2_compile_context_free(cc);
+  pcre2_general_context_free(gc);
+  return matched;
+}
+
+static int file_test(sh_exec *ex, char op, const char *path) {
+  vfs *v = ex->run->v;
+  vfs_stat_t st;
+  if (!*path)
+    return 1;
+  if (op == 'h' || op == 'L')
+    return vfs_lstat(v, ex->cwd, path, &st) == 0 && st.type == VFS_LNK ? 0 : 1;
+  if (vfs_stat(v, ex->cwd, path, &st))
+    return 1;
+  switch (op) {
+  case 'a':
+  case 'e':
+    return 0;
+  case 'f':
+    return st.type == VFS_REG ? 0 : 1;
+  case 'd':
+    return st.type == VFS_DIR ? 0 : 1;
+  case 'c':
+    return st.type == VFS_CHR ? 0 : 1;
+  case 'b':
+    return 1;
+  case 'p':
+    return st.type == VFS_FIFO ? 0 : 1;
+  case 'S':
+    return 1;
+  case 's':
+    return st.size > 0 && st.type != VFS_DIR ? 0 : (st.type == VFS_DIR ? 0 : 1);
+  case 'r':
+    return vfs_access(v, ex->cwd, path, R_OK) ? 1 : 0;
+  case 'w':
+    return vfs_access(v, ex->cwd, path, W_OK) ? 1 : 0;
+  case 'x':
+    return vfs_access(v, ex->cwd, path, X_OK) ? 1 : 0;
+  case 'u':
+    return st.mode & 04000 ? 0 : 1;
+  case 'g':
+    return st.mode & 02000 ? 0 : 1;
+  case 'k':
+    return st.mode & 01000 ? 0 : 1;
+  case 'O':
+    return st.uid == VFS_DEFAULT_UID ? 0 : 1;
+  case 'G':
+    return st.gid == VFS_DEFAULT_GID ? 0 : 1;
+  case 'N':
+    return st.mtime_ns > st.atime_ns ? 0 : 1;
+  }
+  return 1;
+}
+
+int sh_option_by_name(const char *name, unsigned *bit);
+
+static int var_is_set(sh_exec *ex, const char *name) {
+  const char *br = strchr(name, '[');
+  size_t nl = strlen(name);
+  if (br && nl > 1 && name[nl - 1] == ']') {
+    char *base = arena_strndup(ex->ar, name, (size_t)(br - name));
+    char *sub = arena_strndup(ex->ar, br + 1, nl - (size_t)(br - name) - 2);
+    sh_var *v = base ? sh_var_find(ex, base) : NULL;
+    if (!v || !sub)
+      return 0;
+    if (strcmp(sub, "@") == 0 || strcmp(sub, "*") == 0)
+      return (v->flags & V_SET) && (!v->arr || v->arr->n);
+    return sh_getelem(ex, v, sub, strlen(sub)) != NULL;
+  }
+  if (sh_is_special_var(name))
+    return 1;
+  sh_var *v = sh_var_find(ex, name);
+  if (!v || !(v->flags & V_SET))
+    return 0;
+  if (v->flags & V_ARRAY)
+    return sh_arr_iget(v->arr, 0) != NULL;
+  if (v->flags & V_ASSOC)
+    return sh_arr_aget(v->arr, "0") != NULL;
+  return 1;
+}
+
+static int arith_operand(sh_exec *ex, const char *s, int64_t *out) {
+  int err = 0;
+  *out = sh_arith(ex, s, strlen(s), &err);
+  if (err) {
+    if (!ex->jump)
+      sh_fatal(ex, 1);
+    return -1;
+  }
+  return 0;
+}
+
+int sh_exec_cond(sh_exec *ex, sh_cond *c) {
+  if (!c)
+    return 1;
+  if (ex->jump)
+    return 1;
+  switch (c->kind) {
+  case C_AND: {
+    int l = sh_exec_cond(ex, c->l);
+    if (l != 0)
+      return l;
+    return sh_exec_cond(ex, c->r);
+  }
+  case C_OR: {
+    int l = sh_exec_cond(ex, c->l);
+    if (l == 0 || l == 2)
+      return l;
+    return sh_exec_cond(ex, c->r);
+  }
+  case C_NOT: {
+    int r = sh_exec_cond(ex, c->l);
+    return r == 2 ? 2 : !r;
+  }
+  case C_WORD: {
+    size_t l;
+    char *s = sh_expand_str(ex, c->a, &l);
+    if (!s)
+      return 2;
+    return l ? 0 : 1;
+  }
+  case C_UNARY: {
+    size_t l;
+    char *s = sh_expand_str(ex, c->a, &l);
+    if (!s)
+      return 2;
+    const char *op = c->op;
+    if (ex->opts & O_XTRACE) {
+      buf b;
+      buf_init(&b, ex->m);
+      sh_xtrace_prefix(ex, &b);
+      buf_printf(&b, "[[ %s ", op);
+      if (sh_needs_quote(s, l))
+        sh_quote(&b, s, l);
+      else
+        buf_append(&b, s, l);
+      buf_puts(&b, " ]]\n");
+      if (ex->fd[2])
+        stream_write(ex->fd[2], b.data, b.len);
+      buf_free(&b);
+    }
+    switch (op[1]) {
+    case 'z':
+      return l == 0 ? 0 : 1;
+    case 'n':
+      return l ? 0 : 1;
+    case 'v':
+      return var_is_set(ex, s) ? 0 : 1;
+    case 'R': {
+      sh_var *v = sh_var_find_raw(ex, s, NULL);
+      return v && (v->flags & V_NAMEREF) ? 0 : 1;
+    }
+    case 'o': {
+      unsigned bit;
+      if (sh_option_by_name(s, &bit))
+        return 1;
+      return (ex->opts & bit) ? 0 : 1;
+    }
+    case 't':
+      return 1;
+    default:
+      return file_test(ex, op[1], s);
+    }
+  }
+  case C_BINARY: {
+    const char *op = c->op;
+    size_t la, lb;
+    char *a = sh_expand_str(ex, c->a, &la);
+    if (!a)
+      return 2;
+    int is_pat =
+        strcmp(op, "==") == 0 || strcmp(op, "=") == 0 || strcmp(op, "!=") == 0;
+    int is_re = strcmp(op, "=~") == 0;
+    char *b;
+    if (is_pat)
+      b = sh_expand_pattern(ex, c->b, &lb);
+    else if (is_re)
+      b = sh_expand_regex(ex, c->b, &lb);
+    else
+      b = sh_expand_str(ex, c->b, &lb);
+    if (!b)
+      return 2;
+    if (ex->opts & O_XTRACE) {
+      buf t;
+      buf_init(&t, ex->m);
+      sh_xtrace_prefix(ex, &t);
+      buf_puts(&t, "[[ ");
+      if (sh_needs_quote(a, la))
+        sh_quote(&t, a, la);
+      else
+        buf_append(&t, a, la);
+      buf_printf(&t, " %s ", op);
+      if (!is_pat && !is_re && sh_needs_quote(b, lb))
+        sh_quote(&t, b, lb);
+      else
+        buf_append(&t, b, lb);
+      buf_puts(&t, " ]]\n");
+      if (ex->fd[2])
+        stream_write(ex->fd[2], t.data, t.len);
+      buf_free(&t);
+    }
+    if (is_pat) {
+      unsigned fl = sh_pat_flags(ex) | PAT_EXTGLOB;
+      if (ex->shopts & SO_NOCASEMATCH)
+        fl |= PAT_NOCASE;
+      int m = sh_pat_match(b, lb, a, la, fl);
+      return op[0] == '!' ? (m ? 1 : 0) : (m ? 0 : 1);
+    }
+    if (is_re) {
+      int err;
+      int m = sh_regex_match(ex, a, la, b, lb,
+                             (ex->shopts & SO_NOCASEMATCH) != 0, &err);
+      if (err)
+        return 2;
+      return m ? 0 : 1;
+    }
+    if (strcmp(op, "<") == 0)
+      return strcmp(a, b) < 0 ? 0 : 1;
+    if (strcmp(op, ">") == 0)
+      return strcmp(a, b) > 0 ? 0 : 1;
+    if (op[0] == '-') {
+      if (strcmp(op, "-nt") == 0 || strcmp(op, "-ot") == 0 ||
+          strcmp(op, "-ef") == 0) {
+        vfs_stat_t sa, sb;
+        int ea = vfs_stat(ex->run->v, ex->cwd, a, &sa);
+        int eb = vfs_stat(ex->run->v, ex->cwd, b, &sb);
+        if (strcmp(op, "-ef") == 0)
+          return !ea && !eb && sa.ino == sb.ino ? 0 : 1;
+        if (strcmp(op, "-nt") == 0) {
+          if (ea)
+            return 1;
+          if (eb)
+            return 0;
+          return sa.mtime_ns > sb.mtime_ns ? 0 : 1;
+        }
+        if (eb)
+          return 1;
+        if (ea)
+          return 0;
+        return sa.mtime_ns < sb.mtime_ns ? 0 : 1;
+      }
+      int64_t x, y;
+      if (arith_operand(ex, a, &x) || arith_operand(ex, b, &y))
+        return 2;
+      if (strcmp(op, "-eq") == 0)
+        return x == y ? 0 : 1;
+      if (strcmp(op, "-ne") == 0)
+        return x != y ? 0 : 1;
+      if (strcmp(op, "-lt") == 0)
+        return x < y ? 0 : 1;
+      if (strcmp(op, "-le") == 0)
+        return x <= y ? 0 : 1;
+      if (strcmp(op, "-gt") == 0)
+        return x > y ? 0 : 1;
+      if (strcmp(op, "-ge") == 0)
+        return x >= y ? 0 : 1;
+    }
+    sh_err(ex, "conditional binary operator expected");
+    return 2;
+  }
+  }
+  return 1;
+}

@@ -1,0 +1,533 @@
+/*
+ * exec_pipe.c - child shell processes: pipelines (one fiber per stage,
+ * joined by bounded pipes), ( subshells ), $(...) (same fiber, stdout
+ * captured), background jobs and wait, and the process-substitution files.
+ *
+ * A child gets an O(1) copy of the shell: an overlay scope over the
+ * parent's frozen scopes, shared positional parameters and aliases, and
+ * its own references to the parent's open streams. Background jobs run
+ * while the parent goes on, so they get a flat copy instead.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shell/sh.h"
+
+/* ---- child processes -------------------------------------------------------
+ */
+
+static int flatten_vars(sh_exec *c, sh_exec *ex) {
+  size_t n;
+  sh_var **all = sh_all_vars(ex, ex->ar, &n);
+  if (!all)
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    sh_var *v = sh_var_clone(c->m, all[i]);
+    if (!v || sh_map_put(c->m, &c->global->map, v)) {
+      sh_var_free(c->m, v);
+      return -1;
+    }
+  }
+  size_t nf;
+  sh_func **fs = sh_all_funcs(ex, ex->ar, &nf);
+  for (size_t i = 0; fs && i < nf; i++) {
+    fs[i]->refs++;
+    if (sh_map_put(c->m, &c->funcs, fs[i])) {
+      sh_func_unref(c->m, fs[i]);
+      return -1;
+    }
+  }
+  c->funcs_flat = 1;
+  return 0;
+}
+
+sh_exec *sh_child(sh_exec *ex, int flat) {
+  mem *m = ex->m;
+  sh_exec *c = mem_calloc(m, 1, sizeof *c);
+  if (!c)
+    return NULL;
+  c->run = ex->run;
+  c->m = m;
+  c->ar = ex->ar;
+  c->parent = flat ? NULL : ex;
+  sh_scope *g = mem_calloc(m, 1, sizeof *g);
+  if (!g) {
+    mem_free(m, c);
+    return NULL;
+  }
+  g->owned = 1;
+  if (flat) {
+    g->kind = SC_GLOBAL;
+  } else {
+    g->kind = SC_OVERLAY;
+    g->up = ex->scope;
+  }
+  c->scope = c->global = g;
+  if (flat && flatten_vars(c, ex)) {
+    sh_free(c);
+    return NULL;
+  }
+  c->aliases = ex->aliases;
+  c->aliases_owned = 0;
+  if (flat && ex->aliases)
+    sh_aliases_copy(c);
+  c->args = ex->args;
+  if (c->args)
+    c->args->refs++;
+  c->arg0 = mem_strdup(m, ex->arg0 ? ex->arg0 : "bash");
+  c->opts = ex->opts;
+  c->shopts = ex->shopts;
+  for (int i = 0; i < SH_NFD; i++)
+    c->fd[i] = stream_ref(ex->fd[i]);
+  /* Traps are not inherited, except ignored signals. */
+  for (int i = 1; i < SH_NSIG; i++)
+    if (ex->traps[i] && !ex->traps[i][0])
+      c->traps[i] = mem_strdup(m, "");
+  c->cwd = mem_strdup(m, ex->cwd);
+  c->frame = flat ? &c->base_frame : ex->frame;
+  c->base_frame.func = "main";
+  c->func_depth = ex->func_depth;
+  c->source_depth = ex->source_depth;
+  c->status = ex->status;
+  c->lineno = ex->lineno;
+  c->errexit_ok = ex->errexit_ok;
+  c->in_subshell = ex->in_subshell + 1;
+  c->cmdsub_level = ex->cmdsub_level;
+  c->is_stage = 1;
+  c->pid = ++ex->run->next_pid;
+  c->last_bg_pid = ex->last_bg_pid;
+  c->errname = ex->errname;
+  c->random_state = ex->random_state;
+  c->random_seeded = ex->random_seeded;
+  memcpy(c->pipestatus, ex->pipestatus, sizeof c->pipestatus);
+  c->npipestatus = ex->npipestatus;
+  c->disabled = ex->disabled;
+  if (ex->ndirstack) {
+    c->dirstack = mem_calloc(m, (size_t)ex->ndirstack, sizeof(char *));
+    if (c->dirstack) {
+      for (int i = 0; i < ex->ndirstack; i++)
+        c->dirstack[i] = mem_strdup(m, ex->dirstack[i]);
+      c->ndirstack = ex->ndirstack;
+    }
+  }
+  if (!c->cwd || !c->arg0) {
+    sh_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+void sh_free(sh_exec *ex) {
+  if (!ex)
+    return;
+  mem *m = ex->m;
+  while (ex->scope && ex->scope != ex->global)
+    sh_scope_pop(ex);
+  if (ex->global) {
+    ex->scope = ex->global;
+    ex->scope->up = NULL;
+    sh_scope_pop(ex);
+  }
+  uint32_t i = 0;
+  sh_func *f;
+  while ((f = sh_map_next(&ex->funcs, &i)))
+    sh_func_unref(m, f);
+  sh_map_free(m, &ex->funcs);
+  sh_aliases_free(ex);
+  sh_args_unref(m, ex->args);
+  for (int k = 0; k < SH_NFD; k++)
+    stream_unref(ex->fd[k]);
+  for (int k = 0; k < SH_NTRAP; k++)
+    mem_free(m, ex->traps[k]);
+  for (int k = 0; k < ex->ndirstack; k++)
+    mem_free(m, ex->dirstack[k]);
+  mem_free(m, ex->dirstack);
+  mem_free(m, ex->cwd);
+  mem_free(m, ex->arg0);
+  mem_free(m, ex->last_arg);
+  mem_free(m, ex->script_name);
+  sh_procsub_finish(ex, 0);
+  mem_free(m, ex->procsubs);
+  if (ex->own_arena)
+    arena_destroy(&ex->own_ar);
+  mem_free(m, ex);
+}
+
+static void close_fds(sh_exec *c) {
+  for (int k = 0; k < SH_NFD; k++) {
+    stream_unref(c->fd[k]);
+    c->fd[k] = NULL;
+  }
+}
+
+/* Run node as the whole body of child c; returns its exit status. */
+static int run_child(sh_exec *c, sh_node *n) {
+  int st = sh_exec_node(c, n);
+  if (c->jump == J_EXIT)
+    st = c->exit_status;
+  if (c->jump != J_ABORT) {
+    c->status = st;
+    int save = c->jump;
+    c->jump = J_NONE;
+    sh_run_exit_trap(c);
+    if (c->jump == J_EXIT)
+      st = c->exit_status;
+    if (save == J_ABORT || c->jump == J_ABORT)
+      c->jump = J_ABORT;
+    else
+      c->jump = save;
+  }
+  return st;
+}
+
+static void propagate_abort(sh_exec *ex, sh_exec *c) {
+  if (c->jump == J_ABORT || c->run->bud.stop)
+    ex->jump = J_ABORT;
+}
+
+/* ---- ( subshell ) -----------------------------------------------------------
+ */
+
+int sh_exec_subshell(sh_exec *ex, sh_node *n) {
+  ex->lineno = n->line;
+  sh_exec *c = sh_child(ex, 0);
+  if (!c)
+    return sh_oom(ex);
+  c->cmdsub_level = ex->cmdsub_level;
+  int st;
+  sh_redir_save *save = NULL;
+  size_t nsave = 0;
+  if (n->redirs && sh_redir_apply(c, n->redirs, &save, &nsave, 1)) {
+    st = 1;
+  } else {
+    st = run_child(c, n->u.group.body);
+  }
+  propagate_abort(ex, c);
+  sh_free(c);
+  ex->status = st;
+  if (!ex->jump)
+    sh_after_command(ex, st);
+  return st;
+}
+
+/* ---- $(...)
+ * ------------------------------------------------------------------- */
+
+int sh_cmdsub(sh_exec *ex, sh_node *body, buf *out) {
+  if (!body)
+    return 0;
+  sh_exec *c = sh_child(ex, 0);
+  if (!c)
+    return sh_oom(ex);
+  c->cmdsub_level = ex->cmdsub_level + 1;
+  /* bash: command substitutions do not inherit set -e unless
+   * inherit_errexit; -e stays set in $- but is not acted upon. */
+  if (!(ex->shopts & SO_INHERIT_ERREXIT))
+    c->errexit_ok++;
+  stream *cap = stream_capture(ex->m, &ex->run->bud, out, NULL, NULL, 1, 0);
+  if (!cap) {
+    sh_free(c);
+    return sh_oom(ex);
+  }
+  stream_unref(c->fd[1]);
+  c->fd[1] = cap;
+  arena_mark mk = arena_save(ex->ar);
+  int st = run_child(c, body);
+  arena_release(ex->ar, mk);
+  propagate_abort(ex, c);
+  sh_free(c);
+  return st;
+}
+
+/* ---- pipelines
+ * ------------------------------------------------------------------ */
+
+typedef struct pwait {
+  sched *sc;
+  fiber *parent;
+  int pending;
+} pwait;
+
+typedef struct stage {
+  sh_exec *c;
+  sh_node *n;
+  int status;
+  pwait *w;
+} stage;
+
+static void stage_fn(void *arg) {
+  stage *s = arg;
+  s->status = run_child(s->c, s->n);
+  close_fds(s->c);
+  if (--s->w->pending == 0)
+    fiber_wake(s->w->sc, s->w->parent);
+}
+
+int sh_exec_pipeline(sh_exec *ex, sh_node *n) {
+  size_t nc = n->u.pipe.ncmds;
+  int bang = n->u.pipe.bang;
+  ex->lineno = n->line;
+  if (nc == 1) {
+    if (bang)
+      ex->errexit_ok++;
+    int st = sh_exec_node(ex, n->u.pipe.cmds[0]);
+    if (bang) {
+      ex->errexit_ok--;
+      st = !st;
+    }
+    ex->pipestatus[0] = bang ? !st : st;
+    ex->npipestatus = 1;
+    return ex->status = st;
+  }
+  sh_run *r = ex->run;
+  mem *m = ex->m;
+  stage *st = mem_calloc(m, nc, sizeof *st);
+  if (!st)
+    return sh_oom(ex);
+  pwait w = {r->sc, sched_current(r->sc), (int)nc};
+  stream *prev_rd = NULL;
+  size_t made = 0;
+  int fail = 0;
+  for (size_t i = 0; i < nc; i++) {
+    sh_exec *c = sh_child(ex, 0);
+    if (!c) {
+      fail = 1;
+      break;
+    }
+    arena_init(&c->own_ar, m);
+    c->own_arena = 1;
+    c->ar = &c->own_ar;
+    if (bang)
+      c->errexit_ok = ex->errexit_ok + 1;
+    st[i].c = c;
+    st[i].n = n->u.pipe.cmds[i];
+    st[i].w = &w;
+    made++;
+    if (i > 0) {
+      stream_unref(c->fd[0]);
+      c->fd[0] = prev_rd;
+      prev_rd = NULL;
+    }
+    if (i + 1 < nc) {
+      stream *rd, *wr;
+      if (stream_pipe(m, r->sc, &r->bud, SH_PIPE_CAP, &rd, &wr)) {
+        fail = 1;
+        break;
+      }
+      stream_unref(c->fd[1]);
+      c->fd[1] = wr;
+      if (n->u.pipe.stderr_too && n->u.pipe.stderr_too[i]) {
+        stream_unref(c->fd[2]);
+        c->fd[2] = stream_ref(wr);
+      }
+      prev_rd = rd;
+    }
+  }
+  if (fail) {
+    stream_unref(prev_rd);
+    for (size_t i = 0; i < made; i++)
+      sh_free(st[i].c);
+    mem_free(m, st);
+    return sh_oom(ex);
+  }
+  /* Stages 0..n-2 are fibers; the last runs here, in the parent's fiber. */
+  for (size_t i = 0; i + 1 < nc; i++) {
+    if (!sched_spawn(r->sc, stage_fn, &st[i])) {
+      /* no fiber: run it inline (may block forever on a full pipe; the
+       * deadlock breaker then ends it) */
+      stage_fn(&st[i]);
+    }
+  }
+  stage *last = &st[nc - 1];
+  if (ex->shopts & SO_LASTPIPE) {
+    /* lastpipe: the last stage runs in this shell */
+    stream *save_in = ex->fd[0];
+    ex->fd[0] = last->c->fd[0];
+    last->c->fd[0] = NULL;
+    last->status = sh_exec_node(ex, last->n);
+    stream_unref(ex->fd[0]);
+    ex->fd[0] = save_in;
+  } else {
+    last->status = run_child(last->c, last->n);
+  }
+  close_fds(last->c);
+  w.pending--;
+  while (w.pending > 0)
+    fiber_block(r->sc);
+  int status = 0, pf = 0;
+  ex->npipestatus = (int)(nc < 64 ? nc : 64);
+  for (size_t i = 0; i < nc; i++) {
+    if (i < 64)
+      ex->pipestatus[i] = st[i].status;
+    if (st[i].status)
+      pf = st[i].status;
+    propagate_abort(ex, st[i].c);
+  }
+  status = last->status;
+  if ((ex->opts & O_PIPEFAIL) && pf)
+    status = pf;
+  for (size_t i = 0; i < nc; i++)
+    sh_free(st[i].c);
+  mem_free(m, st);
+  if (bang)
+    status = !status;
+  ex->status = status;
+  if (!ex->jump && !bang)
+    sh_after_command(ex, status);
+  return status;
+}
+
+/* ---- background jobs
+ * -------------------------------------------------------------- */
+
+static void job_fn(void *arg) {
+  sh_job *j = arg;
+  sh_exec *c = j->ex;
+  j->status = run_child(c, j->node);
+  close_fds(c);
+  sh_free(c);
+  j->ex = NULL;
+  j->done = 1;
+  c = NULL;
+  j->run->njobs_running--;
+  if (j->waiter) {
+    fiber *f = j->waiter;
+    j->waiter = NULL;
+    fiber_wake(j->run->sc, f);
+  }
+}
+
+int sh_exec_bg(sh_exec *ex, sh_node *n) {
+  sh_run *r = ex->run;
+  sh_exec *c = sh_child(ex, 1);
+  if (!c)
+    return sh_oom(ex);
+  arena_init(&c->own_ar, ex->m);
+  c->own_arena = 1;
+  c->ar = &c->own_ar;
+  /* Without job control, an async command reads /dev/null. */
+  stream *nul = stream_null(ex->m, &r->bud);
+  if (nul) {
+    stream_unref(c->fd[0]);
+    c->fd[0] = nul;
+  }
+  sh_job *j = mem_calloc(ex->m, 1, sizeof *j);
+  if (!j) {
+    sh_free(c);
+    return sh_oom(ex);
+  }
+  j->pid = c->pid;
+  j->ex = c;
+  j->node = n;
+  j->run = r;
+  j->next = r->jobs;
+  r->jobs = j;
+  r->njobs_running++;
+  r->keep_ast = 1;
+  if (!sched_spawn(r->sc, job_fn, j)) {
+    job_fn(j);
+  }
+  ex->last_bg_pid = j->pid;
+  return ex->status = 0;
+}
+
+/* Wait for job pid (0: all). Returns the status of that job (or 0). */
+int sh_wait_job(sh_exec *ex, int pid, int *found) {
+  sh_run *r = ex->run;
+  int st = 0;
+  *found = 0;
+  for (sh_job *j = r->jobs; j; j = j->next) {
+    if (pid && j->pid != pid)
+      continue;
+    *found = 1;
+    while (!j->done && !sh_stopped(ex)) {
+      j->waiter = sched_current(r->sc);
+      fiber_block(r->sc);
+      if (sched_deadlocked(r->sc) && !j->done) {
+        fiber_yield(r->sc);
+      }
+    }
+    st = j->status;
+    if (pid)
+      break;
+  }
+  if (sh_stopped(ex))
+    ex->jump = J_ABORT;
+  return st;
+}
+
+void sh_wait_jobs(sh_exec *ex, int pid) {
+  int f;
+  sh_wait_job(ex, pid, &f);
+}
+
+/* ---- process substitution files
+ * ------------------------------------------------------ */
+
+typedef struct sh_procsub {
+  char path[32];
+  sh_node *body; /* >(...) to run on the file afterwards, or NULL */
+} sh_procsub;
+
+size_t sh_procsub_mark(sh_exec *ex) {
+  return ex->nprocsubs;
+}
+
+static int procsub_add(sh_exec *ex, const char *path, sh_node *body) {
+  if (ex->nprocsubs == ex->capprocsubs) {
+    size_t nc = ex->capprocsubs ? ex->capprocsubs * 2 : 4;
+    sh_procsub *np = mem_realloc(ex->m, ex->procsubs, nc * sizeof *np);
+    if (!np)
+      return sh_oom(ex);
+    ex->procsubs = np;
+    ex->capprocsubs = nc;
+  }
+  sh_procsub *p = &((sh_procsub *)ex->procsubs)[ex->nprocsubs++];
+  snprintf(p->path, sizeof p->path, "%s", path);
+  p->body = body;
+  return 0;
+}
+
+void sh_procsub_later(sh_exec *ex, sh_node *body, const char *path) {
+  procsub_add(ex, path, body);
+}
+
+void sh_procsub_cleanup_later(sh_exec *ex, const char *path) {
+  /* <(...) files: recorded with no body; >(...) were recorded already. */
+  sh_procsub *ps = ex->procsubs;
+  for (size_t i = 0; i < ex->nprocsubs; i++)
+    if (strcmp(ps[i].path, path) == 0)
+      return;
+  procsub_add(ex, path, NULL);
+}
+
+void sh_procsub_finish(sh_exec *ex, size_t mark) {
+  while (ex->nprocsubs > mark) {
+    sh_procsub *p = &((sh_procsub *)ex->procsubs)[--ex->nprocsubs];
+    vfs *v = ex->run->v;
+    if (p->body && !ex->run->bud.stop) {
+      char *data = NULL;
+      size_t len = 0;
+      if (vfs_read_file(v, "/", p->path, &data, &len) == 0) {
+        stream *in = stream_mem_reader(ex->m, &ex->run->bud, data, len, 0);
+        sh_exec *c = sh_child(ex, 0);
+        if (c && in) {
+          stream_unref(c->fd[0]);
+          c->fd[0] = in;
+          in = NULL;
+          arena_mark mk = arena_save(ex->ar);
+          run_child(c, p->body);
+          arena_release(ex->ar, mk);
+          propagate_abort(ex, c);
+        }
+        stream_unref(in);
+        sh_free(c);
+        vfs_release(v, data);
+      }
+    }
+    vfs_set_user(v, 0, 0);
+    vfs_unlink(v, "/", p->path);
+    vfs_set_user(v, VFS_DEFAULT_UID, VFS_DEFAULT_GID);
+  }
+}

@@ -1,0 +1,419 @@
+/*
+ * redir.c - the shell's fd table and redirections: files on the VFS as
+ * streams, /dev/std*, /dev/fd/N, /dev/null, here-documents and strings,
+ * dup and close (n>&m, n>&-, n>&m-), {var}>file, noclobber, and `exec`'s
+ * permanent form. A redirection of one command saves the old stream and
+ * sh_redir_restore puts it back.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/sh.h"
+
+/* ---- streams over VFS files -------------------------------------------------
+ */
+
+typedef struct fstream {
+  stream s;
+  vfs_file *f;
+} fstream;
+
+static long fs_read(stream *s, void *p, size_t n) {
+  long k = vfs_read(((fstream *)s)->f, p, n);
+  if (k < 0) {
+    s->err = (int)-k;
+    return -1;
+  }
+  return k;
+}
+
+static long fs_write(stream *s, const void *p, size_t n) {
+  long k = vfs_write(((fstream *)s)->f, p, n);
+  if (k < 0) {
+    s->err = (int)-k;
+    return -1;
+  }
+  return k;
+}
+
+static int fs_take_all(stream *s, const char **p, size_t *n) {
+  if (s->flags & STREAM_W)
+    return -1; /* the content may change under a writer */
+  vfs_file *f = ((fstream *)s)->f;
+  size_t len = 0;
+  const char *d = vfs_file_data(f, &len);
+  int64_t pos = vfs_seek(f, 0, SEEK_CUR);
+  if (pos < 0)
+    return -1;
+  if ((uint64_t)pos > len)
+    pos = (int64_t)len;
+  *p = d ? d + pos : "";
+  *n = len - (size_t)pos;
+  vfs_seek(f, 0, SEEK_END);
+  return 0;
+}
+
+static void fs_release(stream *s) {
+  vfs_close(((fstream *)s)->f);
+  mem_free(s->m, s);
+}
+
+static const stream_ops fs_ops = {fs_read, fs_write, fs_take_all, fs_release};
+
+/* ---- a closed descriptor ----------------------------------------------------
+ */
+
+static long closed_read(stream *s, void *p, size_t n) {
+  s->err = EBADF;
+  return -1;
+}
+static long closed_write(stream *s, const void *p, size_t n) {
+  s->err = EBADF;
+  return -1;
+}
+static void closed_release(stream *s) {
+  mem_free(s->m, s);
+}
+static const stream_ops closed_ops = {closed_read, closed_write, NULL,
+                                      closed_release};
+
+stream *sh_closed_stream(sh_exec *ex) {
+  /* One per run, released with the run. */
+  sh_run *r = ex->run;
+  if (!r->closed) {
+    stream *s = mem_calloc(ex->m, 1, sizeof *s);
+    if (!s)
+      return NULL;
+    stream_init(s, &closed_ops, ex->m, &r->bud, STREAM_R | STREAM_W);
+    r->closed = s;
+  }
+  return r->closed;
+}
+
+int sh_errno_msg(int err, const char **msg) {
+  *msg = bi_strerror(err);
+  return err;
+}
+
+void sh_set_fd(sh_exec *ex, int fd, stream *s) {
+  if (fd < 0 || fd >= SH_NFD) {
+    stream_unref(s);
+    return;
+  }
+  stream_unref(ex->fd[fd]);
+  ex->fd[fd] = s;
+}
+
+stream *sh_open_stream(sh_exec *ex, const char *path, int flags, int *err) {
+  budget *bud = &ex->run->bud;
+  if (strncmp(path, "/dev/", 5) == 0) {
+    const char *d = path + 5;
+    if (strcmp(d, "null") == 0)
+      return stream_null(ex->m, bud);
+    if (strcmp(d, "zero") == 0)
+      return stream_zero(ex->m, bud);
+    int fd = -1;
+    if (strcmp(d, "stdin") == 0)
+      fd = 0;
+    else if (strcmp(d, "stdout") == 0)
+      fd = 1;
+    else if (strcmp(d, "stderr") == 0)
+      fd = 2;
+    else if (strncmp(d, "fd/", 3) == 0 && d[3]) {
+      char *e;
+      long k = strtol(d + 3, &e, 10);
+      if (!*e && k >= 0 && k < SH_NFD && ex->fd[k])
+        fd = (int)k;
+    }
+    if (fd >= 0) {
+      if (!ex->fd[fd]) {
+        *err = EBADF;
+        return NULL;
+      }
+      return stream_ref(ex->fd[fd]);
+    }
+  }
+  vfs_file *f;
+  int rc = vfs_open(ex->run->v, ex->cwd, path, flags, 0666, &f);
+  if (rc < 0) {
+    *err = -rc;
+    return NULL;
+  }
+  int dev = vfs_file_dev(f);
+  if (dev != VFS_DEV_NONE) {
+    vfs_close(f);
+    switch (dev) {
+    case VFS_DEV_ZERO:
+      return stream_zero(ex->m, bud);
+    case VFS_DEV_STDIN:
+      return ex->fd[0] ? stream_ref(ex->fd[0]) : stream_null(ex->m, bud);
+    case VFS_DEV_STDOUT:
+      return ex->fd[1] ? stream_ref(ex->fd[1]) : stream_null(ex->m, bud);
+    case VFS_DEV_STDERR:
+      return ex->fd[2] ? stream_ref(ex->fd[2]) : stream_null(ex->m, bud);
+    default:
+      return stream_null(ex->m, bud);
+    }
+  }
+  fstream *s = mem_calloc(ex->m, 1, sizeof *s);
+  if (!s) {
+    vfs_close(f);
+    *err = ENOMEM;
+    return NULL;
+  }
+  s->f = f;
+  unsigned sf = 0;
+  int acc = flags & O_ACCMODE;
+  if (acc == O_RDONLY || acc == O_RDWR)
+    sf |= STREAM_R;
+  if (acc == O_WRONLY || acc == O_RDWR)
+    sf |= STREAM_W;
+  stream_init(&s->s, &fs_ops, ex->m, bud, sf);
+  return &s->s;
+}
+
+/* ---- applying redirections
+ * ---------------------------------------------------- */
+
+static int save_fd(sh_exec *ex, int fd, sh_redir_save **save, size_t *nsave,
+                   size_t *cap) {
+  if (!save)
+    return 0;
+  for (size_t i = 0; i < *nsave; i++)
+    if ((*save)[i].fd == fd)
+      return 0; /* the first saved value is the one to restore */
+  if (*nsave == *cap) {
+    size_t nc = *cap ? *cap * 2 : 4;
+    sh_redir_save *ns = arena_alloc(ex->ar, nc * sizeof *ns);
+    if (!ns)
+      return sh_oom(ex);
+    if (*nsave)
+      memcpy(ns, *save, *nsave * sizeof *ns);
+    *save = ns;
+    *cap = nc;
+  }
+  (*save)[*nsave].fd = fd;
+  (*save)[*nsave].old = stream_ref(ex->fd[fd]);
+  (*nsave)++;
+  return 0;
+}
+
+void sh_redir_restore(sh_exec *ex, sh_redir_save *save, size_t nsave) {
+  for (size_t i = nsave; i-- > 0;) {
+    stream_unref(ex->fd[save[i].fd]);
+    ex->fd[save[i].fd] = save[i].old;
+  }
+}
+
+static int redir_err(sh_exec *ex, const char *what, int err) {
+  sh_err(ex, "%s: %s", what, bi_strerror(err));
+  return 1;
+}
+
+static int alloc_fd(sh_exec *ex) {
+  for (int i = 10; i < SH_NFD - 1; i++)
+    if (!ex->fd[i])
+      return i;
+  return -1;
+}
+
+/* Expand a file target: exactly one field (else "ambiguous redirect"). */
+static char *target_path(sh_exec *ex, sh_word *w) {
+  sh_strv f = {0};
+  if (sh_expand_word_fields(ex, w, &f))
+    return NULL;
+  if (f.n != 1) {
+    sh_err(ex, "%.*s: ambiguous redirect", (int)w->src_len,
+           w->src ? w->src : "");
+    return NULL;
+  }
+  return f.v[0];
+}
+
+int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
+                   size_t *nsave, int perm) {
+  size_t cap = 0;
+  if (perm)
+    save = NULL;
+  for (; r; r = r->next) {
+    int fd = r->fd;
+    switch (r->op) {
+    case R_IN:
+    case R_INOUT:
+    case R_DUP_IN:
+    case R_HEREDOC:
+    case R_HERESTRING:
+      if (fd < 0)
+        fd = 0;
+      break;
+    default:
+      if (fd < 0)
+        fd = 1;
+    }
+    if (r->fd_var) {
+      if (r->op == R_DUP_OUT || r->op == R_DUP_IN) {
+        /* {v}>&- closes the fd named by $v */
+        size_t tl;
+        char *t = sh_expand_str(ex, r->target, &tl);
+        if (t && strcmp(t, "-") == 0) {
+          const char *val = sh_getvar(ex, r->fd_var);
+          int k = val ? atoi(val) : -1;
+          if (k >= 0 && k < SH_NFD) {
+            if (save_fd(ex, k, save, nsave, &cap))
+              return 1;
+            sh_set_fd(ex, k, NULL);
+          }
+          continue;
+        }
+      }
+      fd = alloc_fd(ex);
+      if (fd < 0) {
+        sh_err(ex, "%s: too many open files", r->fd_var);
+        return 1;
+      }
+      char tmp[16];
+      snprintf(tmp, sizeof tmp, "%d", fd);
+      if (sh_setvar(ex, r->fd_var, tmp, strlen(tmp), 0))
+        return 1;
+    }
+    if (fd >= SH_NFD - 1) {
+      sh_err(ex, "%d: Bad file descriptor", fd);
+      return 1;
+    }
+    stream *s = NULL;
+    stream *s2 = NULL; /* &> also sets fd 2 */
+    int err = 0;
+    switch (r->op) {
+    case R_IN:
+    case R_OUT:
+    case R_CLOBBER:
+    case R_APPEND:
+    case R_INOUT:
+    case R_OUT_ERR:
+    case R_APPEND_OUT_ERR: {
+      char *path = target_path(ex, r->target);
+      if (!path)
+        return 1;
+      int flags;
+      switch (r->op) {
+      case R_IN:
+        flags = O_RDONLY;
+        break;
+      case R_INOUT:
+        flags = O_RDWR | O_CREAT;
+        break;
+      case R_APPEND:
+      case R_APPEND_OUT_ERR:
+        flags = O_WRONLY | O_CREAT | O_APPEND;
+        break;
+      default:
+        flags = O_WRONLY | O_CREAT | O_TRUNC;
+      }
+      if ((ex->opts & O_NOCLOBBER) && (r->op == R_OUT || r->op == R_OUT_ERR)) {
+        vfs_stat_t st;
+        if (vfs_stat(ex->run->v, ex->cwd, path, &st) == 0 &&
+            st.type == VFS_REG) {
+          sh_err(ex, "%s: cannot overwrite existing file", path);
+          return 1;
+        }
+      }
+      s = sh_open_stream(ex, path, flags, &err);
+      if (!s)
+        return redir_err(ex, path, err);
+      if (r->op == R_OUT_ERR || r->op == R_APPEND_OUT_ERR)
+        s2 = stream_ref(s);
+      break;
+    }
+    case R_DUP_IN:
+    case R_DUP_OUT: {
+      size_t tl;
+      char *t = sh_expand_str(ex, r->target, &tl);
+      if (!t)
+        return 1;
+      if (strcmp(t, "-") == 0) {
+        if (save_fd(ex, fd, save, nsave, &cap))
+          return 1;
+        sh_set_fd(ex, fd, NULL);
+        continue;
+      }
+      int move = tl > 1 && t[tl - 1] == '-';
+      if (move)
+        t[--tl] = 0;
+      char *e;
+      long k = strtol(t, &e, 10);
+      if (*e || tl == 0) {
+        if (r->op == R_DUP_OUT && r->fd < 0) {
+          /* >&file is &>file */
+          s = sh_open_stream(ex, t, O_WRONLY | O_CREAT | O_TRUNC, &err);
+          if (!s)
+            return redir_err(ex, t, err);
+          s2 = stream_ref(s);
+          break;
+        }
+        sh_err(ex, "%s: ambiguous redirect", t);
+        return 1;
+      }
+      if (k < 0 || k >= SH_NFD - 1 || !ex->fd[k]) {
+        sh_err(ex, "%ld: Bad file descriptor", k);
+        return 1;
+      }
+      s = stream_ref(ex->fd[k]);
+      if (move) {
+        if (save_fd(ex, (int)k, save, nsave, &cap)) {
+          stream_unref(s);
+          return 1;
+        }
+        sh_set_fd(ex, (int)k, NULL);
+      }
+      break;
+    }
+    case R_HEREDOC: {
+      size_t bl = 0;
+      char *body;
+      if (!r->heredoc)
+        body = "";
+      else if (r->heredoc_quoted)
+        body = sh_expand_str(ex, r->heredoc, &bl);
+      else
+        body = sh_expand_heredoc(ex, r->heredoc, &bl);
+      if (!body)
+        return 1;
+      s = stream_mem_reader(ex->m, &ex->run->bud, body, bl, 0);
+      if (!s)
+        return sh_oom(ex) ? 1 : 1;
+      break;
+    }
+    case R_HERESTRING: {
+      size_t bl = 0;
+      char *body = sh_expand_str(ex, r->target, &bl);
+      if (!body)
+        return 1;
+      char *b2 = arena_alloc(ex->ar, bl + 1);
+      if (!b2)
+        return sh_oom(ex) ? 1 : 1;
+      memcpy(b2, body, bl);
+      b2[bl] = '\n';
+      s = stream_mem_reader(ex->m, &ex->run->bud, b2, bl + 1, 0);
+      if (!s)
+        return sh_oom(ex) ? 1 : 1;
+      break;
+    }
+    }
+    if (save_fd(ex, fd, save, nsave, &cap)) {
+      stream_unref(s);
+      stream_unref(s2);
+      return 1;
+    }
+    sh_set_fd(ex, fd, s);
+    if (s2) {
+      if (save_fd(ex, 2, save, nsave, &cap)) {
+        stream_unref(s2);
+        return 1;
+      }
+      sh_set_fd(ex, 2, s2);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,602 @@
+/*
+ * sb_flow.c - builtins that steer the shell: exit, return, break,
+ * continue, eval, source/., exec, let, wait, trap, kill, jobs, disown,
+ * times, caller, umask, hash.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/sh.h"
+
+static int num_arg(sh_exec *ex, const char *me, const char *a, int *out) {
+  int64_t v;
+  if (sh_parse_int(a, &v)) {
+    sh_builtin_err(ex, me, "%s: numeric argument required", a);
+    return -1;
+  }
+  *out = (int)(v & 0xff);
+  return 0;
+}
+
+int sb_exit(sh_exec *ex, int argc, char **argv) {
+  int st = ex->status;
+  if (argc > 1) {
+    int i = 1;
+    if (strcmp(argv[1], "--") == 0)
+      i++;
+    if (i < argc && num_arg(ex, "exit", argv[i], &st)) {
+      st = 2;
+    } else if (argc - i > 1) {
+      sh_builtin_err(ex, "exit", "too many arguments");
+      return 1;
+    }
+  }
+  ex->jump = J_EXIT;
+  ex->exit_status = st;
+  return st;
+}
+
+int sb_return(sh_exec *ex, int argc, char **argv) {
+  if (ex->func_depth == 0 && ex->source_depth == 0) {
+    sh_builtin_err(ex, "return",
+                   "can only `return' from a function or sourced script");
+    return 1;
+  }
+  int st = ex->status;
+  if (argc > 1 && num_arg(ex, "return", argv[1], &st))
+    st = 2;
+  ex->jump = J_RETURN;
+  ex->exit_status = st;
+  return st;
+}
+
+static int loop_ctl(sh_exec *ex, int argc, char **argv, int kind) {
+  const char *me = argv[0];
+  int n = 1;
+  if (argc > 1) {
+    int64_t v;
+    if (sh_parse_int(argv[1], &v)) {
+      sh_builtin_err(ex, me, "%s: numeric argument required", argv[1]);
+      ex->jump = J_EXIT;
+      ex->exit_status = 128;
+      return 128;
+    }
+    if (v < 1) {
+      sh_builtin_err(ex, me, "%s: loop count out of range", argv[1]);
+      return 1;
+    }
+    n = (int)v;
+  }
+  if (ex->loop_depth == 0) {
+    sh_builtin_err(ex, me,
+                   "only meaningful in a `for', `while', or `until' loop");
+    return 0;
+  }
+  if (n > ex->loop_depth)
+    n = ex->loop_depth;
+  ex->jump = kind;
+  ex->jump_n = n;
+  return 0;
+}
+
+int sb_break(sh_exec *ex, int argc, char **argv) {
+  return loop_ctl(ex, argc, argv, J_BREAK);
+}
+
+int sb_continue(sh_exec *ex, int argc, char **argv) {
+  return loop_ctl(ex, argc, argv, J_CONTINUE);
+}
+
+int sb_eval(sh_exec *ex, int argc, char **argv) {
+  int i = 1;
+  if (i < argc && strcmp(argv[i], "--") == 0)
+    i++;
+  if (i >= argc)
+    return 0;
+  buf b;
+  buf_init(&b, ex->m);
+  for (int k = i; k < argc; k++) {
+    if (k > i)
+      buf_putc(&b, ' ');
+    buf_puts(&b, argv[k]);
+  }
+  budget *bud = &ex->run->bud;
+  if ((uint32_t)(ex->func_depth + ex->source_depth) >=
+      bud->lim.max_call_depth) {
+    buf_free(&b);
+    budget_set_stop(bud, BUDGET_DEPTH, bud->lim.max_call_depth);
+    ex->jump = J_ABORT;
+    return 126;
+  }
+  ex->source_depth++;
+  ex->status = 0;
+  int st = sh_eval_string(ex, b.data ? b.data : "", b.len, "eval");
+  ex->source_depth--;
+  buf_free(&b);
+  return st;
+}
+
+int sb_source(sh_exec *ex, int argc, char **argv) {
+  int i = 1;
+  if (i < argc && strcmp(argv[i], "--") == 0)
+    i++;
+  if (i >= argc) {
+    sh_builtin_err(ex, argv[0], "filename argument required");
+    sh_err_noline(ex, "%s: usage: %s filename [arguments]", argv[0], argv[0]);
+    return 2;
+  }
+  const char *file = argv[i];
+  const char *path = file;
+  if (!strchr(file, '/')) {
+    vfs_stat_t st;
+    char *p = sh_path_search(ex, file, 0);
+    if (p && vfs_stat(ex->run->v, ex->cwd, p, &st) == 0 && st.type == VFS_REG)
+      path = p;
+  }
+  return sh_source_file(ex, path, argc - i - 1 > 0 ? argc - i - 1 : 0,
+                        argc - i - 1 > 0 ? argv + i + 1 : NULL);
+}
+
+int sb_exec(sh_exec *ex, int argc, char **argv) {
+  int i = 1;
+  while (i < argc && argv[i][0] == '-' && argv[i][1]) {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    }
+    if (strcmp(argv[i], "-a") == 0 && i + 1 < argc)
+      i++;
+    i++;
+  }
+  if (i >= argc)
+    return 0;
+  int st = sh_dispatch(ex, argc - i, argv + i, 1);
+  if (ex->jump != J_ABORT) {
+    ex->jump = J_EXIT;
+    ex->exit_status = st;
+  }
+  return st;
+}
+
+int sb_let(sh_exec *ex, int argc, char **argv) {
+  if (argc < 2) {
+    sh_builtin_err(ex, "let", "expression expected");
+    return 1;
+  }
+  int64_t v = 0;
+  for (int i = 1; i < argc; i++) {
+    int err = 0;
+    v = sh_arith(ex, argv[i], strlen(argv[i]), &err);
+    if (err)
+      return 1;
+  }
+  return v ? 0 : 1;
+}
+
+int sb_wait(sh_exec *ex, int argc, char **argv) {
+  int i = 1;
+  while (i < argc && argv[i][0] == '-') {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    }
+    i++; /* -n, -f, -p: approximations */
+  }
+  if (i >= argc) {
+    int found;
+    sh_wait_job(ex, 0, &found);
+    return 0;
+  }
+  int st = 0;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] == '%')
+      a++;
+    int64_t pid;
+    if (sh_parse_int(a, &pid)) {
+      sh_builtin_err(ex, "wait", "`%s': not a pid or valid job spec", argv[i]);
+      st = 2;
+      continue;
+    }
+    int found;
+    st = sh_wait_job(ex, (int)pid, &found);
+    if (!found) {
+      sh_builtin_err(ex, "wait", "pid %lld is not a child of this shell",
+                     (long long)pid);
+      st = 127;
+    }
+  }
+  return st;
+}
+
+/* ---- signals and traps
+ * ------------------------------------------------------- */
+
+static const char *const signames[] = {
+    "EXIT",   "HUP",  "INT",    "QUIT", "ILL",   "TRAP", "ABRT", "BUS",
+    "FPE",    "KILL", "USR1",   "SEGV", "USR2",  "PIPE", "ALRM", "TERM",
+    "STKFLT", "CHLD", "CONT",   "STOP", "TSTP",  "TTIN", "TTOU", "URG",
+    "XCPU",   "XFSZ", "VTALRM", "PROF", "WINCH", "IO",   "PWR",  "SYS"};
+#define NSIGNAMES ((int)(sizeof signames / sizeof signames[0]))
+
+const char *sh_signal_name(int n) {
+  if (n >= 0 && n < NSIGNAMES)
+    return signames[n];
+  if (n == TRAP_ERR)
+    return "ERR";
+  if (n == TRAP_DEBUG)
+    return "DEBUG";
+  if (n == TRAP_RETURN)
+    return "RETURN";
+  return NULL;
+}
+
+int sh_signal_number(const char *name) {
+  if (!*name)
+    return -1;
+  char *e;
+  long k = strtol(name, &e, 10);
+  if (!*e)
+    return k >= 0 && k < SH_NSIG ? (int)k : -1;
+  const char *n = name;
+  if (strncasecmp(n, "SIG", 3) == 0)
+    n += 3;
+  for (int i = 0; i < NSIGNAMES; i++)
+    if (strcasecmp(n, signames[i]) == 0)
+      return i;
+  if (strcasecmp(n, "ERR") == 0)
+    return TRAP_ERR;
+  if (strcasecmp(n, "DEBUG") == 0)
+    return TRAP_DEBUG;
+  if (strcasecmp(n, "RETURN") == 0)
+    return TRAP_RETURN;
+  return -1;
+}
+
+static void print_trap(sh_exec *ex, buf *b, int sig) {
+  const char *t = ex->traps[sig];
+  if (!t)
+    return;
+  buf_puts(b, "trap -- ");
+  sh_quote(b, t, strlen(t));
+  const char *nm = sh_signal_name(sig);
+  if (sig > 0 && sig < NSIGNAMES)
+    buf_printf(b, " SIG%s\n", nm);
+  else
+    buf_printf(b, " %s\n", nm ? nm : "?");
+}
+
+int sb_trap(sh_exec *ex, int argc, char **argv) {
+  int i = 1;
+  int print = 0;
+  while (i < argc && argv[i][0] == '-' && argv[i][1]) {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    }
+    if (strcmp(argv[i], "-p") == 0) {
+      print = 1;
+      i++;
+      continue;
+    }
+    if (strcmp(argv[i], "-l") == 0) {
+      buf b;
+      buf_init(&b, ex->m);
+      for (int k = 1; k < NSIGNAMES; k++)
+        buf_printf(&b, "%2d) SIG%s%s", k, signames[k],
+                   k % 5 == 0 ? "\n" : "\t");
+      buf_putc(&b, '\n');
+      sh_out(ex, b.data, b.len);
+      buf_free(&b);
+      return 0;
+    }
+    break;
+  }
+  if (i >= argc || print) {
+    buf b;
+    buf_init(&b, ex->m);
+    if (i < argc) {
+      for (; i < argc; i++) {
+        int s = sh_signal_number(argv[i]);
+        if (s >= 0)
+          print_trap(ex, &b, s);
+      }
+    } else {
+      for (int s = 0; s < SH_NTRAP; s++)
+        print_trap(ex, &b, s);
+    }
+    sh_out(ex, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return 0;
+  }
+  const char *action = argv[i];
+  int reset = 0;
+  /* A first argument that is a signal number means "reset" (POSIX). */
+  if (argc - i == 1 || strcmp(action, "-") == 0) {
+    reset = 1;
+    if (strcmp(action, "-") == 0)
+      i++;
+  } else {
+    i++;
+  }
+  if (argc - i >= 1 && reset == 0) {
+    char *e;
+    strtol(action, &e, 10);
+    if (!*e && *action) {
+      reset = 1;
+      i--;
+    }
+  }
+  int st = 0;
+  for (; i < argc; i++) {
+    int s = sh_signal_number(argv[i]);
+    if (s < 0) {
+      sh_builtin_err(ex, "trap", "%s: invalid signal specification", argv[i]);
+      st = 1;
+      continue;
+    }
+    mem_free(ex->m, ex->traps[s]);
+    ex->traps[s] = reset ? NULL : mem_strdup(ex->m, action);
+  }
+  return st;
+}
+
+int sb_kill(sh_exec *ex, int argc, char **argv) {
+  int sig = 15;
+  int i = 1;
+  if (i < argc && strcmp(argv[i], "-l") == 0) {
+    if (i + 1 < argc) {
+      int s = sh_signal_number(argv[i + 1]);
+      if (s > 128)
+        s -= 128;
+      const char *nm = sh_signal_name(s);
+      if (!nm || s <= 0) {
+        sh_builtin_err(ex, "kill", "%s: invalid signal specification",
+                       argv[i + 1]);
+        return 1;
+      }
+      char *e;
+      strtol(argv[i + 1], &e, 10);
+      if (!*e)
+        sh_outf(ex, "%s\n", nm);
+      else
+        sh_outf(ex, "%d\n", s);
+      return 0;
+    }
+    buf b;
+    buf_init(&b, ex->m);
+    for (int k = 1; k < NSIGNAMES; k++)
+      buf_printf(&b, "%2d) SIG%s%s", k, signames[k], k % 5 == 0 ? "\n" : "\t");
+    buf_putc(&b, '\n');
+    sh_out(ex, b.data, b.len);
+    buf_free(&b);
+    return 0;
+  }
+  if (i < argc && strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
+    sig = sh_signal_number(argv[i + 1]);
+    i += 2;
+  } else if (i < argc && argv[i][0] == '-' && argv[i][1] &&
+             strcmp(argv[i], "--") != 0) {
+    const char *s = argv[i] + 1;
+    if (strncmp(s, "n", 1) == 0 && i + 1 < argc && !s[1]) {
+      sig = sh_signal_number(argv[i + 1]);
+      i += 2;
+    } else {
+      sig = sh_signal_number(s);
+      i++;
+    }
+  } else if (i < argc && strcmp(argv[i], "--") == 0) {
+    i++;
+  }
+  if (sig < 0) {
+    sh_builtin_err(ex, "kill", "%s: invalid signal specification", argv[1]);
+    return 1;
+  }
+  if (i >= argc) {
+    sh_err_noline(ex, "kill: usage: kill [-s sigspec | -n signum | -sigspec] "
+                      "pid | jobspec ... or kill -l [sigspec]");
+    return 2;
+  }
+  int st = 0;
+  for (; i < argc; i++) {
+    int64_t pid;
+    const char *a = argv[i];
+    if (a[0] == '%')
+      a++;
+    if (sh_parse_int(a, &pid)) {
+      sh_builtin_err(ex, "kill", "%s: arguments must be process or job IDs",
+                     argv[i]);
+      st = 1;
+      continue;
+    }
+    if (pid == 1 || pid == ex->pid || pid == 0 || pid == -1) {
+      /* Signals to the shell itself: run the trap, or act as the default
+       * disposition would. */
+      if (sig == 0)
+        continue;
+      if (ex->traps[sig]) {
+        if (ex->traps[sig][0])
+          sh_run_trap(ex, sig);
+        continue;
+      }
+      if (sig == 17 || sig == 18 || sig == 23 || sig == 28)
+        continue; /* ignored by default */
+      ex->jump = J_EXIT;
+      ex->exit_status = 128 + sig;
+      return 128 + sig;
+    }
+    int found = 0;
+    for (sh_job *j = ex->run->jobs; j; j = j->next)
+      if (j->pid == pid) {
+        found = 1;
+        if (!j->done && j->ex && sig != 0) {
+          j->ex->jump = J_EXIT;
+          j->ex->exit_status = 128 + sig;
+        }
+      }
+    if (!found) {
+      sh_builtin_err(ex, "kill", "(%lld) - No such process", (long long)pid);
+      st = 1;
+    }
+  }
+  return st;
+}
+
+int sb_jobs(sh_exec *ex, int argc, char **argv) {
+  (void)ex;
+  (void)argc;
+  (void)argv;
+  return 0;
+}
+
+int sb_disown(sh_exec *ex, int argc, char **argv) {
+  (void)ex;
+  (void)argc;
+  (void)argv;
+  return 0;
+}
+
+int sb_times(sh_exec *ex, int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  sh_outs(ex, "0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n");
+  return 0;
+}
+
+int sb_caller(sh_exec *ex, int argc, char **argv) {
+  int64_t n = 0;
+  if (argc > 1 && sh_parse_int(argv[1], &n))
+    return 1;
+  sh_frame *f = ex->frame;
+  for (int64_t k = 0; f && f->func && k < n; k++)
+    f = f->up;
+  if (!f || !f->func)
+    return 1;
+  const char *caller = f->up && f->up->func ? f->up->func : "main";
+  const char *src = f->up && f->up->source ? f->up->source : "main";
+  if (argc > 1)
+    sh_outf(ex, "%d %s %s\n", f->call_line, caller, src);
+  else
+    sh_outf(ex, "%d %s\n", f->call_line, src);
+  return 0;
+}
+
+int sb_umask(sh_exec *ex, int argc, char **argv) {
+  vfs *v = ex->run->v;
+  int sym = 0, print = 0;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (strcmp(argv[i], "-S") == 0)
+      sym = 1;
+    else if (strcmp(argv[i], "-p") == 0)
+      print = 1;
+    else if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    } else {
+      sh_builtin_err(ex, "umask", "%s: invalid option", argv[i]);
+      return 2;
+    }
+  }
+  unsigned cur = vfs_get_umask(v);
+  if (i >= argc) {
+    if (sym) {
+      char out[32];
+      const char *who = "ugo";
+      char *p = out;
+      for (int k = 0; k < 3; k++) {
+        unsigned bits = (~cur >> (6 - 3 * k)) & 7;
+        if (k)
+          *p++ = ',';
+        *p++ = who[k];
+        *p++ = '=';
+        if (bits & 4)
+          *p++ = 'r';
+        if (bits & 2)
+          *p++ = 'w';
+        if (bits & 1)
+          *p++ = 'x';
+      }
+      *p = 0;
+      sh_outf(ex, "%s%s\n", print ? "umask -S " : "", out);
+    } else {
+      sh_outf(ex, "%s%04o\n", print ? "umask " : "", cur);
+    }
+    return 0;
+  }
+  const char *a = argv[i];
+  if (a[0] >= '0' && a[0] <= '7') {
+    char *e;
+    long m = strtol(a, &e, 8);
+    if (*e || m < 0 || m > 0777) {
+      sh_builtin_err(ex, "umask", "%s: octal number out of range", a);
+      return 1;
+    }
+    vfs_set_umask(v, (unsigned)m);
+    return 0;
+  }
+  /* symbolic: u=rwx,g=rx,o= */
+  unsigned perm = ~cur & 0777;
+  const char *p = a;
+  while (*p) {
+    unsigned who = 0;
+    while (*p == 'u' || *p == 'g' || *p == 'o' || *p == 'a') {
+      if (*p == 'u')
+        who |= 0700;
+      else if (*p == 'g')
+        who |= 070;
+      else if (*p == 'o')
+        who |= 07;
+      else
+        who |= 0777;
+      p++;
+    }
+    if (!who)
+      who = 0777;
+    char op = *p;
+    if (op != '=' && op != '+' && op != '-') {
+      sh_builtin_err(ex, "umask", "`%c': invalid symbolic mode operator",
+                     op ? op : ' ');
+      return 1;
+    }
+    p++;
+    unsigned bits = 0;
+    while (*p == 'r' || *p == 'w' || *p == 'x') {
+      unsigned b = *p == 'r' ? 4 : *p == 'w' ? 2 : 1;
+      bits |= b * 0111;
+      p++;
+    }
+    bits &= who;
+    if (op == '=')
+      perm = (perm & ~who) | bits;
+    else if (op == '+')
+      perm |= bits;
+    else
+      perm &= ~bits;
+    if (*p == ',')
+      p++;
+  }
+  vfs_set_umask(v, ~perm & 0777);
+  return 0;
+}
+
+int sb_hash(sh_exec *ex, int argc, char **argv) {
+  if (argc == 1) {
+    sh_outs(ex, "");
+    sh_err_noline(ex, "hash: hash table empty");
+    return 0;
+  }
+  int st = 0;
+  for (int i = 1; i < argc; i++) {
+    if (argv[i][0] == '-')
+      continue;
+    if (sh_builtin_lookup(argv[i]) || bi_lookup(argv[i]))
+      continue;
+    if (!sh_path_search(ex, argv[i], 1)) {
+      sh_builtin_err(ex, "hash", "%s: not found", argv[i]);
+      st = 1;
+    }
+  }
+  return st;
+}

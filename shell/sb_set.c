@@ -1,0 +1,372 @@
+/*
+ * sb_set.c - set (letters, -o NAME, --, listing), shopt, shift, and the
+ * option name tables shared with `bash -o` and [[ -o ]].
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/sh.h"
+
+typedef struct optname {
+  const char *name;
+  unsigned bit;
+  char letter;
+} optname;
+
+/* set -o names in bash's listing order. */
+static const optname set_opts[] = {
+    {"allexport", O_ALLEXPORT, 'a'},
+    {"braceexpand", O_BRACEEXPAND, 'B'},
+    {"emacs", O_EMACS, 0},
+    {"errexit", O_ERREXIT, 'e'},
+    {"errtrace", O_ERRTRACE, 'E'},
+    {"functrace", O_FUNCTRACE, 'T'},
+    {"hashall", O_HASHALL, 'h'},
+    {"histexpand", O_HISTEXPAND, 'H'},
+    {"history", O_HISTORY, 0},
+    {"ignoreeof", O_IGNOREEOF, 0},
+    {"interactive-comments", O_INTERACTIVE_COMMENTS, 0},
+    {"keyword", O_KEYWORD, 'k'},
+    {"monitor", O_MONITOR, 'm'},
+    {"noclobber", O_NOCLOBBER, 'C'},
+    {"noexec", O_NOEXEC, 'n'},
+    {"noglob", O_NOGLOB, 'f'},
+    {"nolog", O_NOLOG, 0},
+    {"notify", O_NOTIFY, 'b'},
+    {"nounset", O_NOUNSET, 'u'},
+    {"onecmd", O_ONECMD, 't'},
+    {"physical", O_PHYSICAL, 'P'},
+    {"pipefail", O_PIPEFAIL, 0},
+    {"posix", O_POSIX, 0},
+    {"privileged", O_PRIVILEGED, 'p'},
+    {"verbose", O_VERBOSE, 'v'},
+    {"vi", O_VI, 0},
+    {"xtrace", O_XTRACE, 'x'},
+    {NULL, 0, 0}};
+
+static const optname shopt_opts[] = {
+    {"assoc_expand_once", SO_ASSOC_EXPAND_ONCE, 0},
+    {"autocd", 0, 0},
+    {"cdable_vars", 0, 0},
+    {"cdspell", 0, 0},
+    {"checkhash", 0, 0},
+    {"checkjobs", SO_CHECKJOBS, 0},
+    {"checkwinsize", SO_CHECKWINSIZE, 0},
+    {"cmdhist", SO_CMDHIST, 0},
+    {"compat31", 0, 0},
+    {"compat32", 0, 0},
+    {"compat40", 0, 0},
+    {"compat41", 0, 0},
+    {"compat42", 0, 0},
+    {"compat43", 0, 0},
+    {"compat44", 0, 0},
+    {"complete_fullquote", SO_COMPLETE_FULLQUOTE, 0},
+    {"direxpand", 0, 0},
+    {"dirspell", 0, 0},
+    {"dotglob", SO_DOTGLOB, 0},
+    {"execfail", 0, 0},
+    {"expand_aliases", SO_EXPAND_ALIASES, 0},
+    {"extdebug", SO_EXTDEBUG, 0},
+    {"extglob", SO_EXTGLOB, 0},
+    {"extquote", SO_EXTQUOTE, 0},
+    {"failglob", SO_FAILGLOB, 0},
+    {"force_fignore", SO_FORCE_FIGNORE, 0},
+    {"globasciiranges", SO_GLOBASCIIRANGES, 0},
+    {"globskipdots", 1u << 31, 0},
+    {"globstar", SO_GLOBSTAR, 0},
+    {"gnu_errfmt", 0, 0},
+    {"histappend", 0, 0},
+    {"histreedit", 0, 0},
+    {"histverify", 0, 0},
+    {"hostcomplete", SO_HOSTCOMPLETE, 0},
+    {"huponexit", 0, 0},
+    {"inherit_errexit", SO_INHERIT_ERREXIT, 0},
+    {"interactive_comments", SO_INTERACTIVE_COMMENTS, 0},
+    {"lastpipe", SO_LASTPIPE, 0},
+    {"lithist", SO_LITHIST, 0},
+    {"localvar_inherit", SO_LOCALVAR_INHERIT, 0},
+    {"localvar_unset", SO_LOCALVAR_UNSET, 0},
+    {"login_shell", 0, 0},
+    {"mailwarn", 0, 0},
+    {"no_empty_cmd_completion", 0, 0},
+    {"nocaseglob", SO_NOCASEGLOB, 0},
+    {"nocasematch", SO_NOCASEMATCH, 0},
+    {"noexpand_translation", 0, 0},
+    {"nullglob", SO_NULLGLOB, 0},
+    {"patsub_replacement", SO_PATSUB_REPLACEMENT, 0},
+    {"progcomp", SO_PROGCOMP, 0},
+    {"progcomp_alias", 0, 0},
+    {"promptvars", SO_PROMPTVARS, 0},
+    {"restricted_shell", 0, 0},
+    {"shift_verbose", SO_SHIFT_VERBOSE, 0},
+    {"sourcepath", SO_SOURCEPATH, 0},
+    {"varredir_close", 0, 0},
+    {"xpg_echo", SO_XPG_ECHO, 0},
+    {NULL, 0, 0}};
+
+int sh_option_by_name(const char *name, unsigned *bit) {
+  for (const optname *o = set_opts; o->name; o++)
+    if (strcmp(o->name, name) == 0) {
+      *bit = o->bit;
+      return 0;
+    }
+  return -1;
+}
+
+int sh_option_letter(sh_exec *ex, char ch, int on) {
+  for (const optname *o = set_opts; o->name; o++)
+    if (o->letter == ch) {
+      if (on)
+        ex->opts |= o->bit;
+      else
+        ex->opts &= ~o->bit;
+      return 0;
+    }
+  return -1;
+}
+
+int sh_set_option_name(sh_exec *ex, const char *name, int on) {
+  unsigned bit;
+  if (sh_option_by_name(name, &bit))
+    return -1;
+  if (on)
+    ex->opts |= bit;
+  else
+    ex->opts &= ~bit;
+  if (bit == O_VI && on)
+    ex->opts &= ~O_EMACS;
+  if (bit == O_EMACS && on)
+    ex->opts &= ~O_VI;
+  return 0;
+}
+
+static int list_set_o(sh_exec *ex, int plus) {
+  buf b;
+  buf_init(&b, ex->m);
+  for (const optname *o = set_opts; o->name; o++) {
+    int on = (ex->opts & o->bit) != 0;
+    if (plus)
+      buf_printf(&b, "set %co %s\n", on ? '-' : '+', o->name);
+    else
+      buf_printf(&b, "%-15s\t%s\n", o->name, on ? "on" : "off");
+  }
+  sh_out(ex, b.data, b.len);
+  buf_free(&b);
+  return 0;
+}
+
+int sb_set(sh_exec *ex, int argc, char **argv) {
+  if (argc == 1) {
+    size_t n;
+    sh_var **all = sh_all_vars(ex, ex->ar, &n);
+    buf b;
+    buf_init(&b, ex->m);
+    for (size_t i = 0; all && i < n; i++)
+      if (all[i]->flags & V_SET)
+        sh_print_var(ex, &b, all[i], 0);
+    sh_out(ex, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return 0;
+  }
+  int i = 1;
+  int set_args = 0;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      i++;
+      set_args = 1;
+      break;
+    }
+    if (strcmp(a, "-") == 0) {
+      ex->opts &= ~(O_XTRACE | O_VERBOSE);
+      i++;
+      set_args = i < argc;
+      break;
+    }
+    if ((a[0] != '-' && a[0] != '+') || !a[1])
+      break;
+    int on = a[0] == '-';
+    for (const char *p = a + 1; *p; p++) {
+      if (*p == 'o') {
+        if (i + 1 >= argc) {
+          list_set_o(ex, !on);
+          continue;
+        }
+        const char *nm = argv[++i];
+        if (sh_set_option_name(ex, nm, on)) {
+          sh_builtin_err(ex, "set", "%s: invalid option name", nm);
+          return 1;
+        }
+        continue;
+      }
+      if (sh_option_letter(ex, *p, on)) {
+        sh_builtin_err(ex, "set", "-%c: invalid option", *p);
+        sh_err_noline(ex, "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
+                          "option-name] [--] [-] [arg ...]");
+        return 2;
+      }
+    }
+  }
+  if (i < argc)
+    set_args = 1;
+  if (set_args) {
+    sh_args *na = sh_args_new(ex->m, argc - i, argv + i);
+    if (!na)
+      return sh_oom(ex);
+    sh_args_unref(ex->m, ex->args);
+    ex->args = na;
+  }
+  return 0;
+}
+
+int sb_shift(sh_exec *ex, int argc, char **argv) {
+  int64_t n = 1;
+  if (argc > 1) {
+    if (sh_parse_int(argv[1], &n)) {
+      sh_builtin_err(ex, "shift", "%s: numeric argument required", argv[1]);
+      return 1;
+    }
+    if (n < 0) {
+      sh_builtin_err(ex, "shift", "%s: shift count out of range", argv[1]);
+      return 1;
+    }
+  }
+  int have = ex->args ? ex->args->n : 0;
+  if (n > have) {
+    if (ex->shopts & SO_SHIFT_VERBOSE)
+      sh_builtin_err(ex, "shift", "%lld: shift count out of range",
+                     (long long)n);
+    return 1;
+  }
+  if (n == 0)
+    return 0;
+  sh_args *na = sh_args_new(ex->m, have - (int)n, ex->args->v + n);
+  if (!na)
+    return sh_oom(ex);
+  sh_args_unref(ex->m, ex->args);
+  ex->args = na;
+  return 0;
+}
+
+static int shopt_get(sh_exec *ex, const optname *o) {
+  if (o->bit == (1u << 31))
+    return 1; /* globskipdots: always on */
+  return o->bit && (ex->shopts & o->bit);
+}
+
+int sb_shopt(sh_exec *ex, int argc, char **argv) {
+  int set = 0, unset = 0, quiet = 0, print = 0, oflag = 0;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    }
+    for (const char *p = argv[i] + 1; *p; p++) {
+      switch (*p) {
+      case 's':
+        set = 1;
+        break;
+      case 'u':
+        unset = 1;
+        break;
+      case 'q':
+        quiet = 1;
+        break;
+      case 'p':
+        print = 1;
+        break;
+      case 'o':
+        oflag = 1;
+        break;
+      default:
+        sh_builtin_err(ex, "shopt", "-%c: invalid option", *p);
+        sh_err_noline(ex, "shopt: usage: shopt [-pqsu] [-o] [optname ...]");
+        return 2;
+      }
+    }
+  }
+  buf b;
+  buf_init(&b, ex->m);
+  int st = 0;
+  if (i >= argc) {
+    if (oflag) {
+      for (const optname *o = set_opts; o->name; o++) {
+        int on = (ex->opts & o->bit) != 0;
+        if ((set && !on) || (unset && on))
+          continue;
+        if (print)
+          buf_printf(&b, "set %co %s\n", on ? '-' : '+', o->name);
+        else
+          buf_printf(&b, "%-15s\t%s\n", o->name, on ? "on" : "off");
+      }
+    } else {
+      for (const optname *o = shopt_opts; o->name; o++) {
+        int on = shopt_get(ex, o);
+        if ((set && !on) || (unset && on))
+          continue;
+        if (print)
+          buf_printf(&b, "shopt %s %s\n", on ? "-s" : "-u", o->name);
+        else
+          buf_printf(&b, "%-15s\t%s\n", o->name, on ? "on" : "off");
+      }
+    }
+    if (!quiet)
+      sh_out(ex, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return 0;
+  }
+  for (; i < argc; i++) {
+    const char *nm = argv[i];
+    if (oflag) {
+      unsigned bit;
+      if (sh_option_by_name(nm, &bit)) {
+        sh_builtin_err(ex, "shopt", "%s: invalid option name", nm);
+        st = 1;
+        continue;
+      }
+      if (set || unset) {
+        sh_set_option_name(ex, nm, set);
+      } else {
+        int on = (ex->opts & bit) != 0;
+        if (!on)
+          st = 1;
+        if (print)
+          buf_printf(&b, "set %co %s\n", on ? '-' : '+', nm);
+        else if (!quiet)
+          buf_printf(&b, "%-15s\t%s\n", nm, on ? "on" : "off");
+      }
+      continue;
+    }
+    const optname *o = NULL;
+    for (const optname *k = shopt_opts; k->name; k++)
+      if (strcmp(k->name, nm) == 0)
+        o = k;
+    if (!o) {
+      sh_builtin_err(ex, "shopt", "%s: invalid shell option name", nm);
+      st = 1;
+      continue;
+    }
+    if (set || unset) {
+      if (o->bit && o->bit != (1u << 31)) {
+        if (set)
+          ex->shopts |= o->bit;
+        else
+          ex->shopts &= ~o->bit;
+      }
+      continue;
+    }
+    int on = shopt_get(ex, o);
+    if (!on)
+      st = 1;
+    if (print)
+      buf_printf(&b, "shopt %s %s\n", on ? "-s" : "-u", o->name);
+    else if (!quiet)
+      buf_printf(&b, "%-15s\t%s\n", o->name, on ? "on" : "off");
+  }
+  if (b.len)
+    sh_out(ex, b.data, b.len);
+  buf_free(&b);
+  return st;
+}

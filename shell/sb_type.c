@@ -1,0 +1,506 @@
+/*
+ * sb_type.c - builtins about names: type, command, builtin, alias,
+ * unalias, enable, help, and getopts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/sh.h"
+
+static const char *const keywords[] = {
+    "!",    "[[",   "]]",    "case",  "coproc",   "do", "done", "elif",
+    "else", "esac", "fi",    "for",   "function", "if", "in",   "select",
+    "then", "time", "until", "while", "{",        "}",  NULL};
+
+/* Builtins of real bash that builtins/ implements as commands: `type`
+ * reports them as shell builtins. */
+static const char *const bash_builtins[] = {
+    "[",   "echo", "false",   "printf",  "test",     "true",    "kill",
+    "pwd", "read", "ulimit",  "compgen", "complete", "bind",    "fc",
+    "fg",  "bg",   "history", "logout",  "suspend",  "compopt", NULL};
+
+static int in_list(const char *const *l, const char *s) {
+  for (int i = 0; l[i]; i++)
+    if (strcmp(l[i], s) == 0)
+      return 1;
+  return 0;
+}
+
+static int is_builtin(sh_exec *ex, const char *name) {
+  if (sh_builtin_lookup(name) && strcmp(name, "bash") != 0 &&
+      strcmp(name, "sh") != 0)
+    return 1;
+  const bi_def *d = bi_lookup(name);
+  if (d && in_list(bash_builtins, name))
+    return 1;
+  (void)ex;
+  return 0;
+}
+
+/* Describe name; mode 't' (type -t), 'v' (command -v), 'V' (type). */
+static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
+                    int path_only, int force_path) {
+  int found = 0;
+  if (!force_path) {
+    const char *al = sh_alias_get(ex, name);
+    if (al && (ex->shopts & SO_EXPAND_ALIASES || 1)) {
+      found = 1;
+      if (mode == 't')
+        buf_puts(b, "alias\n");
+      else if (mode == 'v') {
+        buf_printf(b, "alias %s=", name);
+        sh_quote(b, al, strlen(al));
+        buf_putc(b, '\n');
+      } else if (!path_only)
+        buf_printf(b, "%s is aliased to `%s'\n", name, al);
+      if (!all)
+        return 1;
+    }
+    if (in_list(keywords, name)) {
+      found = 1;
+      if (mode == 't')
+        buf_puts(b, "keyword\n");
+      else if (mode == 'v')
+        buf_printf(b, "%s\n", name);
+      else if (!path_only)
+        buf_printf(b, "%s is a shell keyword\n", name);
+      if (!all)
+        return 1;
+    }
+    sh_func *f = sh_func_find(ex, name);
+    if (f) {
+      found = 1;
+      if (mode == 't')
+        buf_puts(b, "function\n");
+      else if (mode == 'v')
+        buf_printf(b, "%s\n", name);
+      else if (!path_only) {
+        buf_printf(b, "%s is a function\n", name);
+        sh_print_func(ex, b, f);
+      }
+      if (!all)
+        return 1;
+    }
+    if (is_builtin(ex, name)) {
+      found = 1;
+      if (mode == 't')
+        buf_puts(b, "builtin\n");
+      else if (mode == 'v')
+        buf_printf(b, "%s\n", name);
+      else if (!path_only)
+        buf_printf(b, "%s is a shell builtin\n", name);
+      if (!all)
+        return 1;
+    }
+  }
+  if (strchr(name, '/')) {
+    vfs_stat_t st;
+    if (vfs_stat(ex->run->v, ex->cwd, name, &st) == 0 && st.type != VFS_DIR &&
+        vfs_access(ex->run->v, ex->cwd, name, X_OK) == 0) {
+      if (mode == 't')
+        buf_puts(b, "file\n");
+      else if (mode == 'v' || path_only)
+        buf_printf(b, "%s\n", name);
+      else
+        buf_printf(b, "%s is %s\n", name, name);
+      return 1;
+    }
+    return found;
+  }
+  /* PATH: every match with -a */
+  const char *path = sh_getvar(ex, "PATH");
+  if (!path)
+    path = "/usr/bin:/bin";
+  const char *p = path;
+  for (;;) {
+    const char *e = strchr(p, ':');
+    size_t dl = e ? (size_t)(e - p) : strlen(p);
+    char *full = arena_alloc(ex->ar, dl + strlen(name) + 2);
+    if (!full)
+      break;
+    if (dl)
+      snprintf(full, dl + strlen(name) + 2, "%.*s/%s", (int)dl, p, name);
+    else
+      strcpy(full, name);
+    vfs_stat_t st;
+    if (vfs_stat(ex->run->v, ex->cwd, full, &st) == 0 && st.type != VFS_DIR &&
+        vfs_access(ex->run->v, ex->cwd, full, X_OK) == 0) {
+      found = 1;
+      if (mode == 't')
+        buf_puts(b, "file\n");
+      else if (mode == 'v' || path_only)
+        buf_printf(b, "%s\n", full);
+      else
+        buf_printf(b, "%s is %s\n", name, full);
+      if (!all)
+        return 1;
+    }
+    if (!e)
+      break;
+    p = e + 1;
+  }
+  if (!found && sh_host_lookup(ex, name)) {
+    found = 1;
+    if (mode == 't')
+      buf_puts(b, "file\n");
+    else if (mode == 'v')
+      buf_printf(b, "%s\n", name);
+    else
+      buf_printf(b, "%s is %s\n", name, name);
+  }
+  return found;
+}
+
+int sb_type(sh_exec *ex, int argc, char **argv) {
+  int mode = 'V', all = 0, path_only = 0, force = 0;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    }
+    for (const char *p = argv[i] + 1; *p; p++) {
+      switch (*p) {
+      case 't':
+        mode = 't';
+        break;
+      case 'a':
+        all = 1;
+        break;
+      case 'p':
+        path_only = 1;
+        break;
+      case 'P':
+        path_only = 1;
+        force = 1;
+        break;
+      case 'f':
+        break;
+      default:
+        sh_builtin_err(ex, "type", "-%c: invalid option", *p);
+        sh_err_noline(ex, "type: usage: type [-afptP] name [name ...]");
+        return 2;
+      }
+    }
+  }
+  int st = 0;
+  buf b;
+  buf_init(&b, ex->m);
+  for (; i < argc; i++) {
+    size_t before = b.len;
+    if (!describe(ex, &b, argv[i], mode, all, path_only, force)) {
+      st = 1;
+      if (mode != 't' && !path_only) {
+        sh_out(ex, b.data ? b.data : "", b.len);
+        buf_clear(&b);
+        sh_builtin_err(ex, "type", "%s: not found", argv[i]);
+      }
+    }
+    (void)before;
+  }
+  sh_out(ex, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  return st;
+}
+
+int sb_command(sh_exec *ex, int argc, char **argv) {
+  int v = 0, V = 0;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    }
+    for (const char *p = argv[i] + 1; *p; p++) {
+      if (*p == 'v')
+        v = 1;
+      else if (*p == 'V')
+        V = 1;
+      else if (*p == 'p')
+        ;
+      else {
+        sh_builtin_err(ex, "command", "-%c: invalid option", *p);
+        return 2;
+      }
+    }
+  }
+  if (i >= argc)
+    return 0;
+  if (v || V) {
+    int st = 0;
+    buf b;
+    buf_init(&b, ex->m);
+    for (; i < argc; i++) {
+      if (!describe(ex, &b, argv[i], V ? 'V' : 'v', 0, 0, 0)) {
+        st = 1;
+        if (V) {
+          sh_out(ex, b.data ? b.data : "", b.len);
+          buf_clear(&b);
+          sh_builtin_err(ex, "command", "%s: not found", argv[i]);
+        }
+      }
+    }
+    sh_out(ex, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return st;
+  }
+  return sh_dispatch(ex, argc - i, argv + i, 1);
+}
+
+int sb_builtin(sh_exec *ex, int argc, char **argv) {
+  if (argc < 2)
+    return 0;
+  const char *name = argv[1];
+  const sh_builtin *sb = sh_builtin_lookup(name);
+  if (sb)
+    return sb->fn(ex, argc - 1, argv + 1);
+  const bi_def *d = bi_lookup(name);
+  if (d && !((d->flags & BI_NET) && !sh_have_net(ex))) {
+    bi_ctx c;
+    sh_fill_bi_ctx(ex, &c, argc - 1, argv + 1);
+    return d->fn(&c);
+  }
+  sh_builtin_err(ex, "builtin", "%s: not a shell builtin", name);
+  return 1;
+}
+
+int sb_alias(sh_exec *ex, int argc, char **argv) {
+  int i = 1;
+  int print = 0;
+  if (i < argc && strcmp(argv[i], "-p") == 0) {
+    print = 1;
+    i++;
+  }
+  if (i < argc && strcmp(argv[i], "--") == 0)
+    i++;
+  buf b;
+  buf_init(&b, ex->m);
+  int st = 0;
+  if (i >= argc || print) {
+    /* all aliases, sorted */
+    if (ex->aliases) {
+      size_t n = ex->aliases->n, k = 0;
+      const char **names = arena_alloc(ex->ar, (n + 1) * sizeof *names);
+      uint32_t it = 0;
+      void *e;
+      while (names && (e = sh_map_next(ex->aliases, &it)))
+        names[k++] = *(char **)e;
+      for (size_t a = 0; names && a < k; a++)
+        for (size_t c = a + 1; c < k; c++)
+          if (strcmp(names[a], names[c]) > 0) {
+            const char *t = names[a];
+            names[a] = names[c];
+            names[c] = t;
+          }
+      for (size_t a = 0; names && a < k; a++) {
+        const char *val = sh_alias_get(ex, names[a]);
+        buf_printf(&b, "alias %s=", names[a]);
+        sh_quote(&b, val, strlen(val));
+        buf_putc(&b, '\n');
+      }
+    }
+  }
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    const char *eq = strchr(a, '=');
+    if (!eq) {
+      const char *val = sh_alias_get(ex, a);
+      if (!val) {
+        sh_builtin_err(ex, "alias", "%s: not found", a);
+        st = 1;
+        continue;
+      }
+      buf_printf(&b, "alias %s=", a);
+      sh_quote(&b, val, strlen(val));
+      buf_putc(&b, '\n');
+      continue;
+    }
+    char *name = arena_strndup(ex->ar, a, (size_t)(eq - a));
+    if (!name || !*name || strchr(name, '/') || strchr(name, '$')) {
+      sh_builtin_err(ex, "alias", "`%s': invalid alias name", name ? name : a);
+      st = 1;
+      continue;
+    }
+    sh_alias_set(ex, name, eq + 1);
+  }
+  sh_out(ex, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  return st;
+}
+
+int sb_unalias(sh_exec *ex, int argc, char **argv) {
+  int i = 1;
+  int st = 0;
+  if (i < argc && strcmp(argv[i], "-a") == 0) {
+    if (ex->aliases) {
+      uint32_t it = 0;
+      void *e;
+      size_t n = ex->aliases->n, k = 0;
+      char **names = arena_alloc(ex->ar, (n + 1) * sizeof *names);
+      while (names && (e = sh_map_next(ex->aliases, &it)))
+        names[k++] = arena_strdup(ex->ar, *(char **)e);
+      for (size_t a = 0; names && a < k; a++)
+        sh_alias_unset(ex, names[a]);
+    }
+    return 0;
+  }
+  if (i < argc && strcmp(argv[i], "--") == 0)
+    i++;
+  if (i >= argc) {
+    sh_err_noline(ex, "unalias: usage: unalias [-a] name [name ...]");
+    return 2;
+  }
+  for (; i < argc; i++) {
+    if (sh_alias_unset(ex, argv[i])) {
+      sh_builtin_err(ex, "unalias", "%s: not found", argv[i]);
+      st = 1;
+    }
+  }
+  return st;
+}
+
+int sb_enable(sh_exec *ex, int argc, char **argv) {
+  if (argc == 1) {
+    size_t n;
+    const sh_builtin *t = sh_builtin_all(&n);
+    for (size_t i = 0; i < n; i++)
+      sh_outf(ex, "enable %s\n", t[i].name);
+  }
+  return 0;
+}
+
+int sb_help(sh_exec *ex, int argc, char **argv) {
+  if (argc > 1) {
+    const bi_def *d = bi_lookup(argv[1]);
+    if (d) {
+      sh_outf(ex, "%s\n%s", d->usage, d->help);
+      return 0;
+    }
+    if (sh_builtin_lookup(argv[1])) {
+      sh_outf(ex, "%s: %s\n", argv[1], argv[1]);
+      return 0;
+    }
+    sh_builtin_err(ex, "help",
+                   "no help topics match `%s'.  Try `help help' "
+                   "or `man -k %s' or `info %s'.",
+                   argv[1], argv[1], argv[1]);
+    return 1;
+  }
+  sh_outs(ex, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n");
+  return 0;
+}
+
+/* ---- getopts
+ * ----------------------------------------------------------------- */
+
+int sb_getopts(sh_exec *ex, int argc, char **argv) {
+  if (argc < 3) {
+    sh_err_noline(ex, "getopts: usage: getopts optstring name [arg ...]");
+    return 2;
+  }
+  const char *opts = argv[1];
+  const char *name = argv[2];
+  int nargs;
+  char **args;
+  if (argc > 3) {
+    nargs = argc - 3;
+    args = argv + 3;
+  } else {
+    nargs = ex->args ? ex->args->n : 0;
+    args = ex->args ? ex->args->v : NULL;
+  }
+  int silent = opts[0] == ':';
+  if (silent)
+    opts++;
+  const char *oi = sh_getvar(ex, "OPTIND");
+  int64_t optind = 1;
+  if (oi && sh_parse_int(oi, &optind))
+    optind = 1;
+  if (optind < 1)
+    optind = 1;
+  if (optind != ex->getopts_ind)
+    ex->getopts_sub = 0;
+  char optstr[2] = {0, 0};
+  if (optind > nargs) {
+    sh_setvar(ex, name, "?", 1, 0);
+    ex->getopts_ind = (int)optind;
+    return 1;
+  }
+  const char *arg = args[optind - 1];
+  if (ex->getopts_sub == 0) {
+    if (arg[0] != '-' || arg[1] == 0) {
+      sh_setvar(ex, name, "?", 1, 0);
+      ex->getopts_ind = (int)optind;
+      return 1;
+    }
+    if (strcmp(arg, "--") == 0) {
+      sh_setvar_int(ex, "OPTIND", optind + 1);
+      ex->getopts_ind = (int)optind + 1;
+      sh_setvar(ex, name, "?", 1, 0);
+      return 1;
+    }
+    ex->getopts_sub = 1;
+  }
+  char c = arg[ex->getopts_sub];
+  ex->getopts_sub++;
+  int last = arg[ex->getopts_sub] == 0;
+  const char *spec = c && c != ':' ? strchr(opts, c) : NULL;
+  optstr[0] = c;
+  if (!spec) {
+    if (last) {
+      optind++;
+      ex->getopts_sub = 0;
+    }
+    sh_setvar_int(ex, "OPTIND", optind);
+    ex->getopts_ind = (int)optind;
+    sh_setvar(ex, name, "?", 1, 0);
+    if (silent) {
+      sh_setvar(ex, "OPTARG", optstr, 1, 0);
+    } else {
+      sh_unsetvar(ex, "OPTARG");
+      const char *opterr = sh_getvar(ex, "OPTERR");
+      if (!opterr || strcmp(opterr, "0") != 0)
+        sh_err_noline(ex, "illegal option -- %c", c);
+    }
+    return 0;
+  }
+  if (spec[1] == ':') {
+    if (!last) {
+      const char *val = arg + ex->getopts_sub;
+      sh_setvar(ex, "OPTARG", val, strlen(val), 0);
+      optind++;
+    } else if (optind < nargs) {
+      const char *val = args[optind];
+      sh_setvar(ex, "OPTARG", val, strlen(val), 0);
+      optind += 2;
+    } else {
+      optind++;
+      ex->getopts_sub = 0;
+      sh_setvar_int(ex, "OPTIND", optind);
+      ex->getopts_ind = (int)optind;
+      if (silent) {
+        sh_setvar(ex, name, ":", 1, 0);
+        sh_setvar(ex, "OPTARG", optstr, 1, 0);
+      } else {
+        sh_setvar(ex, name, "?", 1, 0);
+        sh_unsetvar(ex, "OPTARG");
+        const char *opterr = sh_getvar(ex, "OPTERR");
+        if (!opterr || strcmp(opterr, "0") != 0)
+          sh_err_noline(ex, "option requires an argument -- %c", c);
+      }
+      return 0;
+    }
+    ex->getopts_sub = 0;
+  } else {
+    sh_unsetvar(ex, "OPTARG");
+    if (last) {
+      optind++;
+      ex->getopts_sub = 0;
+    }
+  }
+  sh_setvar_int(ex, "OPTIND", optind);
+  ex->getopts_ind = (int)optind;
+  sh_setvar(ex, name, optstr, 1, 0);
+  return 0;
+}

@@ -1,0 +1,622 @@
+/*
+ * sh.h - internal state of the interpreter (prefix sh_).
+ *
+ * Three levels of state:
+ *   sh_run   one vsh_exec call: budget, result streams, jobs, fake pids.
+ *   sh_exec  one running shell "process": variables (a chain of scopes),
+ *            functions, options, positional parameters, fd table, traps,
+ *            cwd. A subshell, $(...) or pipeline stage is a child sh_exec
+ *            whose scopes read through to the frozen parent and write into
+ *            an overlay, so creating one is O(1).
+ *   sandbox  (sandbox.h) the vsh_sandbox: allocator, vfs, scheduler.
+ *
+ * Control flow (break/continue/return/exit, and stops for limits or fatal
+ * errors) is a "jump" recorded on the sh_exec and checked after every
+ * command, so unwinding never uses longjmp across fibers.
+ */
+#ifndef VSH_SHELL_SH_H
+#define VSH_SHELL_SH_H
+
+#include <stdint.h>
+
+#include "builtins/builtin.h"
+#include "core/arena.h"
+#include "core/budget.h"
+#include "core/buf.h"
+#include "core/fiber.h"
+#include "core/mem.h"
+#include "core/stream.h"
+#include "shell/ast.h"
+#include "vfs/vfs.h"
+#include "vsh.h"
+
+typedef struct sh_exec sh_exec;
+typedef struct sh_run sh_run;
+typedef struct sh_var sh_var;
+typedef struct sh_scope sh_scope;
+typedef struct sh_func sh_func;
+
+/* ---- hash map of name -> pointer --------------------------------------- */
+
+typedef struct sh_map {
+  void **slots; /* entries are structs whose first member is `char *name` */
+  uint32_t cap, n, used; /* used counts deleted slots too */
+} sh_map;
+
+void *sh_map_get(const sh_map *m, const char *name);
+int sh_map_put(mem *mm, sh_map *m, void *ent); /* replaces same name */
+void *sh_map_del(sh_map *m, const char *name); /* returns the entry */
+void sh_map_free(mem *mm, sh_map *m);
+/* Iterate: i starts at 0; returns NULL at the end. */
+void *sh_map_next(const sh_map *m, uint32_t *i);
+
+/* ---- variables --------------------------------------------------------- */
+
+enum {
+  V_SET = 1u << 0, /* has a value (else declared only) */
+  V_EXPORT = 1u << 1,
+  V_READONLY = 1u << 2,
+  V_INTEGER = 1u << 3,
+  V_LOWER = 1u << 4,
+  V_UPPER = 1u << 5,
+  V_ARRAY = 1u << 6,
+  V_ASSOC = 1u << 7,
+  V_NAMEREF = 1u << 8,
+  V_TOMB = 1u << 9, /* overlay marker: unset in this subshell */
+  V_LOCAL = 1u << 10,
+  V_CAPITAL = 1u << 11, /* declare -c (not in bash 5.2; kept for -p) */
+  V_SPECIAL = 1u << 12  /* computed (RANDOM, SECONDS, ...) */
+};
+
+typedef struct sh_aent {
+  int64_t idx; /* indexed arrays */
+  char *key;   /* assoc arrays */
+  char *val;
+  uint64_t seq; /* assoc insertion order (bash bucket order on output) */
+} sh_aent;
+
+typedef struct sh_arr {
+  sh_aent *e; /* indexed: sorted by idx; assoc: any order */
+  size_t n, cap;
+  uint64_t seq;
+} sh_arr;
+
+struct sh_var {
+  char *name;
+  unsigned flags;
+  char *val; /* scalar value (V_SET, not array) */
+  size_t len;
+  sh_arr *arr; /* V_ARRAY / V_ASSOC */
+};
+
+enum { SC_GLOBAL, SC_FUNC, SC_OVERLAY, SC_TEMP };
+
+struct sh_scope {
+  sh_map map;
+  sh_scope *up;
+  int kind;
+  int owned; /* freed by the sh_exec that pushed it */
+};
+
+/* ---- functions --------------------------------------------------------- */
+
+struct sh_func {
+  char *name;
+  int refs;
+  arena ar;      /* holds the parsed body */
+  sh_node *body; /* compound command */
+  char *src;     /* definition text */
+  size_t src_len;
+  int line;
+  char *file; /* BASH_SOURCE */
+  int tomb;   /* overlay marker: unset -f in a subshell */
+};
+
+/* ---- positional parameters (immutable, shared) -------------------------- */
+
+typedef struct sh_args {
+  int refs;
+  int n;
+  char **v; /* v[0..n-1] are $1.., each mem-allocated */
+} sh_args;
+
+/* ---- options ----------------------------------------------------------- */
+
+enum {
+  O_ERREXIT = 1u << 0,
+  O_NOUNSET = 1u << 1,
+  O_XTRACE = 1u << 2,
+  O_PIPEFAIL = 1u << 3,
+  O_NOGLOB = 1u << 4,
+  O_NOCLOBBER = 1u << 5,
+  O_ALLEXPORT = 1u << 6,
+  O_NOEXEC = 1u << 7,
+  O_VERBOSE = 1u << 8,
+  O_POSIX = 1u << 9,
+  O_BRACEEXPAND = 1u << 10,
+  O_HASHALL = 1u << 11,
+  O_INTERACTIVE_COMMENTS = 1u << 12,
+  O_ERRTRACE = 1u << 13,
+  O_FUNCTRACE = 1u << 14,
+  O_MONITOR = 1u << 15,
+  O_NOTIFY = 1u << 16,
+  O_KEYWORD = 1u << 17,
+  O_PHYSICAL = 1u << 18,
+  O_ONECMD = 1u << 19,
+  O_HISTEXPAND = 1u << 20,
+  O_IGNOREEOF = 1u << 21,
+  O_NOLOG = 1u << 22,
+  O_PRIVILEGED = 1u << 23,
+  O_EMACS = 1u << 24,
+  O_VI = 1u << 25,
+  O_HISTORY = 1u << 26
+};
+
+enum {
+  SO_EXTGLOB = 1u << 0,
+  SO_NULLGLOB = 1u << 1,
+  SO_FAILGLOB = 1u << 2,
+  SO_DOTGLOB = 1u << 3,
+  SO_NOCASEGLOB = 1u << 4,
+  SO_NOCASEMATCH = 1u << 5,
+  SO_GLOBSTAR = 1u << 6,
+  SO_EXPAND_ALIASES = 1u << 7,
+  SO_LASTPIPE = 1u << 8,
+  SO_INHERIT_ERREXIT = 1u << 9,
+  SO_XPG_ECHO = 1u << 10,
+  SO_SOURCEPATH = 1u << 11,
+  SO_GLOBASCIIRANGES = 1u << 12,
+  SO_CHECKWINSIZE = 1u << 13,
+  SO_CMDHIST = 1u << 14,
+  SO_EXTQUOTE = 1u << 15,
+  SO_FORCE_FIGNORE = 1u << 16,
+  SO_HOSTCOMPLETE = 1u << 17,
+  SO_INTERACTIVE_COMMENTS = 1u << 18,
+  SO_PROGCOMP = 1u << 19,
+  SO_PROMPTVARS = 1u << 20,
+  SO_COMPLETE_FULLQUOTE = 1u << 21,
+  SO_LOCALVAR_INHERIT = 1u << 22,
+  SO_LOCALVAR_UNSET = 1u << 23,
+  SO_SHIFT_VERBOSE = 1u << 24,
+  SO_EXTDEBUG = 1u << 25,
+  SO_NOCASEGLOB_X = 1u << 26,
+  SO_CHECKJOBS = 1u << 27,
+  SO_ASSOC_EXPAND_ONCE = 1u << 28,
+  SO_PATSUB_REPLACEMENT = 1u << 29,
+  SO_LITHIST = 1u << 30
+};
+
+/* ---- control flow ------------------------------------------------------ */
+
+enum {
+  J_NONE = 0,
+  J_BREAK,
+  J_CONTINUE,
+  J_RETURN,
+  J_EXIT, /* exit this shell process (subshell boundary stops it) */
+  J_ABORT /* a limit or cancel: unwind everything */
+};
+
+/* Pipe buffer: small enough that a pipeline does not push the C heap past
+ * glibc's trim threshold on every exec (brk churn costs ~100 us). */
+#define SH_PIPE_CAP 16384
+#define SH_NFD 64
+#define SH_NSIG 65 /* 0 = EXIT, 1..64 signals; ERR/DEBUG/RETURN below */
+enum { TRAP_EXIT = 0, TRAP_ERR = 65, TRAP_DEBUG = 66, TRAP_RETURN = 67 };
+#define SH_NTRAP 68
+
+typedef struct sh_frame {
+  const char *func;   /* FUNCNAME entry ("main", "source" ...) */
+  const char *source; /* BASH_SOURCE entry */
+  int call_line;      /* BASH_LINENO entry */
+  struct sh_frame *up;
+} sh_frame;
+
+typedef struct sh_job {
+  int pid;
+  int done;
+  int status;
+  fiber *waiter; /* a fiber blocked in `wait` */
+  sh_exec *ex;
+  sh_node *node;
+  struct sh_run *run;
+  struct sh_job *next;
+} sh_job;
+
+typedef struct sh_host_cmd {
+  char *name;
+  vsh_command_fn fn;
+  void *ud;
+} sh_host_cmd;
+
+struct vsh_sandbox;
+
+typedef struct sh_kept {
+  arena *a;
+  struct sh_kept *next;
+} sh_kept;
+
+/* One vsh_exec / vsh_session_exec call. */
+struct sh_run {
+  struct vsh_sandbox *sb;
+  mem *m;
+  vfs *v;
+  sched *sc;
+  budget bud;
+  buf out, err;          /* collected result */
+  stream *out_s, *err_s; /* capture streams */
+  stream *in_s;
+  int next_pid;
+  sh_job *jobs;
+  int njobs_running;
+  int64_t start_ns; /* wall, for SECONDS */
+  int printed_stop; /* the limit message was written */
+  int procsub_seq;
+  int keep_ast;   /* a function or job still uses the tree */
+  stream *closed; /* what a closed fd reads and writes */
+  sh_kept *kept;  /* parse arenas kept to the end of the run */
+  int cancelled;
+};
+
+typedef struct sh_redir_save {
+  int fd;
+  stream *old;
+} sh_redir_save;
+
+struct sh_exec {
+  sh_run *run;
+  sh_exec *parent; /* frozen while this one runs (NULL for a flat copy) */
+  mem *m;
+  arena *ar; /* scratch (a pipeline stage owns its own) */
+  arena own_ar;
+  int own_arena;
+
+  sh_scope *scope;  /* top scope (temp, function locals, overlay, global) */
+  sh_scope *global; /* global scope of this process (overlay for subs) */
+  sh_map funcs;     /* functions defined in this process */
+  int funcs_flat;   /* funcs holds everything (no read-through) */
+  sh_map *aliases;  /* shared with the parent until written */
+  int aliases_owned;
+  sh_args *args;
+  char *arg0;      /* $0 */
+  unsigned opts;   /* O_* */
+  unsigned shopts; /* SO_* */
+  stream *fd[SH_NFD];
+  unsigned fd_cloexec; /* bitmask unused; kept for exec-only fds */
+  char *traps[SH_NTRAP];
+  int traps_owned; /* traps[] strings are ours to free */
+  char *cwd;       /* logical PWD, mem */
+  sh_frame *frame;
+  int func_depth;
+  int source_depth;
+  int loop_depth;
+  int status;       /* $? */
+  int jump, jump_n; /* J_* with a count for break/continue */
+  int exit_status;  /* for J_EXIT / J_RETURN */
+  int lineno;
+  int errexit_ok;  /* >0: in a context where set -e is ignored */
+  int in_subshell; /* BASH_SUBSHELL */
+  int is_stage;    /* a pipeline stage or subshell: EPIPE ends it */
+  int pid;         /* BASHPID (fake) */
+  int last_bg_pid; /* $! */
+  int in_trap;
+  int cmdsub_status; /* status of the last $(...) in this command */
+  int has_cmdsub;
+  char *last_arg;      /* $_ */
+  const char *errname; /* "bash" or the script name for messages */
+  int pipestatus[64];
+  int npipestatus;
+  uint32_t random_state;
+  int random_seeded;
+  char **dirstack; /* pushd/popd: entries below the cwd */
+  int ndirstack;
+  unsigned umask_unused;
+  int getopts_sub;   /* position inside a clustered option */
+  int getopts_ind;   /* OPTIND when getopts_sub was set */
+  int fd_exec_guard; /* unused: exec redirections are always permanent */
+  int in_cond;       /* evaluating an if/while condition etc. */
+  int no_errexit_here;
+  sh_frame base_frame;
+  int exiting; /* running the EXIT trap */
+  int is_session;
+  int cmdsub_level; /* xtrace: one more PS4 char per $(...) level */
+  const unsigned char *disabled; /* enable -n set, or NULL */
+  char *script_name;             /* BASH_SOURCE of a script run as a command */
+  void *procsubs;                /* pending /dev/fd files (exec_pipe.c) */
+  size_t nprocsubs, capprocsubs;
+  sh_assign **decl_assigns; /* declare-like builtins: parsed NAME=... */
+};
+
+/* vsh_cmd: what a host command sees (api_cmd.c). */
+struct vsh_cmd {
+  sh_exec *ex;
+  stream *in, *out, *err;
+  char **env;
+  char *pathbuf;
+};
+
+/* ---- internal entry points across files ------------------------------- */
+
+int sh_exec_simple(sh_exec *ex, sh_node *n);
+int sh_exec_pipeline(sh_exec *ex, sh_node *n);
+int sh_exec_subshell(sh_exec *ex, sh_node *n);
+int sh_exec_bg(sh_exec *ex, sh_node *n);
+int sh_wait_job(sh_exec *ex, int pid, int *found);
+void sh_after_command(sh_exec *ex, int status);
+void sh_xtrace_prefix(sh_exec *ex, buf *b);
+int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace);
+int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs);
+int sh_call_function(sh_exec *ex, sh_func *f, int argc, char **argv);
+int sh_call_host(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv);
+int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
+                       size_t len, int argc, char **argv);
+size_t sh_procsub_mark(sh_exec *ex);
+void sh_procsub_finish(sh_exec *ex, size_t mark);
+sh_var *sh_special_array(sh_exec *ex, const char *name);
+void sh_aliases_copy(sh_exec *ex);
+void sh_aliases_free(sh_exec *ex);
+int sh_builtin_disabled(sh_exec *ex, const char *name);
+
+/* ---- sandbox hooks used by the shell ----------------------------------- */
+
+int64_t sh_now_ns(sh_exec *ex); /* wall clock */
+void sh_random_bytes(sh_exec *ex, void *p, size_t n);
+const sh_host_cmd *sh_host_lookup(sh_exec *ex, const char *name);
+int sh_have_net(sh_exec *ex);
+const struct net_policy *sh_net(sh_exec *ex);
+
+/* ---- shell process lifecycle (exec.c) ---------------------------------- */
+
+/* A fresh top-level shell for run r, from "K=V" env lists. */
+sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
+                     const char *const *extra, int replace);
+/* A child process (subshell, $(...), stage): O(1) overlay on ex. flat: copy
+ * everything (background jobs, which run while the parent goes on). */
+sh_exec *sh_child(sh_exec *ex, int flat);
+void sh_free(sh_exec *ex);
+/* Re-target a session's shell at a new run. */
+void sh_rebind(sh_exec *ex, sh_run *r);
+void sh_run_release_kept(sh_run *r);
+
+/* Run a script text: parse command by command and execute. */
+int sh_run_script(sh_exec *ex, const char *src, size_t len, int first_line);
+/* Run one node; returns its status (also ex->status). */
+int sh_exec_node(sh_exec *ex, sh_node *n);
+/* Run the EXIT trap if set (once). */
+void sh_run_exit_trap(sh_exec *ex);
+int sh_run_trap(sh_exec *ex, int which);
+/* True when the exec must unwind now (limit, cancel). */
+int sh_stopped(sh_exec *ex);
+/* Report a budget stop once (message on stderr). */
+void sh_report_stop(sh_run *r);
+/* Run argv as a simple command with the given streams. */
+int sh_run_argv(sh_exec *ex, int argc, char **argv, stream *in, stream *out,
+                stream *err, int no_funcs);
+/* Command substitution: run body with stdout captured into out. */
+int sh_cmdsub(sh_exec *ex, sh_node *body, buf *out);
+/* The source text of a script file run as a child shell (bash FILE). */
+int sh_run_child_shell(sh_exec *ex, int argc, char **argv);
+void sh_wait_jobs(sh_exec *ex, int pid);
+int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv);
+int sh_eval_string(sh_exec *ex, const char *src, size_t len, const char *what);
+
+/* Messages: "bash: line N: " prefix + text, on the shell's fd 2. */
+void sh_err(sh_exec *ex, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Without the line prefix: "bash: " + text. */
+void sh_err_noline(sh_exec *ex, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void sh_fatal(sh_exec *ex, int status); /* exit this shell (errors) */
+int sh_oom(sh_exec *ex);
+
+/* ---- variables (vars.c) ------------------------------------------------ */
+
+sh_var *sh_var_find(sh_exec *ex, const char *name); /* visible, after
+                                                       namerefs */
+sh_var *sh_var_find_raw(sh_exec *ex, const char *name, sh_scope **where);
+/* Scalar value (array: element 0), or NULL when unset. Specials computed. */
+const char *sh_getvar(sh_exec *ex, const char *name);
+/* Set a scalar (honours -i -l -u, readonly, arrays' element 0). flags:
+ * SV_LOCAL (current function scope), SV_GLOBAL, SV_EXPORT, SV_APPEND.
+ * Returns 0, or -1 after printing an error (readonly). */
+enum {
+  SV_LOCAL = 1,
+  SV_GLOBAL = 2,
+  SV_EXPORT = 4,
+  SV_APPEND = 8,
+  SV_QUIET = 16,
+  SV_TEMP = 32,
+  SV_NOARITH = 64
+};
+int sh_setvar(sh_exec *ex, const char *name, const char *val, size_t len,
+              unsigned flags);
+int sh_setvar_int(sh_exec *ex, const char *name, int64_t v);
+int sh_var_set_direct(sh_exec *ex, sh_var *v, const char *val, size_t len,
+                      int append);
+int sh_unsetvar(sh_exec *ex, const char *name);
+/* The variable to modify for name (creating it, maybe in the overlay or a
+ * function scope). NULL after an error (readonly message printed when
+ * !quiet). */
+sh_var *sh_var_lookup_for_write(sh_exec *ex, const char *name, unsigned flags);
+void sh_var_clear_value(sh_exec *ex, sh_var *v);
+int sh_valid_name(const char *s, size_t n);
+int sh_is_special_var(const char *name);
+void sh_var_free(mem *m, sh_var *v);
+sh_var *sh_var_clone(mem *m, const sh_var *v);
+
+/* Arrays. Indexed get/set/unset; index < 0 counts from the end. */
+sh_arr *sh_arr_new(mem *m);
+void sh_arr_free(mem *m, sh_arr *a, int assoc);
+sh_aent *sh_arr_iget(sh_arr *a, int64_t idx);
+int sh_arr_iset(mem *m, sh_arr *a, int64_t idx, const char *v, size_t len);
+void sh_arr_iunset(mem *m, sh_arr *a, int64_t idx);
+sh_aent *sh_arr_aget(sh_arr *a, const char *key);
+int sh_arr_aset(mem *m, sh_arr *a, const char *key, const char *v, size_t len);
+void sh_arr_aunset(mem *m, sh_arr *a, const char *key);
+/* Assoc entries in bash's output order (arena array of pointers). */
+sh_aent **sh_arr_assoc_order(arena *ar, sh_arr *a);
+int64_t sh_arr_max_index(sh_arr *a);
+/* Make v an indexed array (converting a scalar into element 0). */
+int sh_var_make_array(sh_exec *ex, sh_var *v);
+/* Assign element: sub is the subscript text (already expanded for assoc,
+ * arithmetic text for indexed). */
+int sh_setelem(sh_exec *ex, const char *name, const char *sub, size_t sublen,
+               const char *val, size_t len, unsigned flags);
+/* Element value or NULL. */
+const char *sh_getelem(sh_exec *ex, sh_var *v, const char *sub, size_t len);
+
+/* Exported "K=V" list in scratch memory (NULL-terminated). */
+char **sh_environ(sh_exec *ex, arena *ar);
+/* All visible variables, sorted by name (arena array), count in *n. */
+sh_var **sh_all_vars(sh_exec *ex, arena *ar, size_t *n);
+int64_t sh_arith(sh_exec *ex, const char *expr, size_t len, int *err);
+int sh_arith_word(sh_exec *ex, sh_word *w, int64_t *out);
+
+sh_scope *sh_scope_push(sh_exec *ex, int kind);
+void sh_scope_pop(sh_exec *ex);
+
+/* Positional parameters. */
+sh_args *sh_args_new(mem *m, int n, char **v);
+void sh_args_unref(mem *m, sh_args *a);
+
+/* Functions. */
+sh_func *sh_func_find(sh_exec *ex, const char *name);
+int sh_func_define(sh_exec *ex, const char *name, sh_node *def);
+int sh_func_unset(sh_exec *ex, const char *name);
+void sh_func_unref(mem *m, sh_func *f);
+/* All visible functions sorted (arena). */
+sh_func **sh_all_funcs(sh_exec *ex, arena *ar, size_t *n);
+
+/* Aliases. */
+const char *sh_alias_get(sh_exec *ex, const char *name);
+int sh_alias_set(sh_exec *ex, const char *name, const char *val);
+int sh_alias_unset(sh_exec *ex, const char *name);
+
+/* ---- expansion (expand*.c) --------------------------------------------- */
+
+typedef struct sh_strv {
+  char **v;
+  size_t n, cap;
+} sh_strv;
+
+int sh_strv_push(arena *ar, sh_strv *sv, char *s);
+
+/* Expand words into fields (brace, tilde, parameters, $(...), $((...)),
+ * splitting, globbing, quote removal). 0 or -1 (error: ex->jump may be set
+ * for a fatal error). */
+int sh_expand_words(sh_exec *ex, sh_word **words, size_t n, sh_strv *out);
+/* One word to one string, no splitting or globbing ("$@" joined by ' ').
+ * Returns arena memory or NULL on error. */
+char *sh_expand_str(sh_exec *ex, sh_word *w, size_t *len);
+/* Like sh_expand_str, tilde rules for an assignment value. */
+char *sh_expand_assign(sh_exec *ex, sh_word *w, size_t *len);
+/* A pattern: quoted characters escaped with '\\'. */
+char *sh_expand_pattern(sh_exec *ex, sh_word *w, size_t *len);
+/* Here-document body (no quote removal of ' and ", only \$ \` \\). */
+char *sh_expand_heredoc(sh_exec *ex, sh_word *w, size_t *len);
+/* Words of an array assignment x=(...) (split and globbed). */
+int sh_expand_word_fields(sh_exec *ex, sh_word *w, sh_strv *out);
+
+/* bash quoting for set -x, ${x@Q}, declare -p and friends. */
+void sh_quote(buf *b, const char *s, size_t n);    /* 'a b' or $'\n' */
+void sh_quote_dq(buf *b, const char *s, size_t n); /* "..." (declare) */
+int sh_needs_quote(const char *s, size_t n);
+
+/* Field builder (expand.c) and parameter values (expand_param.c). */
+enum { FB_FIELDS, FB_STR, FB_PAT, FB_RE };
+char *sh_expand_regex(sh_exec *ex, sh_word *w, size_t *len);
+typedef struct fb {
+  sh_exec *ex;
+  int mode;
+  sh_strv *out;
+  buf val, pat;
+  int started, glob, dstate, failed, force;
+  int ifs_loaded, ifs_null;
+  char ifs_first;
+  unsigned char ifs[256];
+} fb;
+void fb_init(fb *f, sh_exec *ex, int mode, sh_strv *out);
+void fb_free(fb *f);
+int fb_end(fb *f);
+
+enum { PV_UNSET, PV_STR, PV_LIST, PV_WORD };
+typedef struct pval {
+  int kind;
+  const char *s;
+  size_t len;
+  char **v;
+  size_t n;
+  int star;      /* list from [*] / $* */
+  sh_word *word; /* PV_WORD: expand this word in place */
+} pval;
+int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *out);
+char *sh_expand_arith_text(sh_exec *ex, sh_word *w, size_t *len);
+void sh_procsub_later(sh_exec *ex, sh_node *body, const char *path);
+void sh_procsub_cleanup_later(sh_exec *ex, const char *path);
+
+/* Globbing. Returns the number of matches appended (0: none). */
+int sh_glob(sh_exec *ex, const char *pat, size_t plen, sh_strv *out);
+
+unsigned sh_pat_flags(sh_exec *ex);
+
+/* ---- [[ ]] and (( )) (exec_cond.c) ------------------------------------- */
+
+int sh_exec_cond(sh_exec *ex, sh_cond *c);
+int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
+                   size_t relen, int nocase, int *err);
+
+/* ---- redirections (redir.c) -------------------------------------------- */
+
+/* Apply a redirection list; saved fds go into *save (arena) so that
+ * sh_redir_restore undoes them. perm: permanent (exec). Returns 0 or 1
+ * after printing the error. */
+int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
+                   size_t *nsave, int perm);
+void sh_redir_restore(sh_exec *ex, sh_redir_save *save, size_t nsave);
+/* Open a VFS path as a stream (also /dev/std*, /dev/fd/N, /dev/null). */
+stream *sh_open_stream(sh_exec *ex, const char *path, int flags, int *err);
+stream *sh_closed_stream(sh_exec *ex);
+void sh_set_fd(sh_exec *ex, int fd, stream *s); /* takes the reference */
+int sh_errno_msg(int err, const char **msg);
+
+/* ---- shell builtins (sb_*.c) ------------------------------------------- */
+
+typedef int (*sh_builtin_fn)(sh_exec *ex, int argc, char **argv);
+enum { SB_SPECIAL = 1, SB_DECL = 2 };
+typedef struct sh_builtin {
+  const char *name;
+  sh_builtin_fn fn;
+  unsigned flags;
+} sh_builtin;
+const sh_builtin *sh_builtin_lookup(const char *name);
+const sh_builtin *sh_builtin_all(size_t *n);
+
+/* Output helpers for builtins: to the shell's fd 1 / fd 2. */
+int sh_out(sh_exec *ex, const char *s, size_t n);
+int sh_outs(sh_exec *ex, const char *s);
+int sh_outf(sh_exec *ex, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "bash: line N: NAME: msg" */
+int sh_builtin_err(sh_exec *ex, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* declare -p style printing of one variable. */
+void sh_print_var(sh_exec *ex, buf *b, sh_var *v, int decl);
+int sh_print_func(sh_exec *ex, buf *b, sh_func *f);
+
+int sh_parse_int(const char *s, int64_t *out);
+/* Path of p against the shell's cwd (arena). */
+char *sh_abspath(sh_exec *ex, const char *p);
+/* Lexical normalization of an absolute path (arena). */
+char *sh_normpath(arena *ar, const char *p);
+/* Find a command in PATH; arena string or NULL. */
+char *sh_path_search(sh_exec *ex, const char *name, int want_exec);
+
+/* bi_ctx for a builtin call from the shell. */
+void sh_fill_bi_ctx(sh_exec *ex, bi_ctx *c, int argc, char **argv);
+
+/* getopts / trap names. */
+int sh_signal_number(const char *name);
+const char *sh_signal_name(int n);
+
+#endif

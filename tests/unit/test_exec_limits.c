@@ -1,0 +1,217 @@
+// layers: core vfs shell builtins
+/* test_exec_limits.c - limits, cancel, timeout, streaming output, memory
+ * returning to its level after every exec. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "vsh.h"
+
+static vsh_sandbox *open_with(const vsh_limits *lim) {
+  vsh_config cfg;
+  vsh_config_init(&cfg);
+  if (lim)
+    cfg.limits = *lim;
+  vsh_sandbox *sb = NULL;
+  assert_int_equal(vsh_open(&cfg, &sb), VSH_OK);
+  return sb;
+}
+
+static int run(vsh_sandbox *sb, const char *script, vsh_result *r) {
+  vsh_status st = vsh_exec(sb, script, NULL, r);
+  assert_int_equal(st, VSH_OK);
+  return r->status;
+}
+
+static void expect_limit(vsh_sandbox *sb, const char *script, const char *name,
+                         int status) {
+  vsh_result r;
+  assert_int_equal(run(sb, script, &r), status);
+  if (!strstr(r.err, name))
+    fprintf(stderr, "stderr: %s\n", r.err);
+  assert_non_null(strstr(r.err, name));
+  vsh_result_free(&r);
+  /* the sandbox stays usable */
+  assert_int_equal(run(sb, "echo ok", &r), 0);
+  assert_string_equal(r.out, "ok\n");
+  vsh_result_free(&r);
+}
+
+static void test_yes_head_small_cap(void **state) {
+  (void)state;
+  vsh_limits lim = {0};
+  lim.max_memory = 4 << 20;
+  vsh_sandbox *sb = open_with(&lim);
+  vsh_result r;
+  assert_int_equal(run(sb, "yes | head -n 1", &r), 0);
+  assert_string_equal(r.out, "y\n");
+  vsh_result_free(&r);
+  vsh_close(sb);
+}
+
+static void test_limits(void **state) {
+  (void)state;
+  vsh_limits lim = {0};
+  lim.max_commands = 1000;
+  lim.max_loop_iterations = 500;
+  lim.max_call_depth = 50;
+  lim.max_output_bytes = 10000;
+  vsh_sandbox *sb = open_with(&lim);
+  expect_limit(sb, "while true; do :; done", "loop iterations limit", 126);
+  expect_limit(sb, "f() { f; }; f", "call depth limit", 126);
+  expect_limit(sb, "while true; do :; :; :; done", "commands limit", 126);
+  expect_limit(sb, "yes", "output bytes limit", 126);
+  vsh_close(sb);
+}
+
+static void test_memory_limit(void **state) {
+  (void)state;
+  vsh_limits lim = {0};
+  lim.max_memory = 8 << 20;
+  vsh_sandbox *sb = open_with(&lim);
+  size_t before = vsh_memory_used(sb);
+  expect_limit(sb, "x=a; while true; do x=$x$x; done", "limit exceeded", 126);
+  /* memory returns to its level (within the allocator's own noise) */
+  assert_true(vsh_memory_used(sb) <= before + 4096);
+  vsh_close(sb);
+}
+
+static void test_timeout(void **state) {
+  (void)state;
+  vsh_limits lim = {0};
+  lim.timeout_ms = 100;
+  vsh_sandbox *sb = open_with(&lim);
+  vsh_result r;
+  assert_int_equal(run(sb, "while :; do :; done", &r), 124);
+  assert_true(r.flags & VSH_RESULT_TIMED_OUT);
+  vsh_result_free(&r);
+  assert_int_equal(run(sb, "echo after", &r), 0);
+  assert_string_equal(r.out, "after\n");
+  vsh_result_free(&r);
+  vsh_close(sb);
+}
+
+static void test_cancel_before(void **state) {
+  (void)state;
+  vsh_sandbox *sb = open_with(NULL);
+  vsh_cancel *c = vsh_cancel_new();
+  vsh_cancel_set(c);
+  vsh_exec_opts o = {0};
+  o.cancel = c;
+  vsh_result r;
+  assert_int_equal(vsh_exec(sb, "echo no", &o, &r), VSH_ABORT);
+  assert_string_equal(r.out, "");
+  vsh_result_free(&r);
+  vsh_cancel_free(c);
+  vsh_close(sb);
+}
+
+static void *canceller(void *arg) {
+  struct timespec ts = {0, 50 * 1000 * 1000};
+  nanosleep(&ts, NULL);
+  vsh_cancel_set(arg);
+  return NULL;
+}
+
+static void test_cancel_during(void **state) {
+  (void)state;
+  vsh_sandbox *sb = open_with(NULL);
+  size_t before = vsh_memory_used(sb);
+  vsh_cancel *c = vsh_cancel_new();
+  vsh_exec_opts o = {0};
+  o.cancel = c;
+  pthread_t t;
+  pthread_create(&t, NULL, canceller, c);
+  vsh_result r;
+  assert_int_equal(
+      vsh_exec(sb, "echo start; yes | cat | while read l; do :; done", &o, &r),
+      VSH_ABORT);
+  pthread_join(t, NULL);
+  assert_string_equal(r.out, "start\n");
+  assert_true(r.flags & VSH_RESULT_CANCELLED);
+  vsh_result_free(&r);
+  vsh_cancel_free(c);
+  assert_true(vsh_memory_used(sb) <= before + 4096);
+  assert_int_equal(run(sb, "echo again", &r), 0);
+  vsh_result_free(&r);
+  vsh_close(sb);
+}
+
+typedef struct chunks {
+  char seq[256];
+  size_t n;
+} chunks;
+
+static void on_out(void *ud, int fd, const void *data, size_t len) {
+  chunks *c = ud;
+  for (size_t i = 0; i < len && c->n + 2 < sizeof c->seq; i++) {
+    char ch = ((const char *)data)[i];
+    if (ch != '\n')
+      c->seq[c->n++] = (char)(fd == 1 ? ch : ch - 32);
+  }
+}
+
+static void test_streaming(void **state) {
+  (void)state;
+  vsh_sandbox *sb = open_with(NULL);
+  chunks c = {{0}, 0};
+  vsh_exec_opts o = {0};
+  o.on_output = on_out;
+  o.output_ud = &c;
+  vsh_result r;
+  assert_int_equal(
+      vsh_exec(sb, "echo a; echo b >&2; echo c; echo d >&2", &o, &r), VSH_OK);
+  assert_string_equal(c.seq, "aBcD");
+  assert_string_equal(r.out, "a\nc\n");
+  assert_string_equal(r.err, "b\nd\n");
+  vsh_result_free(&r);
+  vsh_close(sb);
+}
+
+static void test_memory_baseline(void **state) {
+  (void)state;
+  vsh_sandbox *sb = open_with(NULL);
+  vsh_result r;
+  run(sb, "echo warm", &r);
+  vsh_result_free(&r);
+  size_t before = vsh_memory_used(sb);
+  const char *scripts[] = {
+      "x=1; f() { local y=$1; echo $y; }; f 2",
+      "a=(1 2 3); declare -A m=([a]=b); echo ${a[@]} ${m[a]}",
+      "echo a | cat | cat >/dev/null; echo $(echo b)",
+      "for i in 1 2 3; do (echo $i) & done; wait",
+      "cat <(echo p) >/dev/null; trap 'echo t' EXIT",
+      "exec 3>/dev/null; echo x >&3",
+  };
+  for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
+    run(sb, scripts[i], &r);
+    vsh_result_free(&r);
+    size_t now = vsh_memory_used(sb);
+    if (now != before)
+      fprintf(stderr, "%s: %zu -> %zu\n", scripts[i], before, now);
+    assert_int_equal(now, before);
+  }
+  vsh_close(sb);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_yes_head_small_cap),
+      cmocka_unit_test(test_limits),
+      cmocka_unit_test(test_memory_limit),
+      cmocka_unit_test(test_timeout),
+      cmocka_unit_test(test_cancel_before),
+      cmocka_unit_test(test_cancel_during),
+      cmocka_unit_test(test_streaming),
+      cmocka_unit_test(test_memory_baseline),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
