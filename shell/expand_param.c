@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shell/pattern.h"
+#include "core/pattern.h"
 #include "shell/sh.h"
 
 static int bad_subst(sh_exec *ex, sh_param *p) {
@@ -600,7 +600,7 @@ static int eval_num(sh_exec *ex, sh_word *w, int64_t *out) {
 static int slice_list(sh_exec *ex, sh_param *p, sh_var *var, pval *v, xctx *x) {
   int pos = p->name[0] == '@' || p->name[0] == '*';
   if (pos) {
-    pval all;
+    pval all = {0};
     positional(ex, &all, 1);
     int64_t n = (int64_t)all.n, off = x->off;
     if (off < 0)

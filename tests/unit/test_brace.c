@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "shell/brace.c"
-#include "shell/pattern.h"
+#include "core/pattern.h"
 
 /* sh_pat_unescape lives in pattern.c; a local copy keeps this test
  * independent of it. */

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "shell/pattern.c"
+#include "core/pattern.h"
 
 typedef struct pcase {
   const char *p, *s;

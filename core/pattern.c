@@ -21,7 +21,7 @@
  * an invalid byte stands for itself, mapped above the Unicode range so it
  * can equal only the same invalid byte.
  */
-#include "shell/pattern.h"
+#include "core/pattern.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,0 +1,60 @@
+/*
+ * pattern.h - shell pattern matching (case, [[ == ]], ${x#pat}, globbing):
+ * * ? [...] with classes ([:alpha:] ...), negation [!..] [^..], ranges,
+ * backslash escapes, and with extglob @(a|b) *(..) +(..) ?(..) !(..).
+ * Patterns are byte strings in which characters that came from quotes are
+ * marked literal: the expander builds them with sh_pat_* so quoting
+ * survives (a quoted '*' matches only '*').
+ *
+ * Matching works on UTF-8 characters (a '?' matches one character) and
+ * falls back to bytes on invalid sequences.
+ */
+#ifndef VSH_CORE_PATTERN_H
+#define VSH_CORE_PATTERN_H
+
+#include <stddef.h>
+
+#include "core/arena.h"
+
+enum {
+  PAT_EXTGLOB = 1u << 0,
+  PAT_NOCASE = 1u << 1,
+  PAT_PERIOD = 1u << 2,  /* a leading '.' must be matched explicitly (glob) */
+  PAT_PATHNAME = 1u << 3 /* '*' and '?' do not match '/' (glob) */
+};
+
+/* In pattern text, the byte '\\' followed by any byte means that byte
+ * literally (this is how quoted parts are passed: the expander escapes
+ * them). */
+
+/* Whole-string match: 1 match, 0 no match. */
+int sh_pat_match(const char *pat, size_t plen, const char *s, size_t slen,
+                 unsigned flags);
+/* Does the pattern contain any unescaped special character? (If not, the
+ * expander can compare strings or skip globbing.) */
+int sh_pat_has_magic(const char *pat, size_t plen, unsigned flags);
+/* Remove the escaping backslashes (for a pattern used as literal text). */
+size_t sh_pat_unescape(char *pat, size_t plen);
+
+/* Longest/shortest prefix or suffix of s matching pat, for ${x#p} etc.:
+ * returns the length matched, or -1 when none. */
+long sh_pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
+                   int longest, unsigned flags);
+long sh_pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
+                   int longest, unsigned flags);
+/* First match of pat in s at or after from (for ${x/p/r}): returns the start
+ * and *mlen, or -1. Prefers the longest match at the earliest start. */
+long sh_pat_find(const char *pat, size_t plen, const char *s, size_t slen,
+                 size_t from, size_t *mlen, unsigned flags);
+
+/* Brace expansion of one word's text: a{b,c}d -> abd acd; {1..5} {a..e}
+ * {01..10..2}. Input bytes escaped with '\\' are literal (not braces or
+ * commas) and are copied to the results still escaped, so the caller can
+ * encode quoted text and whole expansions (e.g. "\\\x01\\<index>" for
+ * the index-th non-literal part) and decode them afterwards. Returns the
+ * number of results in *out (arena memory, each NUL-terminated with its
+ * length in *lens). A word with no valid brace expression yields itself. */
+size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
+                       size_t **lens);
+
+#endif
