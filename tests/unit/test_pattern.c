@@ -160,8 +160,11 @@ static void subst(const char *p, const char *s, int all, char *out,
                           s + pos);
     pos = (size_t)st + mlen;
     if (mlen == 0 && pos < n) { /* empty match: keep one character */
-      cp_t c;
-      size_t k = dec((const unsigned char *)s, pos, n, &c);
+      /* one UTF-8 character (or one byte when invalid) */
+      unsigned char b = (unsigned char)s[pos];
+      size_t k = b < 0xc0 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+      if (k > n - pos)
+        k = 1;
       o += (size_t)snprintf(out + o, cap - o, "%.*s", (int)k, s + pos);
       pos += k;
     }
