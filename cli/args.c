@@ -1,0 +1,318 @@
+/*
+ * args.c - command-line parsing for `vsh`.
+ *
+ * Options come first, then the operands, as for bash: with -c the first
+ * operand is the script, the second its $0 and the rest $1...; without -c
+ * the first operand is a script file and the rest its arguments. Anything
+ * after the script or file belongs to the script, even if it looks like an
+ * option. Long options take their value as `--opt VALUE` or `--opt=VALUE`.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_usage(FILE *f) {
+  fputs(
+      "Usage: vsh [OPTION]... -c SCRIPT [NAME [ARG]...]\n"
+      "       vsh [OPTION]... FILE [ARG]...\n"
+      "       vsh [OPTION]...                  (script on stdin, or a prompt)\n"
+      "\n"
+      "Run a bash-compatible script inside an in-process sandbox with an\n"
+      "in-memory copy-on-write filesystem. Nothing the script does reaches\n"
+      "the host: no host process, no host file except read-only layers, no\n"
+      "network beyond an allow-list.\n"
+      "\n"
+      "Script source:\n"
+      "  -c SCRIPT            run SCRIPT; ARGs become $1, $2, ... (NAME is\n"
+      "                       accepted for bash compatibility)\n"
+      "  FILE                 read the host file FILE and run it inside the\n"
+      "                       sandbox; ARGs become $1, $2, ...\n"
+      "  (none)               read the script from stdin when stdin is not a\n"
+      "                       terminal; otherwise start an interactive prompt\n"
+      "\n"
+      "Options:\n"
+      "  -e                   errexit: run the script under `set -e`\n"
+      "      --root DIR       layer host directory DIR read-only (copy-on-\n"
+      "                       write) at /home/user/project and start there;\n"
+      "                       the host directory is never modified\n"
+      "      --mount HOSTDIR:/virtual/path\n"
+      "                       layer HOSTDIR read-only (copy-on-write) at\n"
+      "                       /virtual/path (repeatable)\n"
+      "      --cwd DIR        working directory inside the sandbox\n"
+      "                       (default /home/user)\n"
+      "      --env K=V        set environment variable K (repeatable)\n"
+      "      --json           print one JSON object\n"
+      "                       {\"stdout\":...,\"stderr\":...,\"exitCode\":N}\n"
+      "                       instead of streaming; bytes that are not valid\n"
+      "                       UTF-8 appear as \\ufffd\n"
+      "      --limit NAME=N   set a per-run limit (repeatable); N is a\n"
+      "                       positive integer, optionally with a k, m or g\n"
+      "                       suffix (powers of 1024). NAME is one of:\n"
+      "                         commands    commands run (1000000)\n"
+      "                         loops       loop iterations (10000000)\n"
+      "                         depth       function/source/eval nesting "
+      "(1000)\n"
+      "                         output      stdout+stderr bytes (64m)\n"
+      "                         memory      sandbox heap bytes (1g)\n"
+      "                         fs-bytes    file content bytes (1g)\n"
+      "                         fs-inodes   files and directories (1000000)\n"
+      "                         string      bytes in one variable (16m)\n"
+      "                         timeout-ms  wall clock in milliseconds (none)\n"
+      "                       A limit ends the script with status 126 and\n"
+      "                       \"vsh: NAME limit exceeded (N)\"; the timeout\n"
+      "                       with status 124.\n"
+      "      --allow-url PREFIX\n"
+      "                       allow curl to fetch URLs under PREFIX, e.g.\n"
+      "                       https://api.example.com/v1 (repeatable)\n"
+      "      --allow-method M allow HTTP method M beyond GET and HEAD\n"
+      "                       (repeatable)\n"
+      "      --deny-private   refuse private and loopback addresses\n"
+      "      --help           show this help and exit\n"
+      "      --version        show the version and exit\n"
+      "\n"
+      "Exit status: the script's; 2 for a usage error; 124 when the timeout\n"
+      "expired; 126 when a limit was reached; 127 when FILE cannot be read;\n"
+      "130 when interrupted.\n",
+      f);
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("vsh: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\nTry 'vsh --help' for more information.\n", stderr);
+  return 2;
+}
+
+static int push(void *vp, size_t *n, size_t elem, const void *item) {
+  void **v = vp;
+  /* +1 keeps string lists NULL-terminated for the API. */
+  void *nv = realloc(*v, (*n + 2) * elem);
+  if (!nv)
+    return -1;
+  memcpy((char *)nv + *n * elem, item, elem);
+  memset((char *)nv + (*n + 1) * elem, 0, elem);
+  *v = nv;
+  (*n)++;
+  return 0;
+}
+
+/* A positive integer with an optional binary suffix. */
+static int parse_count(const char *s, uint64_t *out) {
+  if (*s < '0' || *s > '9')
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno)
+    return -1;
+  unsigned shift = 0;
+  switch (*end) {
+  case 'k':
+  case 'K':
+    shift = 10, end++;
+    break;
+  case 'm':
+  case 'M':
+    shift = 20, end++;
+    break;
+  case 'g':
+  case 'G':
+    shift = 30, end++;
+    break;
+  }
+  if (*end || v == 0 || (shift && v > (UINT64_MAX >> shift)))
+    return -1;
+  *out = (uint64_t)v << shift;
+  return 0;
+}
+
+static int set_limit(cli_opts *o, const char *spec) {
+  const char *eq = strchr(spec, '=');
+  if (!eq)
+    return usage_error("--limit expects NAME=N, got '%s'", spec);
+  size_t kl = (size_t)(eq - spec);
+  uint64_t v;
+  if (parse_count(eq + 1, &v) != 0)
+    return usage_error("--limit: '%s': N must be a positive integer", spec);
+#define IS(name) (kl == sizeof name - 1 && memcmp(spec, name, kl) == 0)
+  vsh_limits *l = &o->limits;
+  if (IS("commands"))
+    l->max_commands = v;
+  else if (IS("loops"))
+    l->max_loop_iterations = v;
+  else if (IS("depth") && v <= UINT32_MAX)
+    l->max_call_depth = (uint32_t)v;
+  else if (IS("output"))
+    l->max_output_bytes = v;
+  else if (IS("memory"))
+    l->max_memory = v;
+  else if (IS("fs-bytes"))
+    l->max_fs_bytes = v;
+  else if (IS("fs-inodes"))
+    l->max_fs_inodes = v;
+  else if (IS("string"))
+    l->max_string_bytes = v;
+  else if (IS("timeout-ms") && v <= INT64_MAX)
+    l->timeout_ms = (int64_t)v;
+  else if (IS("depth") || IS("timeout-ms"))
+    return usage_error("--limit: '%s': value too large", spec);
+  else
+    return usage_error(
+        "--limit: unknown limit '%s' (known: commands, loops, depth, output, "
+        "memory, fs-bytes, fs-inodes, string, timeout-ms)",
+        spec);
+#undef IS
+  return 0;
+}
+
+static int add_mount(cli_opts *o, const char *host, const char *virt) {
+  vsh_mount m = {host, virt};
+  return push(&o->mounts, &o->nmounts, sizeof m, &m);
+}
+
+/* HOSTDIR:/virtual/path. The host side may itself contain ':', so split at
+ * the last ":/". */
+static int parse_mount(cli_opts *o, const char *spec) {
+  const char *sep = NULL;
+  for (const char *p = spec; (p = strstr(p, ":/")); p++)
+    sep = p;
+  if (!sep || sep == spec)
+    return usage_error("--mount expects HOSTDIR:/virtual/path, got '%s'", spec);
+  /* The strings must outlive parsing: keep a copy of the host part. */
+  char *host = strndup(spec, (size_t)(sep - spec));
+  if (!host || add_mount(o, host, sep + 1) != 0) {
+    free(host);
+    return usage_error("%s", "out of memory");
+  }
+  return 0;
+}
+
+/* Options taking a value. */
+static const char *const valued[] = {
+    "root", "mount", "cwd", "env", "limit", "allow-url", "allow-method", NULL};
+
+static int long_option(cli_opts *o, const char *arg, int argc, char **argv,
+                       int *i) {
+  const char *name = arg + 2;
+  const char *eq = strchr(name, '=');
+  size_t nl = eq ? (size_t)(eq - name) : strlen(name);
+  const char *value = NULL;
+  int takes = 0;
+  for (const char *const *v = valued; *v; v++)
+    if (strlen(*v) == nl && memcmp(*v, name, nl) == 0)
+      takes = 1;
+  if (takes) {
+    if (eq)
+      value = eq + 1;
+    else if (*i + 1 < argc)
+      value = argv[++*i];
+    else
+      return usage_error("option '%s' requires an argument", arg);
+  } else if (eq) {
+    return usage_error("unrecognized option '%s'", arg);
+  }
+#define OPT(s) (nl == sizeof s - 1 && memcmp(name, s, nl) == 0)
+  if (OPT("help"))
+    o->help = 1;
+  else if (OPT("version"))
+    o->version = 1;
+  else if (OPT("json"))
+    o->json = 1;
+  else if (OPT("errexit"))
+    o->errexit = 1;
+  else if (OPT("deny-private"))
+    o->deny_private = o->want_net = 1;
+  else if (OPT("root"))
+    o->root = value;
+  else if (OPT("cwd"))
+    o->cwd = value;
+  else if (OPT("mount"))
+    return parse_mount(o, value);
+  else if (OPT("limit"))
+    return set_limit(o, value);
+  else if (OPT("env")) {
+    if (!strchr(value, '=') || value[0] == '=')
+      return usage_error("--env expects K=V, got '%s'", value);
+    if (push(&o->env, &o->nenv, sizeof value, &value) != 0)
+      return usage_error("%s", "out of memory");
+  } else if (OPT("allow-url")) {
+    vsh_net_rule r = {value, NULL, 0};
+    o->want_net = 1;
+    if (push(&o->rules, &o->nrules, sizeof r, &r) != 0)
+      return usage_error("%s", "out of memory");
+  } else if (OPT("allow-method")) {
+    o->want_net = 1;
+    if (push(&o->methods, &o->nmethods, sizeof value, &value) != 0)
+      return usage_error("%s", "out of memory");
+  } else
+    return usage_error("unrecognized option '%s'", arg);
+#undef OPT
+  return 0;
+}
+
+int cli_parse(int argc, char **argv, cli_opts *o) {
+  memset(o, 0, sizeof *o);
+  int i = 1;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    }
+    if (a[0] != '-' || a[1] == 0) /* an operand ("-" is stdin) */
+      break;
+    if (a[1] == '-') {
+      int rc = long_option(o, a, argc, argv, &i);
+      if (rc)
+        return rc;
+      continue;
+    }
+    /* A cluster of short flags, as in `vsh -ec 'script'`. */
+    for (const char *p = a + 1; *p; p++) {
+      if (*p == 'c')
+        o->has_c = 1;
+      else if (*p == 'e')
+        o->errexit = 1;
+      else {
+        char bad[2] = {*p, 0};
+        return usage_error("invalid option -- '%s'", bad);
+      }
+    }
+  }
+  if (o->help || o->version)
+    return 0;
+  if (o->has_c) {
+    if (i >= argc)
+      return usage_error("%s", "-c: option requires an argument");
+    o->script = argv[i++];
+    if (i < argc)
+      o->name0 = argv[i++];
+  } else if (i < argc) {
+    o->file = argv[i++];
+  }
+  o->args = argv + i;
+  o->nargs = (size_t)(argc - i);
+  if (o->root) {
+    /* --root is a mount at the project directory, which becomes the cwd
+     * unless --cwd says otherwise. */
+    if (add_mount(o, o->root, "/home/user/project") != 0)
+      return usage_error("%s", "out of memory");
+    if (!o->cwd)
+      o->cwd = "/home/user/project";
+  }
+  return 0;
+}
+
+void cli_opts_free(cli_opts *o) {
+  for (size_t i = 0; i < o->nmounts; i++)
+    if (o->mounts[i].host_dir != o->root) /* --mount copies its host part */
+      free((char *)o->mounts[i].host_dir);
+  free(o->mounts);
+  free(o->env);
+  free(o->rules);
+  free(o->methods);
+  memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,42 @@
+/*
+ * drv.h - internals shared by the driver implementations (prefix drv_).
+ *
+ * Error messages follow Node's fs wording ("ENOENT: no such file or
+ * directory, open '/x'") because driver errors reach a model verbatim and
+ * models have seen that wording countless times: it is factual, names the
+ * operation and the path, and needs no context.
+ */
+#ifndef VSH_DRIVER_DRV_H
+#define VSH_DRIVER_DRV_H
+
+#include <stddef.h>
+
+#include "vsh.h"
+
+/* Fill *err (which may be NULL) and return -1, so callers can write
+ * `return drv_fail(...)`. */
+int drv_fail(vsh_drv_err *err, vsh_drv_error kind, int code, const char *fmt,
+             ...) __attribute__((format(printf, 4, 5)));
+/* Node-style errno error naming the syscall and the path; returns -1. */
+int drv_fail_errno(vsh_drv_err *err, int code, const char *syscall,
+                   const char *path);
+/* rm of a directory without recursive; returns -1. */
+int drv_fail_rm_isdir(vsh_drv_err *err, const char *path);
+/* The caller cancelled; returns -1. */
+int drv_fail_abort(vsh_drv_err *err);
+void drv_err_clear(vsh_drv_err *err);
+
+const char *drv_errno_name(int code); /* "ENOENT", or "E<n>" style */
+const char *drv_errno_desc(int code); /* libuv's lower-case description */
+
+/* Key of a "K=V" entry: length of K (the whole string without '='). */
+size_t drv_env_keylen(const char *kv);
+/* Non-zero when "K=V" has the value "unset" (the contract's removal mark). */
+int drv_env_is_unset(const char *kv);
+/* Non-zero when s[0..n) is a shell identifier. */
+int drv_is_ident(const char *s, size_t n);
+
+/* Append a note line to a result's stderr (malloc'd buffers); 0 or -1. */
+int drv_result_append_err(vsh_result *res, const char *note);
+
+#endif

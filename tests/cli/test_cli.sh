@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# test_cli.sh VSH - end-to-end checks of the `vsh` command.
+# Every check runs the binary as a user would; stdin is /dev/null unless a
+# check feeds it, so nothing waits for a terminal.
+set -u
+VSH=${1:?usage: test_cli.sh path/to/vsh}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vsh-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fails=0 checks=0
+
+# check NAME EXPECTED ACTUAL
+check() {
+  checks=$((checks + 1))
+  if [[ "$2" != "$3" ]]; then
+    fails=$((fails + 1))
+    printf 'FAIL %s\n  expected: %q\n  actual:   %q\n' "$1" "$2" "$3"
+  fi
+}
+# contains NAME NEEDLE HAYSTACK
+contains() {
+  checks=$((checks + 1))
+  if [[ "$3" != *"$2"* ]]; then
+    fails=$((fails + 1))
+    printf 'FAIL %s\n  expected to contain: %q\n  actual: %q\n' "$1" "$2" "$3"
+  fi
+}
+
+# -c, operands as $1..., exit status propagation
+out=$("$VSH" -c 'echo hello' </dev/null)
+check "-c stdout" "hello" "$out"
+out=$("$VSH" -c 'echo "$#:$1:$2"' name 'a b' "it's" </dev/null)
+check "-c args" "2:a b:it's" "$out"
+"$VSH" -c 'exit 7' </dev/null
+check "-c exit status" 7 $?
+out=$("$VSH" -c 'echo err >&2; echo out' 2>"$tmp/err" </dev/null)
+check "-c streams stdout" "out" "$out"
+check "-c streams stderr" "err" "$(cat "$tmp/err")"
+"$VSH" -c 'false; echo after' </dev/null >"$tmp/o"
+check "without -e" "after" "$(cat "$tmp/o")"
+"$VSH" -e -c 'false; echo after' </dev/null >"$tmp/o"
+check "-e status" 1 $?
+check "-e stops" "" "$(cat "$tmp/o")"
+out=$("$VSH" -ec 'echo x' </dev/null)
+check "-ec cluster" "x" "$out"
+
+# FILE with arguments; the file is read from the host, run in the sandbox
+printf 'echo "script:$1"\nexit 3\n' >"$tmp/s.sh"
+out=$("$VSH" "$tmp/s.sh" first </dev/null)
+check "FILE status" 3 $?
+check "FILE output" "script:first" "$out"
+"$VSH" "$tmp/nonexistent.sh" </dev/null 2>"$tmp/err"
+check "FILE missing status" 127 $?
+contains "FILE missing message" "nonexistent.sh" "$(cat "$tmp/err")"
+
+# script on stdin; host stdin for -c
+out=$(printf 'x=4\necho $((x * 2))\n' | "$VSH")
+check "stdin script" "8" "$out"
+out=$(printf 'line1\nline2\n' | "$VSH" -c 'wc -l')
+check "stdin to -c" "2" "$(echo $out)"
+
+# --env, --cwd
+out=$("$VSH" --env FOO=bar --env=BAZ='q u x' -c 'echo "$FOO|$BAZ"' </dev/null)
+check "--env" "bar|q u x" "$out"
+out=$("$VSH" --cwd /tmp -c 'pwd' </dev/null)
+check "--cwd" "/tmp" "$out"
+out=$("$VSH" -c 'pwd' </dev/null)
+check "default cwd" "/home/user" "$out"
+
+# --json escaping: quotes, backslash, control bytes, UTF-8, invalid bytes
+out=$("$VSH" --json -c 'printf "q\"b\\\\ t\tn\n\001é\377"; echo e >&2; exit 5' </dev/null)
+check "--json status" 5 $?
+check "--json object" '{"stdout":"q\"b\\ t\tn\n\u0001é\ufffd","stderr":"e\n","exitCode":5}' "$out"
+if command -v python3 >/dev/null; then
+  parsed=$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["exitCode"], d["stdout"] == "q\"b\\ t\tn\n\x01\u00e9\ufffd")')
+  check "--json parses" "5 True" "$parsed"
+fi
+
+# --root: copy-on-write over a host directory, which stays unchanged
+mkdir -p "$tmp/proj/sub"
+echo original >"$tmp/proj/file.txt"
+echo keep >"$tmp/proj/sub/k"
+out=$("$VSH" --root "$tmp/proj" -c 'pwd; cat file.txt; echo changed > file.txt; cat file.txt; rm sub/k; echo new > new.txt; ls' </dev/null)
+check "--root view" "/home/user/project
+original
+changed
+file.txt
+new.txt
+sub" "$out"
+check "--root host file unchanged" "original" "$(cat "$tmp/proj/file.txt")"
+check "--root host delete not applied" "keep" "$(cat "$tmp/proj/sub/k")"
+check "--root no new host file" "no" "$([[ -e $tmp/proj/new.txt ]] && echo yes || echo no)"
+
+# --mount
+mkdir -p "$tmp/data"
+echo mounted >"$tmp/data/m.txt"
+out=$("$VSH" --mount "$tmp/data:/mnt/data" -c 'cat /mnt/data/m.txt; echo x > /mnt/data/m.txt; cat /mnt/data/m.txt' </dev/null)
+check "--mount" "mounted
+x" "$out"
+check "--mount host unchanged" "mounted" "$(cat "$tmp/data/m.txt")"
+"$VSH" --mount "$tmp/nope:/x" -c true </dev/null 2>"$tmp/err"
+check "--mount missing dir status" 2 $?
+
+# --limit
+"$VSH" --limit loops=100 -c 'while :; do :; done' </dev/null 2>"$tmp/err"
+check "--limit loops status" 126 $?
+contains "--limit loops message" "limit exceeded" "$(cat "$tmp/err")"
+"$VSH" --limit commands=10 -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do true; done' </dev/null 2>"$tmp/err"
+check "--limit commands status" 126 $?
+"$VSH" --limit timeout-ms=200 -c 'while :; do :; done' </dev/null 2>/dev/null
+check "--limit timeout-ms status" 124 $?
+"$VSH" --limit bogus=1 -c true </dev/null 2>"$tmp/err"
+check "--limit unknown status" 2 $?
+contains "--limit unknown message" "unknown limit 'bogus=1'" "$(cat "$tmp/err")"
+"$VSH" --limit loops=x -c true </dev/null 2>/dev/null
+check "--limit bad value" 2 $?
+
+# usage errors, --help, --version
+"$VSH" --x </dev/null >"$tmp/o" 2>"$tmp/err"
+check "unknown option status" 2 $?
+check "unknown option message" "vsh: unrecognized option '--x'
+Try 'vsh --help' for more information." "$(cat "$tmp/err")"
+"$VSH" -c </dev/null 2>/dev/null
+check "-c without script" 2 $?
+out=$("$VSH" --help)
+check "--help status" 0 $?
+contains "--help usage" "Usage: vsh" "$out"
+for opt in -c -e --root --mount --cwd --env --json --limit --allow-url --allow-method --deny-private --help --version; do
+  contains "--help mentions $opt" "$opt" "$out"
+done
+out=$("$VSH" --version)
+check "--version status" 0 $?
+contains "--version text" "vsh 0." "$out"
+
+# the sandbox never touches the host
+"$VSH" -c "echo x > '$tmp/escaped.txt'" </dev/null 2>/dev/null
+check "no host write" "no" "$([[ -e $tmp/escaped.txt ]] && echo yes || echo no)"
+
+echo "$((checks - fails))/$checks checks passed"
+[[ $fails -eq 0 ]]
