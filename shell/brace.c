@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shell/pattern.h"
+#include "core/pattern.h"
 
 typedef struct bres {
   arena *a;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shell/pattern.h"
+#include "core/pattern.h"
 #include "shell/sh.h"
 
 static void *re_alloc(PCRE2_SIZE n, void *ud) {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "shell/parse.h"
-#include "shell/pattern.h"
+#include "core/pattern.h"
 #include "shell/sh.h"
 
 int sh_strv_push(arena *ar, sh_strv *sv, char *s) {

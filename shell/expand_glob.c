@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shell/pattern.h"
+#include "core/pattern.h"
 #include "shell/sh.h"
 
 typedef struct gctx {
