@@ -90,44 +90,19 @@ static int append_quoted(char **buf, size_t *len, size_t *cap, const char *s) {
   return 0;
 }
 
-/* The script as run: `set -e` and `set -- ARGS` in front of the user's
- * text, on its first line so that line numbers in messages stay right.
- * The public API has no positional parameters, and shell state is fresh for
- * every exec, so the prefix is invisible otherwise. */
+/* The script as run: with -e, `set -e;` goes in front of the user's text,
+ * on its first line so that line numbers in messages stay right. */
 static char *build_script(const cli_opts *o, const char *text, size_t tlen,
                           size_t *out_len) {
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
   const char *pre = o->errexit ? "set -e;" : "";
   size_t plen = strlen(pre);
-  cap = plen + 64 + tlen;
-  if (!(buf = malloc(cap)))
+  char *buf = malloc(plen + tlen + 1);
+  if (!buf)
     return NULL;
   memcpy(buf, pre, plen);
-  len = plen;
-  if (o->nargs) {
-    memcpy(buf + len, "set --", 6);
-    len += 6;
-    for (size_t i = 0; i < o->nargs; i++)
-      if (append_quoted(&buf, &len, &cap, o->args[i]) != 0) {
-        free(buf);
-        return NULL;
-      }
-    if (len + 2 + tlen + 1 > cap) {
-      char *nb = realloc(buf, len + 2 + tlen + 1);
-      if (!nb) {
-        free(buf);
-        return NULL;
-      }
-      buf = nb;
-    }
-    buf[len++] = ';';
-    buf[len++] = ' ';
-  }
-  memcpy(buf + len, text, tlen);
-  len += tlen;
-  buf[len] = 0;
-  *out_len = len;
+  memcpy(buf + plen, text, tlen);
+  buf[plen + tlen] = 0;
+  *out_len = plen + tlen;
   return buf;
 }
 
@@ -142,6 +117,9 @@ static int run_script(vsh_sandbox *sb, const cli_opts *o, const char *text,
   }
   vsh_exec_opts eo = {0};
   eo.env = o->nenv ? o->env : NULL;
+  eo.args = (const char *const *)o->args;
+  eo.nargs = o->nargs;
+  eo.argv0 = o->has_c ? o->name0 : o->file;
   eo.stdin_data = stdin_data;
   eo.stdin_len = stdin_len;
   eo.cancel = cancel;
@@ -162,9 +140,8 @@ static int run_script(vsh_sandbox *sb, const cli_opts *o, const char *text,
     return 1;
   }
   if (!o->json) {
-    /* Streaming collected nothing, so whatever the result holds did not go
-     * through the callback: the interpreter's own notes ("vsh: ... limit
-     * exceeded", the timeout note) are added to the result at the end. */
+    /* Streaming collected nothing; anything in the result did not go
+     * through the callback. */
     if (res.out_len)
       cli_on_output(NULL, 1, res.out, res.out_len);
     if (res.err_len)

@@ -2,20 +2,11 @@
  * repl.c - the interactive prompt: a persistent session, one command (which
  * may span lines) at a time.
  *
- * Knowing when a command is complete needs the parser, and the public API
- * does not expose it. The prompt asks the sandbox instead: it runs the text
- * gathered so far under `set -n` (read commands, execute none) in a
- * throwaway exec with fresh shell state. If the parser reports that the
- * input ended inside a construct ("unexpected end of file" / "unexpected
- * EOF"), the prompt reads another line; otherwise the text goes to the
- * session, which reports real syntax errors itself. Handing unfinished text
- * to the session directly would not do: it executes a script command by
- * command, so the complete first half would run before the error.
- *
- * Wrapping the text in a construct instead (a function body) does not work:
- * an unfinished `if` meets the wrapper's `}` and reports an unexpected
- * token, not the end of the input. If the interpreter ignores `set -n`
- * (checked once at start), the prompt runs each line as it comes.
+ * vsh_script_complete tells whether the text gathered so far ends inside a
+ * construct (an open quote, an `if` without `fi`, a here-document): then
+ * the prompt reads another line. Handing unfinished text to the session
+ * would not do: it runs a script command by command, so a complete first
+ * half would run before the error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,37 +15,8 @@
 
 #include "cli.h"
 
-static const char noexec[] = "set -n\n";
-
-/* Does the interpreter honour `set -n`? */
-static int noexec_works(vsh_sandbox *sb) {
-  static const char probe[] = "set -n\necho executed\n";
-  vsh_result res;
-  memset(&res, 0, sizeof res);
-  int ok = vsh_exec_n(sb, probe, sizeof probe - 1, NULL, &res) == VSH_OK &&
-           res.status == 0 && res.out_len == 0;
-  vsh_result_free(&res);
-  return ok;
-}
-
-static int incomplete(vsh_sandbox *sb, const char *text, size_t len) {
-  size_t n = sizeof noexec - 1 + len;
-  char *probe = malloc(n + 1);
-  if (!probe)
-    return 0;
-  memcpy(probe, noexec, sizeof noexec - 1);
-  memcpy(probe + sizeof noexec - 1, text, len);
-  probe[n] = 0;
-  vsh_result res;
-  memset(&res, 0, sizeof res);
-  int more = 0;
-  if (vsh_exec_n(sb, probe, n, NULL, &res) == VSH_OK && res.status != 0 &&
-      res.err)
-    more = strstr(res.err, "unexpected end of file") != NULL ||
-           strstr(res.err, "unexpected EOF") != NULL;
-  vsh_result_free(&res);
-  free(probe);
-  return more;
+static int incomplete(const char *text, size_t len) {
+  return vsh_script_complete(text, len) == 0;
 }
 
 int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
@@ -68,7 +30,6 @@ int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
   size_t linecap = 0;
   char *text = NULL;
   size_t tlen = 0;
-  int can_continue = noexec_works(sb);
   vsh_exec_opts eo = {0};
   eo.env = o->nenv ? o->env : NULL;
   eo.cancel = cancel;
@@ -107,7 +68,7 @@ int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
     memcpy(text + tlen, line, (size_t)n);
     tlen += (size_t)n;
     text[tlen] = 0;
-    if (can_continue && incomplete(sb, text, tlen))
+    if (incomplete(text, tlen))
       continue;
 
     vsh_result r;

@@ -217,8 +217,8 @@ VSH_API void vsh_config_init(vsh_config *cfg);
 
 typedef struct vsh_sandbox vsh_sandbox;
 
-/* Create a sandbox. On failure *out is NULL; a message is in *errmsg if
- * errmsg is not NULL (static storage or a buffer to vsh_free with NULL). */
+/* Create a sandbox (cfg NULL: defaults). On failure *out is NULL and the
+ * status says why (vsh_status_str names it). */
 VSH_API vsh_status vsh_open(const vsh_config *cfg, vsh_sandbox **out);
 VSH_API void vsh_close(vsh_sandbox *sb);
 
@@ -239,7 +239,8 @@ VSH_API size_t vsh_memory_used(const vsh_sandbox *sb);
 
 typedef struct vsh_cancel vsh_cancel;
 VSH_API vsh_cancel *vsh_cancel_new(void);
-VSH_API void vsh_cancel_set(vsh_cancel *c); /* any thread */
+/* Any thread; async-signal-safe (one atomic store). */
+VSH_API void vsh_cancel_set(vsh_cancel *c);
 VSH_API int vsh_cancel_is_set(const vsh_cancel *c);
 VSH_API void vsh_cancel_reset(vsh_cancel *c);
 VSH_API void vsh_cancel_free(vsh_cancel *c);
@@ -259,12 +260,13 @@ typedef struct vsh_exec_opts {
   unsigned flags;            /* VSH_EXEC_* */
   const void *stdin_data;
   size_t stdin_len;
-  const char *const *args;   /* extra argv for the first command */
+  const char *const *args;   /* positional parameters $1, $2, ... */
   size_t nargs;
   int64_t timeout_ms;        /* 0: the sandbox default */
   vsh_cancel *cancel;
   vsh_output_fn on_output;
   void *output_ud;
+  const char *argv0;         /* $0; NULL: "bash" */
 } vsh_exec_opts;
 
 enum {
@@ -308,6 +310,10 @@ VSH_API vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out);
 VSH_API vsh_status vsh_session_exec(vsh_session *s, const char *script,
                                     size_t len, const vsh_exec_opts *opts,
                                     vsh_result *res);
+/* Is script a complete command list? 1 yes, 0 it ends inside a construct
+ * (an open quote, here-document, `if` without `fi`, ...: a prompt should
+ * read another line), -1 a syntax error. Needs no sandbox. */
+VSH_API int vsh_script_complete(const char *script, size_t len);
 /* Non-zero once the script ran `exit`. */
 VSH_API int vsh_session_exited(const vsh_session *s);
 VSH_API void vsh_session_close(vsh_session *s);

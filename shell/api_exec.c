@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "shell/sandbox.h"
+#include "shell/parse.h"
 
 /* ---- cancel tokens
  * ------------------------------------------------------------ */
@@ -140,7 +141,8 @@ static void drive(sh_run *r, job_arg *j) {
   (void)j;
 }
 
-static void fill_result(sh_run *r, vsh_result *res, int status) {
+static void fill_result(sh_run *r, const vsh_exec_opts *o, vsh_result *res,
+                        int status) {
   budget *b = &r->bud;
   res->flags = 0;
   if (b->stop) {
@@ -159,7 +161,11 @@ static void fill_result(sh_run *r, vsh_result *res, int status) {
         n = snprintf(msg, sizeof msg, "vsh: %s limit exceeded (%llu)\n",
                      budget_stop_name(b->stop),
                      (unsigned long long)b->stop_value);
-      buf_append(&r->err, msg, (size_t)n);
+      if (!(o && o->on_output && (o->flags & VSH_EXEC_NO_CAPTURE)))
+        buf_append(&r->err, msg, (size_t)n);
+      /* A streaming host sees the note where the output stopped. */
+      if (o && o->on_output)
+        o->on_output(o->output_ud, 2, msg, (size_t)n);
       status = budget_stop_status(b->stop);
       res->flags |=
           b->stop == BUDGET_TIMEOUT ? VSH_RESULT_TIMED_OUT : VSH_RESULT_LIMIT;
@@ -220,6 +226,13 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
       run_teardown(r);
       return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
     }
+    if (o && o->argv0) {
+      char *a0 = mem_strdup(sb->m, o->argv0);
+      if (a0) {
+        mem_free(sb->m, ex->arg0);
+        ex->arg0 = a0;
+      }
+    }
     if (o && o->args && o->nargs) {
       sh_args *a = sh_args_new(sb->m, (int)o->nargs, (char **)o->args);
       if (a) {
@@ -255,7 +268,7 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
   } else {
     sh_free(ex);
   }
-  fill_result(r, res, status);
+  fill_result(r, o, res, status);
   run_teardown(r);
   if (!res->out || !res->err) {
     vsh_result_free(res);
@@ -374,4 +387,27 @@ void vsh_session_close(vsh_session *s) {
   mem_free(sb->m, s->run);
   mem_free(sb->m, s);
   sb_unlock(sb);
+}
+
+int vsh_script_complete(const char *script, size_t len) {
+  mem *m = mem_new(NULL, NULL, 0);
+  if (!m)
+    return -1;
+  arena a;
+  arena_init(&a, m);
+  int rc = 1;
+  sh_parser *p = sh_parser_new(&a, script, len, NULL);
+  if (!p) {
+    rc = -1;
+  } else {
+    sh_node *n;
+    int k;
+    while ((k = sh_parse_next(p, &n)) == 1)
+      ;
+    if (k < 0)
+      rc = sh_parse_incomplete(p) ? 0 : -1;
+  }
+  arena_destroy(&a);
+  mem_unref(m);
+  return rc;
 }
