@@ -125,14 +125,16 @@ static void put_str(stx *x, const char *spec, const char *s) {
 
 /* A number under a spec; conv is 'u', 'd', 'o' or 'x'. */
 static void put_num(stx *x, const char *spec, char conv, long long v) {
-  char f[64];
-  snprintf(f, sizeof f, "%%%sll%c", spec, conv);
-  char out[128];
+  char f[80];
+  snprintf(f, sizeof f, "%%%.60sll%c", spec, conv);
+  buf b;
+  buf_init(&b, x->c->m);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-  snprintf(out, sizeof out, f, v);
+  buf_printf(&b, f, v);
 #pragma GCC diagnostic pop
-  wr_puts(&x->w, out);
+  wr_write(&x->w, buf_cstr(&b), b.len);
+  buf_free(&b);
 }
 
 /* Seconds since the epoch, with a precision giving fraction digits. */

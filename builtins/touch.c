@@ -122,7 +122,7 @@ static int parse_date(bi_ctx *c, const char *s, int64_t *out) {
     return 0;
   }
   const char *p = s;
-  int y, mo, d, h = 0, mi = 0, sec = 0;
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
   long ns = 0;
   if (digits(&p, 4, &y) < 0 || *p++ != '-' || digits(&p, 2, &mo) < 0 ||
       *p++ != '-' || digits(&p, 2, &d) < 0)
@@ -170,7 +170,7 @@ static int parse_stamp(bi_ctx *c, const char *s, int64_t *out) {
   if (strspn(s, "0123456789") != n || (n != 8 && n != 10 && n != 12))
     return -1;
   const char *p = s;
-  int cc = -1, yy = -1, mo, d, h, mi, sec = 0;
+  int cc = -1, yy = -1, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
   if (n == 12 && digits(&p, 2, &cc) < 0)
     return -1;
   if (n >= 10 && digits(&p, 2, &yy) < 0)

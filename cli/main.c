@@ -61,35 +61,6 @@ static char *slurp(FILE *f, size_t *len) {
   return buf;
 }
 
-/* Append s single-quoted for the shell ('\'' splices). */
-static int append_quoted(char **buf, size_t *len, size_t *cap, const char *s) {
-  size_t need = *len + 4 * strlen(s) + 4;
-  if (need > *cap) {
-    size_t nc = *cap ? *cap : 256;
-    while (nc < need)
-      nc *= 2;
-    char *nb = realloc(*buf, nc);
-    if (!nb)
-      return -1;
-    *buf = nb;
-    *cap = nc;
-  }
-  char *p = *buf + *len;
-  *p++ = ' ';
-  *p++ = '\'';
-  for (; *s; s++) {
-    if (*s == '\'') {
-      memcpy(p, "'\\''", 4);
-      p += 4;
-    } else {
-      *p++ = *s;
-    }
-  }
-  *p++ = '\'';
-  *len = (size_t)(p - *buf);
-  return 0;
-}
-
 /* The script as run: with -e, `set -e;` goes in front of the user's text,
  * on its first line so that line numbers in messages stay right. */
 static char *build_script(const cli_opts *o, const char *text, size_t tlen,

@@ -126,7 +126,7 @@ static void record(const char *id, int ok) {
  */
 
 static void run_table(bh *h, const char *dir, const char *file, int ere) {
-  char path[4096];
+  char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, file);
   char *text = read_host(path, NULL);
   if (!text) {
@@ -391,7 +391,7 @@ static int bb_exec(bh *h, strv *w, const char *in, size_t inlen, buf *res) {
 }
 
 static void run_busybox(bh *h, const char *dir) {
-  char path[4096];
+  char path[4200];
   snprintf(path, sizeof path, "%s/busybox-grep.tests", dir);
   size_t slen;
   char *text = read_host(path, &slen);

@@ -1,5 +1,5 @@
 /*
- * runner.c - spec test runner: the project's own cases (tests/spec/*.test.sh,
+ * runner.c - spec test runner: the project's own cases (tests/spec/ files
  * in the Oils spec format) and, when ../shared/conformance/oils exists, the
  * Oils corpus scored against bash 5.2's recorded output.
  *
