@@ -59,6 +59,12 @@ struct bi_ctx {
   int64_t (*now_ns)(bi_ctx *c);
   /* Random bytes (the sandbox random hook). */
   void (*random)(bi_ctx *c, void *p, size_t n);
+  /* Like run_argv, but the command sees exactly the environment env ("K=V",
+   * NULL-terminated: its exported variables, as after env -i/-u/K=V) and
+   * runs in directory cwd (env -C). env or cwd NULL: unchanged. Optional:
+   * NULL when the shell does not offer it. */
+  int (*run_argv_env)(bi_ctx *c, char **argv, char **env, const char *cwd,
+                      stream *in, stream *out, stream *err);
 };
 
 typedef int (*bi_fn)(bi_ctx *c);

@@ -1,0 +1,373 @@
+/*
+ * cut.c - GNU cut. Positions are bytes (-c is -b, as in GNU coreutils
+ * without the i18n patch); fields split on a single delimiter byte.
+ * Overlapping ranges merge; with --output-delimiter each separate range
+ * is set apart, like GNU.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins/textutil.h"
+
+const char bi_usage_cut[] = "Usage: cut OPTION... [FILE]...";
+const char bi_help_cut[] =
+    "Print selected parts of lines from each FILE to standard output.\n"
+    "\n"
+    "With no FILE, or when FILE is -, read standard input.\n"
+    "\n"
+    "Mandatory arguments to long options are mandatory for short options "
+    "too.\n"
+    "  -b, --bytes=LIST        select only these bytes\n"
+    "  -c, --characters=LIST   select only these characters\n"
+    "  -d, --delimiter=DELIM   use DELIM instead of TAB for field "
+    "delimiter\n"
+    "  -f, --fields=LIST       select only these fields;  also print any "
+    "line\n"
+    "                            that contains no delimiter character, "
+    "unless\n"
+    "                            the -s option is specified\n"
+    "  -n                      (ignored)\n"
+    "      --complement        complement the set of selected bytes, "
+    "characters\n"
+    "                            or fields\n"
+    "  -s, --only-delimited    do not print lines not containing "
+    "delimiters\n"
+    "      --output-delimiter=STRING  use STRING as the output delimiter\n"
+    "                            the default is to use the input "
+    "delimiter\n"
+    "  -z, --zero-terminated   line delimiter is NUL, not newline\n"
+    "      --help        display this help and exit\n"
+    "      --version     output version information and exit\n"
+    "\n"
+    "Use one, and only one of -b, -c or -f.  Each LIST is made up of one\n"
+    "range, or many ranges separated by commas.  Selected input is "
+    "written\n"
+    "in the same order that it is read, and is written exactly once.\n"
+    "Each range is one of:\n"
+    "\n"
+    "  N     N'th byte, character or field, counted from 1\n"
+    "  N-    from N'th byte, character or field, to end of line\n"
+    "  N-M   from N'th to M'th (included) byte, character or field\n"
+    "  -M    from first to M'th (included) byte, character or field\n";
+
+typedef struct range {
+  size_t lo, hi; /* 1-based, inclusive; hi SIZE_MAX: to the end */
+} range;
+
+static int rcmp(const void *a, const void *b) {
+  const range *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void try_help(bi_ctx *c) {
+  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
+}
+
+static int parse_num(const char **p, size_t *v) {
+  if (!isdigit((unsigned char)**p))
+    return 0;
+  size_t n = 0;
+  while (isdigit((unsigned char)**p)) {
+    size_t d = (size_t)(*(*p)++ - '0');
+    n = n > (SIZE_MAX - d) / 10 ? SIZE_MAX : n * 10 + d;
+  }
+  *v = n;
+  return 1;
+}
+
+/* Parse LIST into sorted, overlap-merged ranges (scratch memory). */
+static range *parse_list(bi_ctx *c, const char *list, int fields, size_t *nr) {
+  size_t cap = 1;
+  for (const char *q = list; *q; q++)
+    cap += *q == ',';
+  range *r = arena_alloc(c->scratch, sizeof(range) * (cap + 1));
+  if (!r)
+    return NULL;
+  size_t n = 0;
+  const char *p = list;
+  for (;;) {
+    const char *item = p;
+    size_t lo = 1, hi;
+    int has_lo = parse_num(&p, &lo);
+    if (*p == '-') {
+      p++;
+      int has_hi = parse_num(&p, &hi);
+      if (!has_lo && !has_hi) {
+        bi_error(c, "invalid range with no endpoint: -");
+        try_help(c);
+        return NULL;
+      }
+      if (!has_hi)
+        hi = SIZE_MAX;
+      if (has_lo && lo == 0) {
+        bi_error(c, "%s",
+                 fields ? "fields are numbered from 1"
+                        : "byte/character positions are numbered "
+                          "from 1");
+        try_help(c);
+        return NULL;
+      }
+      if (hi < lo) {
+        bi_error(c, "invalid decreasing range");
+        try_help(c);
+        return NULL;
+      }
+    } else if (has_lo) {
+      hi = lo;
+      if (lo == 0) {
+        bi_error(c, "%s",
+                 fields ? "fields are numbered from 1"
+                        : "byte/character positions are numbered "
+                          "from 1");
+        try_help(c);
+        return NULL;
+      }
+    } else {
+      hi = 0;
+    }
+    if ((*p != ',' && *p != 0 && *p != ' ' && *p != '\t') || hi == 0) {
+      size_t l = strcspn(item, ", \t");
+      bi_error(c, "invalid %s '%.*s'",
+               fields ? "field value" : "byte/character position", (int)l,
+               item);
+      try_help(c);
+      return NULL;
+    }
+    r[n].lo = lo;
+    r[n].hi = hi;
+    n++;
+    if (!*p)
+      break;
+    p++;
+  }
+  qsort(r, n, sizeof *r, rcmp);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (m && r[i].lo <= r[m - 1].hi) { /* overlapping: merge */
+      if (r[i].hi > r[m - 1].hi)
+        r[m - 1].hi = r[i].hi;
+    } else {
+      r[m++] = r[i];
+    }
+  }
+  *nr = m;
+  return r;
+}
+
+/* The complement of sorted disjoint ranges. */
+static range *complement(bi_ctx *c, const range *r, size_t n, size_t *nr) {
+  range *o = arena_alloc(c->scratch, sizeof(range) * (n + 1));
+  if (!o)
+    return NULL;
+  size_t m = 0, next = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (r[i].lo > next) {
+      o[m].lo = next;
+      o[m++].hi = r[i].lo - 1;
+    }
+    if (r[i].hi == SIZE_MAX) {
+      next = SIZE_MAX;
+      break;
+    }
+    next = r[i].hi + 1;
+  }
+  if (next != SIZE_MAX) {
+    o[m].lo = next;
+    o[m++].hi = SIZE_MAX;
+  }
+  *nr = m;
+  return o;
+}
+
+typedef struct cutopt {
+  range *r;
+  size_t nr;
+  int fields, only_delim, delim, eol;
+  const char *odelim;
+  size_t odlen;
+} cutopt;
+
+static void cut_bytes(const cutopt *o, const char *p, size_t len, writer *w) {
+  int any = 0;
+  for (size_t i = 0; i < o->nr && o->r[i].lo <= len; i++) {
+    size_t lo = o->r[i].lo - 1;
+    size_t hi = o->r[i].hi < len ? o->r[i].hi : len;
+    if (any && o->odelim)
+      wr_write(w, o->odelim, o->odlen);
+    wr_write(w, p + lo, hi - lo);
+    any = 1;
+  }
+  wr_putc(w, o->eol);
+}
+
+static void cut_fields(const cutopt *o, const char *p, size_t len, writer *w) {
+  const char *e = p + len;
+  if (!memchr(p, o->delim, len)) {
+    if (!o->only_delim) {
+      wr_write(w, p, len);
+      wr_putc(w, o->eol);
+    }
+    return;
+  }
+  size_t f = 1, ri = 0;
+  int any = 0;
+  char dch = (char)o->delim;
+  const char *od = o->odelim ? o->odelim : &dch;
+  size_t odl = o->odelim ? o->odlen : 1;
+  while (p <= e && ri < o->nr) {
+    const char *q = memchr(p, o->delim, (size_t)(e - p));
+    const char *fe = q ? q : e;
+    while (ri < o->nr && o->r[ri].hi < f)
+      ri++;
+    if (ri < o->nr && o->r[ri].lo <= f) {
+      if (any)
+        wr_write(w, od, odl);
+      wr_write(w, p, (size_t)(fe - p));
+      any = 1;
+    }
+    if (!q)
+      break;
+    p = q + 1;
+    f++;
+  }
+  wr_putc(w, o->eol);
+}
+
+int bi_cut(bi_ctx *c) {
+  enum { O_COMPLEMENT = 0x100, O_ODELIM };
+  static const bi_opt opts[] = {{"bytes", 'b', BI_ARG_REQUIRED},
+                                {"characters", 'c', BI_ARG_REQUIRED},
+                                {"delimiter", 'd', BI_ARG_REQUIRED},
+                                {"fields", 'f', BI_ARG_REQUIRED},
+                                {"complement", O_COMPLEMENT, BI_ARG_NONE},
+                                {"only-delimited", 's', BI_ARG_NONE},
+                                {"output-delimiter", O_ODELIM, BI_ARG_REQUIRED},
+                                {"zero-terminated", 'z', BI_ARG_NONE},
+                                {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                {NULL, 0, 0}};
+  cutopt o;
+  memset(&o, 0, sizeof o);
+  o.delim = '\t';
+  o.eol = '\n';
+  const char *list = NULL;
+  int mode = 0, comp = 0, have_delim = 0, ch;
+  bi_getopt g;
+  bi_getopt_init(&g, c, "b:c:d:f:nsz", opts);
+  while ((ch = bi_getopt_next(&g)) != -1) {
+    switch (ch) {
+    case 'b':
+    case 'c':
+    case 'f':
+      if (mode) {
+        bi_error(c, "only one list may be specified");
+        try_help(c);
+        return 1;
+      }
+      mode = ch;
+      list = g.arg;
+      break;
+    case 'd':
+      if (g.arg[0] && g.arg[1]) {
+        bi_error(c, "the delimiter must be a single character");
+        try_help(c);
+        return 1;
+      }
+      o.delim = (unsigned char)g.arg[0];
+      have_delim = 1;
+      break;
+    case 'n':
+      break;
+    case 's':
+      o.only_delim = 1;
+      break;
+    case 'z':
+      o.eol = 0;
+      break;
+    case O_COMPLEMENT:
+      comp = 1;
+      break;
+    case O_ODELIM:
+      o.odelim = g.arg;
+      o.odlen = strlen(g.arg);
+      break;
+    case BI_OPT_HELP:
+      return bi_print_help(c);
+    case BI_OPT_VERSION:
+      return tu_version(c);
+    default:
+      return 1;
+    }
+  }
+  if (!mode) {
+    bi_error(c, "you must specify a list of bytes, characters, or fields");
+    try_help(c);
+    return 1;
+  }
+  o.fields = mode == 'f';
+  if (!o.fields && have_delim) {
+    bi_error(c, "an input delimiter may be specified only when operating "
+                "on fields");
+    try_help(c);
+    return 1;
+  }
+  if (!o.fields && o.only_delim) {
+    bi_error(c, "suppressing non-delimited lines makes sense\n"
+                "\tonly when operating on fields");
+    try_help(c);
+    return 1;
+  }
+  o.r = parse_list(c, list, o.fields, &o.nr);
+  if (!o.r)
+    return 1;
+  if (comp && !(o.r = complement(c, o.r, o.nr, &o.nr)))
+    return 1;
+  static char *dash[] = {"-", NULL};
+  char **files = g.noperands ? g.operands : dash;
+  int nfiles = g.noperands ? g.noperands : 1;
+  writer w;
+  wr_init(&w, c->out);
+  int status = 0;
+  for (int i = 0; i < nfiles; i++) {
+    int err = 0;
+    stream *in = bi_open_read(c, files[i], &err);
+    if (!in) {
+      tu_file_error(c, files[i], err);
+      status = 1;
+      continue;
+    }
+    reader r;
+    rd_init(&r, c->m, in);
+    const char *line;
+    size_t len;
+    int k;
+    while ((k = rd_record(&r, o.eol, &line, &len)) > 0) {
+      if (len && line[len - 1] == (char)o.eol)
+        len--;
+      if (o.fields)
+        cut_fields(&o, line, len, &w);
+      else
+        cut_bytes(&o, line, len, &w);
+      if (w.err)
+        break;
+    }
+    if (k < 0) {
+      if (r.err == ECANCELED) {
+        rd_free(&r);
+        stream_unref(in);
+        return 1;
+      }
+      tu_file_error(c, files[i], r.err);
+      status = 1;
+    }
+    rd_free(&r);
+    stream_unref(in);
+    if (w.err)
+      return bi_stream_status(w.err);
+  }
+  if (wr_flush(&w))
+    return bi_stream_status(w.err);
+  return status;
+}

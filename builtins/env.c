@@ -1,0 +1,365 @@
+/*
+ * env.c - GNU env and printenv.
+ *
+ * env edits a copy of the exported environment (-i, -u, NAME=VALUE) and
+ * either prints it or runs the command through the shell's run_argv_env
+ * service (plain run_argv when nothing changed). Statuses follow GNU: 125
+ * for env's own failures, 126/127 from running the command.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "builtins/textutil.h"
+#include "vfs/vfs.h"
+
+const char bi_usage_env[] =
+    "Usage: env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]";
+const char bi_help_env[] =
+    "Set each NAME to VALUE in the environment and run COMMAND.\n"
+    "\n"
+    "Mandatory arguments to long options are mandatory for short options "
+    "too.\n"
+    "  -i, --ignore-environment  start with an empty environment\n"
+    "  -0, --null           end each output line with NUL, not newline\n"
+    "  -u, --unset=NAME     remove variable from the environment\n"
+    "  -C, --chdir=DIR      change working directory to DIR\n"
+    "  -S, --split-string=S  process and split S into separate arguments;\n"
+    "                        used to pass multiple arguments on shebang "
+    "lines\n"
+    "  -v, --debug          print verbose information for each processing "
+    "step\n"
+    "      --help        display this help and exit\n"
+    "      --version     output version information and exit\n"
+    "\n"
+    "A mere - implies -i.  If no COMMAND, print the resulting "
+    "environment.\n";
+
+const char bi_usage_printenv[] = "Usage: printenv [OPTION]... [VARIABLE]...";
+const char bi_help_printenv[] =
+    "Print the values of the specified environment VARIABLE(s).\n"
+    "If no VARIABLE is specified, print name and value pairs for them "
+    "all.\n"
+    "\n"
+    "  -0, --null     end each output line with NUL, not newline\n"
+    "      --help        display this help and exit\n"
+    "      --version     output version information and exit\n";
+
+/* A growable "K=V" vector in scratch memory. */
+typedef struct envv {
+  char **v;
+  size_t n, cap;
+} envv;
+
+static int env_push(bi_ctx *c, envv *e, char *kv) {
+  if (e->n + 1 >= e->cap) {
+    size_t nc = e->cap ? e->cap * 2 : 32;
+    char **nv = arena_alloc(c->scratch, nc * sizeof *nv);
+    if (!nv)
+      return -1;
+    if (e->n)
+      memcpy(nv, e->v, e->n * sizeof *nv);
+    e->v = nv;
+    e->cap = nc;
+  }
+  e->v[e->n++] = kv;
+  e->v[e->n] = NULL;
+  return 0;
+}
+
+static void env_unset(envv *e, const char *name, size_t nl) {
+  size_t k = 0;
+  for (size_t i = 0; i < e->n; i++)
+    if (!(strncmp(e->v[i], name, nl) == 0 && e->v[i][nl] == '='))
+      e->v[k++] = e->v[i];
+  e->n = k;
+  if (e->v)
+    e->v[k] = NULL;
+}
+
+static int env_set(bi_ctx *c, envv *e, char *kv) {
+  size_t nl = (size_t)(strchr(kv, '=') - kv);
+  for (size_t i = 0; i < e->n; i++)
+    if (strncmp(e->v[i], kv, nl) == 0 && e->v[i][nl] == '=') {
+      e->v[i] = kv;
+      return 0;
+    }
+  return env_push(c, e, kv);
+}
+
+/* -S: split like GNU env: blanks separate, '...' and "..." quote, \ escapes
+ * (\t \n \_ for a space inside quotes, \c ends the string). */
+static int split_string(bi_ctx *c, const char *s, envv *out) {
+  buf w;
+  buf_init(&w, c->m);
+  int in_word = 0, rc = 0;
+  char q = 0;
+  for (const char *p = s;; p++) {
+    char ch = *p;
+    if (!ch) {
+      if (q) {
+        bi_error(c, "no terminating quote in -S string");
+        rc = -1;
+      }
+      break;
+    }
+    if (!q && (ch == ' ' || ch == '\t' || ch == '\n')) {
+      if (in_word) {
+        env_push(c, out,
+                 arena_strndup(c->scratch, w.data ? w.data : "", w.len));
+        buf_clear(&w);
+        in_word = 0;
+      }
+      continue;
+    }
+    in_word = 1;
+    if (!q && (ch == '\'' || ch == '"')) {
+      q = ch;
+      continue;
+    }
+    if (q && ch == q) {
+      q = 0;
+      continue;
+    }
+    if (ch == '\\' && q != '\'' && p[1]) {
+      p++;
+      switch (*p) {
+      case 't':
+        buf_putc(&w, '\t');
+        break;
+      case 'n':
+        buf_putc(&w, '\n');
+        break;
+      case 'r':
+        buf_putc(&w, '\r');
+        break;
+      case 'f':
+        buf_putc(&w, '\f');
+        break;
+      case 'v':
+        buf_putc(&w, '\v');
+        break;
+      case '_':
+        if (q)
+          buf_putc(&w, ' ');
+        else {
+          p--; /* \_ outside quotes separates arguments */
+          if (in_word) {
+            env_push(c, out,
+                     arena_strndup(c->scratch, w.data ? w.data : "", w.len));
+            buf_clear(&w);
+            in_word = 0;
+          }
+          p++;
+        }
+        break;
+      case 'c':
+        goto done;
+      default:
+        buf_putc(&w, *p);
+      }
+      continue;
+    }
+    if (ch == '\\' && q == '\'' && (p[1] == '\\' || p[1] == '\'')) {
+      buf_putc(&w, *++p);
+      continue;
+    }
+    buf_putc(&w, ch);
+  }
+done:
+  if (rc == 0 && in_word)
+    env_push(c, out, arena_strndup(c->scratch, w.data ? w.data : "", w.len));
+  buf_free(&w);
+  return rc;
+}
+
+int bi_env(bi_ctx *c) {
+  static const bi_opt opts[] = {{"ignore-environment", 'i', BI_ARG_NONE},
+                                {"null", '0', BI_ARG_NONE},
+                                {"unset", 'u', BI_ARG_REQUIRED},
+                                {"chdir", 'C', BI_ARG_REQUIRED},
+                                {"split-string", 'S', BI_ARG_REQUIRED},
+                                {"debug", 'v', BI_ARG_NONE},
+                                {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                {NULL, 0, 0}};
+  /* -S splits its string into arguments placed where it stood. */
+  envv args = {0};
+  env_push(c, &args, c->argv[0]);
+  for (int i = 1; i < c->argc; i++) {
+    const char *a = c->argv[i];
+    const char *split = NULL;
+    if (strncmp(a, "-S", 2) == 0)
+      split = a[2] ? a + 2 : (i + 1 < c->argc ? c->argv[++i] : NULL);
+    else if (strncmp(a, "--split-string=", 15) == 0)
+      split = a + 15;
+    else if (strcmp(a, "--split-string") == 0 && i + 1 < c->argc)
+      split = c->argv[++i];
+    if (!split) {
+      env_push(c, &args, c->argv[i]);
+      if (a[0] != '-' || strcmp(a, "--") == 0 || !a[1])
+        for (i++; i < c->argc; i++) /* options end here */
+          env_push(c, &args, c->argv[i]);
+      continue;
+    }
+    if (split_string(c, split, &args))
+      return 125;
+  }
+  bi_ctx sub = *c;
+  sub.argc = (int)args.n;
+  sub.argv = args.v;
+  int clear = 0, nul = 0, ch;
+  const char *dir = NULL;
+  envv unset = {0};
+  bi_getopt g;
+  bi_getopt_init(&g, &sub, "+0iu:C:S:v", opts);
+  while ((ch = bi_getopt_next(&g)) != -1) {
+    switch (ch) {
+    case 'i':
+      clear = 1;
+      break;
+    case '0':
+      nul = 1;
+      break;
+    case 'u':
+      if (!g.arg[0] || strchr(g.arg, '=')) {
+        bi_error(c, "cannot unset %s: %s", tu_quote(c, g.arg),
+                 bi_strerror(EINVAL));
+        return 125;
+      }
+      env_push(c, &unset, (char *)g.arg);
+      break;
+    case 'C':
+      dir = g.arg;
+      break;
+    case 'v':
+      break;
+    case BI_OPT_HELP:
+      return bi_print_help(c);
+    case BI_OPT_VERSION:
+      return tu_version(c);
+    default:
+      return 125;
+    }
+  }
+  /* With "+", the first operand and everything after it are operands. */
+  char **rest = g.operands;
+  int nrest = g.noperands;
+  int k = 0;
+  if (k < nrest && strcmp(rest[k], "-") == 0) {
+    clear = 1;
+    k++;
+  }
+  envv e = {0};
+  if (!clear) {
+    char **cur = c->environ ? c->environ(c) : NULL;
+    for (size_t i = 0; cur && cur[i]; i++)
+      env_push(c, &e, cur[i]);
+  }
+  for (size_t i = 0; i < unset.n; i++)
+    env_unset(&e, unset.v[i], strlen(unset.v[i]));
+  int changed = clear || unset.n;
+  for (; k < nrest && strchr(rest[k], '=') && rest[k][0] != '='; k++) {
+    env_set(c, &e, rest[k]);
+    changed = 1;
+  }
+  if (k >= nrest) {
+    if (dir) {
+      bi_error(c, "must specify command with --chdir (-C)");
+      stream_printf(c->err, "Try '%s --help' for more information.\n",
+                    c->argv[0]);
+      return 125;
+    }
+    writer w;
+    wr_init(&w, c->out);
+    for (size_t i = 0; i < e.n; i++) {
+      wr_puts(&w, e.v[i]);
+      wr_putc(&w, nul ? 0 : '\n');
+    }
+    if (wr_flush(&w))
+      return bi_stream_status(w.err);
+    return 0;
+  }
+  if (nul) {
+    bi_error(c, "cannot specify --null (-0) with command");
+    stream_printf(c->err, "Try '%s --help' for more information.\n",
+                  c->argv[0]);
+    return 125;
+  }
+  if (dir && c->vfs) {
+    vfs_stat_t st;
+    int r = vfs_stat(c->vfs, c->cwd, dir, &st);
+    if (r == 0 && st.type != VFS_DIR)
+      r = -ENOTDIR;
+    if (r) {
+      bi_error(c, "cannot change directory to %s: %s", tu_quote(c, dir),
+               bi_strerror(-r));
+      return 125;
+    }
+  }
+  char **cmd = rest + k;
+  if (!changed && !dir)
+    return c->run_argv ? c->run_argv(c, cmd, NULL, NULL, NULL) : 127;
+  if (!c->run_argv_env) {
+    bi_error(c, "cannot run %s with a changed environment in this shell",
+             tu_quote(c, cmd[0]));
+    return 125;
+  }
+  if (!e.v && env_push(c, &e, NULL) == 0) /* empty, but NULL-terminated */
+    e.n = 0;
+  if (!e.v)
+    return 125;
+  return c->run_argv_env(c, cmd, e.v, dir ? bi_path(c, dir) : NULL, NULL, NULL,
+                         NULL);
+}
+
+int bi_printenv(bi_ctx *c) {
+  static const bi_opt opts[] = {{"null", '0', BI_ARG_NONE},
+                                {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                {NULL, 0, 0}};
+  int nul = 0, ch;
+  bi_getopt g;
+  bi_getopt_init(&g, c, "0", opts);
+  while ((ch = bi_getopt_next(&g)) != -1) {
+    switch (ch) {
+    case '0':
+      nul = 1;
+      break;
+    case BI_OPT_HELP:
+      return bi_print_help(c);
+    case BI_OPT_VERSION:
+      return tu_version(c);
+    default:
+      return 2;
+    }
+  }
+  char **env = c->environ ? c->environ(c) : NULL;
+  writer w;
+  wr_init(&w, c->out);
+  int rc = 0;
+  if (!g.noperands) {
+    for (size_t i = 0; env && env[i]; i++) {
+      wr_puts(&w, env[i]);
+      wr_putc(&w, nul ? 0 : '\n');
+    }
+  } else {
+    for (int i = 0; i < g.noperands; i++) {
+      const char *name = g.operands[i];
+      size_t nl = strlen(name);
+      int found = 0;
+      if (!strchr(name, '='))
+        for (size_t j = 0; env && env[j]; j++)
+          if (strncmp(env[j], name, nl) == 0 && env[j][nl] == '=') {
+            wr_puts(&w, env[j] + nl + 1);
+            wr_putc(&w, nul ? 0 : '\n');
+            found = 1;
+            break;
+          }
+      if (!found)
+        rc = 1;
+    }
+  }
+  if (wr_flush(&w))
+    return bi_stream_status(w.err);
+  return rc;
+}

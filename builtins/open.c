@@ -1,0 +1,141 @@
+/*
+ * open.c - bi_open_read: a file operand as a read stream.
+ *
+ * Regular files become a stream over a read-only vfs handle whose take_all
+ * hands out the vfs_file_data view (zero copy: a read-only handle keeps the
+ * content it opened, so later writes elsewhere do not disturb the view).
+ * "-", /dev/stdin and /dev/fd/0 are the command's stdin; the /dev devices
+ * read as themselves (null empty, zero endless zeros).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "builtins/textutil.h"
+#include "vfs/vfs.h"
+
+typedef struct vstream {
+  stream s;
+  vfs_file *f;
+} vstream;
+
+static long vs_read(stream *s, void *p, size_t n) {
+  long k = vfs_read(((vstream *)s)->f, p, n);
+  if (k < 0) {
+    s->err = (int)-k;
+    return -1;
+  }
+  return k;
+}
+
+static int vs_take_all(stream *s, const char **p, size_t *n) {
+  vfs_file *f = ((vstream *)s)->f;
+  size_t len = 0;
+  const char *d = vfs_file_data(f, &len);
+  int64_t pos = vfs_seek(f, 0, SEEK_CUR);
+  if (pos < 0)
+    return -1;
+  if ((uint64_t)pos > len)
+    pos = (int64_t)len;
+  *p = d ? d + pos : "";
+  *n = len - (size_t)pos;
+  vfs_seek(f, 0, SEEK_END);
+  return 0;
+}
+
+static void vs_release(stream *s) {
+  vfs_close(((vstream *)s)->f);
+  mem_free(s->m, s);
+}
+
+static const stream_ops vs_ops = {vs_read, NULL, vs_take_all, vs_release};
+
+stream *bi_open_read(bi_ctx *c, const char *path, int *err) {
+  if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0 ||
+      strcmp(path, "/dev/fd/0") == 0)
+    return stream_ref(c->in);
+  if (!c->vfs) {
+    *err = ENOENT;
+    return NULL;
+  }
+  vfs_file *f;
+  int rc = vfs_open(c->vfs, c->cwd, path, O_RDONLY, 0, &f);
+  if (rc < 0) {
+    *err = -rc;
+    return NULL;
+  }
+  stream *s = NULL;
+  switch (vfs_file_dev(f)) {
+  case VFS_DEV_NONE: {
+    vstream *v = mem_calloc(c->m, 1, sizeof *v);
+    if (!v)
+      break;
+    v->f = f;
+    stream_init(&v->s, &vs_ops, c->m, c->bud, STREAM_R);
+    return &v->s;
+  }
+  case VFS_DEV_STDIN: /* reached through a symlink or another name */
+    vfs_close(f);
+    return stream_ref(c->in);
+  case VFS_DEV_ZERO:
+    s = stream_zero(c->m, c->bud);
+    break;
+  default: /* null, stdout/stderr (nothing to read), host specials */
+    s = stream_null(c->m, c->bud);
+    break;
+  }
+  vfs_close(f);
+  if (!s)
+    *err = ENOMEM;
+  return s;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static long vs_write(stream *s, const void *p, size_t n) {
+  long k = vfs_write(((vstream *)s)->f, p, n);
+  if (k < 0) {
+    s->err = (int)-k;
+    return -1;
+  }
+  return k;
+}
+
+static const stream_ops vs_wops = {NULL, vs_write, NULL, vs_release};
+
+stream *tu_open_write(bi_ctx *c, const char *path, int append, int *err) {
+  if (strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/fd/1") == 0)
+    return stream_ref(c->out);
+  if (strcmp(path, "/dev/stderr") == 0 || strcmp(path, "/dev/fd/2") == 0)
+    return stream_ref(c->err);
+  if (!c->vfs) {
+    *err = ENOENT;
+    return NULL;
+  }
+  vfs_file *f;
+  int rc =
+      vfs_open(c->vfs, c->cwd, path,
+               O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0666, &f);
+  if (rc < 0) {
+    *err = -rc;
+    return NULL;
+  }
+  switch (vfs_file_dev(f)) {
+  case VFS_DEV_STDOUT:
+    vfs_close(f);
+    return stream_ref(c->out);
+  case VFS_DEV_STDERR:
+    vfs_close(f);
+    return stream_ref(c->err);
+  default:
+    break;
+  }
+  vstream *v = mem_calloc(c->m, 1, sizeof *v);
+  if (!v) {
+    vfs_close(f);
+    *err = ENOMEM;
+    return NULL;
+  }
+  v->f = f;
+  stream_init(&v->s, &vs_wops, c->m, c->bud, STREAM_W);
+  return &v->s;
+}

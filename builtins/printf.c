@@ -1,0 +1,591 @@
+/*
+ * printf.c - bash's printf builtin.
+ *
+ * The format is walked once per round; a round that used arguments is
+ * repeated while arguments remain (bash), missing arguments read as 0 or "".
+ * Numbers are formatted by the C library (as bash does), from a conversion
+ * spec rebuilt with '*' already resolved and a j/L length modifier, so the
+ * flags (#-+ 0') keep their C meaning. Output goes to a buffer that is
+ * flushed when large, or becomes the variable of -v.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "builtins/textutil.h"
+
+const char bi_usage_printf[] = "printf: printf [-v var] format [arguments]";
+const char bi_help_printf[] =
+    "    Formats and prints ARGUMENTS under control of the FORMAT.\n"
+    "\n"
+    "    Options:\n"
+    "      -v var\tassign the output to shell variable VAR rather than\n"
+    "    \t\tdisplay it on the standard output\n"
+    "\n"
+    "    FORMAT is a character string which contains three types of "
+    "objects: plain\n"
+    "    characters, which are simply copied to standard output; character "
+    "escape\n"
+    "    sequences, which are converted and copied to the standard output; "
+    "and\n"
+    "    format specifications, each of which causes printing of the next "
+    "successive\n"
+    "    argument.\n"
+    "\n"
+    "    In addition to the standard format characters csndiouxXeEfFgGaA "
+    "described\n"
+    "    in printf(3), printf interprets:\n"
+    "\n"
+    "      %b\texpand backslash escape sequences in the corresponding "
+    "argument\n"
+    "      %q\tquote the argument in a way that can be reused as shell "
+    "input\n"
+    "      %Q\tlike %q, but apply any precision to the unquoted argument "
+    "before\n"
+    "    \t\tquoting\n"
+    "      %(fmt)T\toutput the date-time string resulting from using FMT as "
+    "a format\n"
+    "    \t        string for strftime(3)\n"
+    "\n"
+    "    The format is re-used as necessary to consume all of the arguments. "
+    " If\n"
+    "    there are fewer arguments than the format requires,  extra format\n"
+    "    specifications behave as if a zero value or null string, as "
+    "appropriate,\n"
+    "    had been supplied.\n"
+    "\n"
+    "    Exit Status:\n"
+    "    Returns success unless an invalid option is given or a write or "
+    "assignment\n"
+    "    error occurs.\n";
+
+typedef struct pf {
+  bi_ctx *c;
+  buf out;
+  int tostdout; /* flush out to c->out when it grows */
+  int werr;     /* stream error seen */
+  int rc;
+  int stop;      /* \c in %b: end everything */
+  char **args;   /* remaining arguments */
+  int nargs, ai; /* count and next index */
+} pf;
+
+static void pf_flush(pf *p) {
+  if (!p->tostdout || p->werr || p->out.len == 0)
+    return;
+  if (stream_write(p->c->out, p->out.data, p->out.len))
+    p->werr = p->c->out->err ? p->c->out->err : EIO;
+  buf_clear(&p->out);
+}
+
+static const char *next_arg(pf *p) {
+  if (p->ai < p->nargs)
+    return p->args[p->ai++];
+  return NULL;
+}
+
+/* 'c or "c: the character's code (a UTF-8 character's code point). */
+static int char_const(const char *a, uintmax_t *v) {
+  if (a[0] != '\'' && a[0] != '"')
+    return 0;
+  uint32_t cp;
+  size_t n = strlen(a + 1);
+  if (n == 0)
+    *v = 0;
+  else if (tu_utf8_get(a + 1, n, &cp) > 1)
+    *v = cp;
+  else
+    *v = (unsigned char)a[1];
+  return 1;
+}
+
+static void bad_number(pf *p, const char *a) {
+  /* bash names the base it tried: "08" is a bad octal number. */
+  const char *what = "number";
+  if (a[0] == '0' && a[1] >= '0' && a[1] <= '9')
+    what = "octal number";
+  else if (a[0] == '0' && a[1] == 'x')
+    what = "hex number";
+  bi_error(p->c, "%s: invalid %s", a, what);
+  p->rc = 1;
+}
+
+static void range_warning(pf *p, const char *a) {
+  bi_error(p->c, "warning: %s: %s", a, bi_strerror(ERANGE));
+}
+
+static intmax_t get_int(pf *p, const char *a) {
+  if (!a)
+    return 0;
+  uintmax_t cv;
+  if (char_const(a, &cv))
+    return (intmax_t)cv;
+  char *end;
+  errno = 0;
+  intmax_t v = strtoimax(a, &end, 0);
+  if (*end)
+    bad_number(p, a);
+  else if (errno == ERANGE)
+    range_warning(p, a);
+  return v;
+}
+
+static uintmax_t get_uint(pf *p, const char *a) {
+  if (!a)
+    return 0;
+  uintmax_t cv;
+  if (char_const(a, &cv))
+    return cv;
+  char *end;
+  errno = 0;
+  uintmax_t v = strtoumax(a, &end, 0);
+  if (*end)
+    bad_number(p, a);
+  else if (errno == ERANGE)
+    range_warning(p, a);
+  return v;
+}
+
+static long double get_float(pf *p, const char *a) {
+  if (!a)
+    return 0;
+  uintmax_t cv;
+  if (char_const(a, &cv))
+    return (long double)cv;
+  char *end;
+  errno = 0;
+  long double v = strtold(a, &end);
+  if (*end)
+    bad_number(p, a);
+  else if (errno == ERANGE)
+    range_warning(p, a);
+  return v;
+}
+
+/* Width or precision from '*': an int argument (bash clamps to int). */
+static int get_star(pf *p) {
+  intmax_t v = get_int(p, next_arg(p));
+  if (v > INT32_MAX)
+    v = INT32_MAX;
+  if (v < -INT32_MAX)
+    v = -INT32_MAX;
+  return (int)v;
+}
+
+/* Append s (n bytes) honouring %s-style width, precision and '-'. */
+static void put_padded(pf *p, const char *s, size_t n, int ljust, int width,
+                       int prec) {
+  if (prec >= 0 && (size_t)prec < n)
+    n = (size_t)prec;
+  size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+  if (!ljust)
+    for (size_t i = 0; i < pad; i++)
+      buf_putc(&p->out, ' ');
+  buf_append(&p->out, s, n);
+  if (ljust)
+    for (size_t i = 0; i < pad; i++)
+      buf_putc(&p->out, ' ');
+}
+
+/* bash's backslash table for %q: characters special to the shell. */
+static int shell_special(int ch) {
+  return ch && strchr(" \t\n!\"$&'()*,;<>?[\\]^`{|}", ch) != NULL;
+}
+
+/* %q: $'...' when something is not printable, else backslashes. */
+static void shell_quote(const char *s, size_t n, buf *o) {
+  if (n == 0) {
+    buf_puts(o, "''");
+    return;
+  }
+  int ansi = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t cp;
+    size_t k = tu_utf8_get(s + i, n - i, &cp);
+    unsigned char u = (unsigned char)s[i];
+    if ((k == 1 && (u < 0x20 || u >= 0x7F)) || (k > 1 && cp < 0xA0)) {
+      ansi = 1;
+      break;
+    }
+    i += k;
+  }
+  if (ansi) {
+    buf_puts(o, "$'");
+    for (size_t i = 0; i < n;) {
+      uint32_t cp;
+      size_t k = tu_utf8_get(s + i, n - i, &cp);
+      unsigned char u = (unsigned char)s[i];
+      if (k > 1 && cp >= 0xA0) {
+        buf_append(o, s + i, k);
+        i += k;
+        continue;
+      }
+      i++;
+      switch (u) {
+      case '\a':
+        buf_puts(o, "\\a");
+        break;
+      case '\b':
+        buf_puts(o, "\\b");
+        break;
+      case 033:
+        buf_puts(o, "\\E");
+        break;
+      case '\f':
+        buf_puts(o, "\\f");
+        break;
+      case '\n':
+        buf_puts(o, "\\n");
+        break;
+      case '\r':
+        buf_puts(o, "\\r");
+        break;
+      case '\t':
+        buf_puts(o, "\\t");
+        break;
+      case '\v':
+        buf_puts(o, "\\v");
+        break;
+      case '\\':
+        buf_puts(o, "\\\\");
+        break;
+      case '\'':
+        buf_puts(o, "\\'");
+        break;
+      default:
+        if (u < 0x20 || u >= 0x7F)
+          buf_printf(o, "\\%03o", u);
+        else
+          buf_putc(o, u);
+      }
+    }
+    buf_putc(o, '\'');
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    int ch = (unsigned char)s[i];
+    if (shell_special(ch) || (ch == '#' && i == 0) ||
+        (ch == '~' && (i == 0 || s[i - 1] == ':' || s[i - 1] == '=')))
+      buf_putc(o, '\\');
+    buf_putc(o, ch);
+  }
+}
+
+/* %b: the argument with escapes expanded; \c ends all output. */
+static void expand_b(pf *p, const char *a, buf *o) {
+  size_t n = strlen(a);
+  for (size_t k = 0; k < n && !p->stop;) {
+    const char *bs = memchr(a + k, '\\', n - k);
+    size_t run = bs ? (size_t)(bs - (a + k)) : n - k;
+    buf_append(o, a + k, run);
+    k += run;
+    if (!bs)
+      break;
+    k++;
+    k += tu_escape(p->c, a + k, n - k, TU_ESC_B, o, &p->stop);
+  }
+}
+
+static void put_time(pf *p, const char *tfmt, size_t tlen, int ljust, int width,
+                     int prec) {
+  const char *a = next_arg(p);
+  intmax_t t = (a && *a) ? get_int(p, a) : -1;
+  if (t == -1 || t == -2) /* now, and the shell's start (we take now) */
+    t = p->c->now_ns ? p->c->now_ns(p->c) / 1000000000 : 0;
+  time_t tt = (time_t)t;
+  struct tm tm;
+  /* The sandbox has no zone database of its own: times are UTC. */
+  if (!gmtime_r(&tt, &tm))
+    memset(&tm, 0, sizeof tm);
+  char *f = mem_strndup(p->c->m, tlen ? tfmt : "%X", tlen ? tlen : 2);
+  char res[1024];
+  size_t n = f ? strftime(res, sizeof res, f, &tm) : 0;
+  mem_free(p->c->m, f);
+  put_padded(p, res, n, ljust, width, prec);
+}
+
+/* Format one number with a rebuilt C spec into out. */
+static void put_num(pf *p, const char *flags, size_t nflags, int ljust,
+                    int width, int prec, char conv, const char *arg) {
+  char spec[64];
+  size_t k = 0;
+  spec[k++] = '%';
+  for (size_t i = 0; i < nflags && k < 20; i++)
+    spec[k++] = flags[i];
+  if (ljust == 2) /* from a negative '*' width */
+    spec[k++] = '-';
+  spec[k] = 0;
+  if (width >= 0)
+    k += (size_t)snprintf(spec + k, sizeof spec - k, "%d", width);
+  if (prec >= 0)
+    k += (size_t)snprintf(spec + k, sizeof spec - k, ".%d", prec);
+  int r;
+  char tmp[512];
+  char *big = NULL;
+  switch (conv) {
+  case 'd':
+  case 'i': {
+    intmax_t v = get_int(p, arg);
+    snprintf(spec + k, sizeof spec - k, "j%c", conv);
+    r = snprintf(tmp, sizeof tmp, spec, v);
+    if (r >= (int)sizeof tmp && (big = mem_alloc(p->c->m, (size_t)r + 1)))
+      snprintf(big, (size_t)r + 1, spec, v);
+    break;
+  }
+  case 'o':
+  case 'u':
+  case 'x':
+  case 'X': {
+    uintmax_t v = get_uint(p, arg);
+    snprintf(spec + k, sizeof spec - k, "j%c", conv);
+    r = snprintf(tmp, sizeof tmp, spec, v);
+    if (r >= (int)sizeof tmp && (big = mem_alloc(p->c->m, (size_t)r + 1)))
+      snprintf(big, (size_t)r + 1, spec, v);
+    break;
+  }
+  default: {
+    long double v = get_float(p, arg);
+    snprintf(spec + k, sizeof spec - k, "L%c", conv);
+    r = snprintf(tmp, sizeof tmp, spec, v);
+    if (r >= (int)sizeof tmp && (big = mem_alloc(p->c->m, (size_t)r + 1)))
+      snprintf(big, (size_t)r + 1, spec, v);
+    break;
+  }
+  }
+  if (r > 0)
+    buf_append(&p->out, big ? big : tmp,
+               big || r < (int)sizeof tmp ? (size_t)r : sizeof tmp - 1);
+  mem_free(p->c->m, big);
+}
+
+/* One conversion starting at fmt[i] == '%'. Returns the index after it, or
+ * -1 to stop with an error. */
+static long do_conv(pf *p, const char *fmt, size_t len, size_t i) {
+  size_t start = i++;
+  if (i < len && fmt[i] == '%') {
+    buf_putc(&p->out, '%');
+    return (long)i + 1;
+  }
+  const char *flags = fmt + i;
+  while (i < len && strchr("#-+ 0'", fmt[i]) && fmt[i])
+    i++;
+  size_t nflags = (size_t)(fmt + i - flags);
+  int ljust = memchr(flags, '-', nflags) != NULL;
+  int width = -1, prec = -1;
+  if (i < len && fmt[i] == '*') {
+    i++;
+    width = get_star(p);
+    if (width < 0) { /* a negative '*' width left-justifies */
+      ljust = 2;
+      width = -width;
+    }
+  } else {
+    while (i < len && isdigit((unsigned char)fmt[i])) {
+      if (width < 0)
+        width = 0;
+      if (width < 100000000)
+        width = width * 10 + (fmt[i] - '0');
+      i++;
+    }
+  }
+  if (i < len && fmt[i] == '.') {
+    i++;
+    prec = 0;
+    if (i < len && fmt[i] == '*') {
+      i++;
+      prec = get_star(p);
+      if (prec < 0)
+        prec = -1;
+    } else {
+      while (i < len && isdigit((unsigned char)fmt[i])) {
+        if (prec < 100000000)
+          prec = prec * 10 + (fmt[i] - '0');
+        i++;
+      }
+    }
+  }
+  while (i < len && fmt[i] && strchr("hjlLtz", fmt[i]))
+    i++;
+  if (i >= len) {
+    bi_error(p->c, "`%.*s': missing format character", (int)(len - start),
+             fmt + start);
+    p->rc = 1;
+    return -1;
+  }
+  char conv = fmt[i++];
+  int swidth = width < 0 ? 0 : width;
+  switch (conv) {
+  case 's': {
+    const char *a = next_arg(p);
+    if (!a)
+      a = "";
+    put_padded(p, a, strlen(a), ljust, swidth, prec);
+    break;
+  }
+  case 'c': {
+    const char *a = next_arg(p);
+    char ch = a ? a[0] : 0;
+    put_padded(p, &ch, 1, ljust, swidth, -1);
+    break;
+  }
+  case 'b': {
+    const char *a = next_arg(p);
+    buf t;
+    buf_init(&t, p->c->m);
+    expand_b(p, a ? a : "", &t);
+    put_padded(p, t.data ? t.data : "", t.len, ljust, swidth, prec);
+    buf_free(&t);
+    break;
+  }
+  case 'q':
+  case 'Q': {
+    const char *a = next_arg(p);
+    if (!a)
+      a = "";
+    size_t n = strlen(a);
+    int qprec = prec;
+    if (conv == 'Q' && prec >= 0) {
+      if ((size_t)prec < n)
+        n = (size_t)prec;
+      qprec = -1;
+    }
+    buf t;
+    buf_init(&t, p->c->m);
+    shell_quote(a, n, &t);
+    put_padded(p, t.data ? t.data : "", t.len, ljust, swidth, qprec);
+    buf_free(&t);
+    break;
+  }
+  case '(': {
+    const char *close = memchr(fmt + i, ')', len - i);
+    size_t after = close ? (size_t)(close - fmt) + 1 : len;
+    if (after >= len || fmt[after] != 'T') {
+      /* bash warns, prints "%(" and goes on parsing after it. */
+      bi_error(p->c, "warning: `%c': invalid time format specification",
+               after < len ? fmt[after] : 0);
+      buf_puts(&p->out, "%(");
+      return (long)i;
+    }
+    put_time(p, fmt + i, (size_t)(close - (fmt + i)), ljust, swidth, prec);
+    i = after + 1;
+    break;
+  }
+  case 'd':
+  case 'i':
+  case 'o':
+  case 'u':
+  case 'x':
+  case 'X':
+  case 'e':
+  case 'E':
+  case 'f':
+  case 'F':
+  case 'g':
+  case 'G':
+  case 'a':
+  case 'A':
+    put_num(p, flags, nflags, ljust, width, prec, conv, next_arg(p));
+    break;
+  default:
+    bi_error(p->c, "`%c': invalid format character", conv);
+    p->rc = 1;
+    return -1;
+  }
+  return (long)i;
+}
+
+static void usage_error(bi_ctx *c) {
+  stream_printf(c->err, "%s: usage: printf [-v var] format [arguments]\n",
+                c->argv[0]);
+}
+
+int bi_printf(bi_ctx *c) {
+  int i = 1;
+  const char *var = NULL;
+  /* bash's builtin option parsing: only -v, "--" ends, --help. */
+  while (i < c->argc && c->argv[i][0] == '-' && c->argv[i][1]) {
+    const char *a = c->argv[i];
+    if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    }
+    if (strcmp(a, "--help") == 0)
+      return bi_print_help(c);
+    if (a[1] == 'v') {
+      if (a[2]) {
+        var = a + 2;
+        i++;
+      } else if (i + 1 < c->argc) {
+        var = c->argv[i + 1];
+        i += 2;
+      } else {
+        bi_error(c, "-v: option requires an argument");
+        usage_error(c);
+        return 2;
+      }
+      continue;
+    }
+    bi_error(c, "%.2s: invalid option", a);
+    usage_error(c);
+    return 2;
+  }
+  if (i >= c->argc) {
+    usage_error(c);
+    return 2;
+  }
+  pf p;
+  memset(&p, 0, sizeof p);
+  p.c = c;
+  buf_init(&p.out, c->m);
+  p.tostdout = var == NULL;
+  const char *fmt = c->argv[i];
+  size_t flen = strlen(fmt);
+  p.args = c->argv + i + 1;
+  p.nargs = c->argc - i - 1;
+  int bad = 0;
+  for (;;) {
+    int before = p.ai;
+    for (size_t k = 0; k < flen && !p.stop && !bad;) {
+      const char *sp = fmt + k;
+      while (k < flen && fmt[k] != '%' && fmt[k] != '\\')
+        k++;
+      buf_append(&p.out, sp, (size_t)(fmt + k - sp));
+      if (k >= flen)
+        break;
+      if (fmt[k] == '\\') {
+        k++;
+        k += tu_escape(c, fmt + k, flen - k, TU_ESC_FMT, &p.out, NULL);
+      } else {
+        long r = do_conv(&p, fmt, flen, k);
+        if (r < 0)
+          bad = 1;
+        else
+          k = (size_t)r;
+      }
+      if (p.out.len >= 65536)
+        pf_flush(&p);
+      if (p.werr)
+        break;
+    }
+    if (p.stop || bad || p.werr || p.ai >= p.nargs || p.ai == before)
+      break;
+    if (c->bud && budget_poll(c->bud))
+      break;
+  }
+  int rc = p.rc;
+  if (var) {
+    if (c->setvar &&
+        c->setvar(c, var, p.out.data ? p.out.data : "", p.out.len) != 0)
+      rc = 2;
+  } else {
+    pf_flush(&p);
+    if (p.werr)
+      rc = bi_stream_status(p.werr);
+  }
+  buf_free(&p.out);
+  return rc;
+}

@@ -1,0 +1,421 @@
+/*
+ * seq.c - GNU seq.
+ *
+ * Non-negative integer operands without -f/-w count in decimal strings, so
+ * any size works and a million lines cost little. Otherwise values are long
+ * doubles computed as FIRST + i*STEP (no accumulated drift) and printed with
+ * GNU's default format: "%.{P}Lf" where P is the larger count of fraction
+ * digits of FIRST and STEP (exponents adjust it), zero padded to the widest
+ * of FIRST and LAST for -w.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins/textutil.h"
+
+const char bi_usage_seq[] = "Usage: seq [OPTION]... LAST\n"
+                            "  or:  seq [OPTION]... FIRST LAST\n"
+                            "  or:  seq [OPTION]... FIRST INCREMENT LAST";
+const char bi_help_seq[] =
+    "Print numbers from FIRST to LAST, in steps of INCREMENT.\n"
+    "\n"
+    "Mandatory arguments to long options are mandatory for short options "
+    "too.\n"
+    "  -f, --format=FORMAT      use printf style floating-point FORMAT\n"
+    "  -s, --separator=STRING   use STRING to separate numbers (default: "
+    "\\n)\n"
+    "  -w, --equal-width        equalize width by padding with leading "
+    "zeroes\n"
+    "      --help        display this help and exit\n"
+    "      --version     output version information and exit\n"
+    "\n"
+    "If FIRST or INCREMENT is omitted, it defaults to 1.  That is, an\n"
+    "omitted INCREMENT defaults to 1 even when LAST is smaller than FIRST.\n"
+    "The sequence of numbers ends when the sum of the current number and\n"
+    "INCREMENT would become greater than LAST.\n"
+    "FIRST, INCREMENT, and LAST are interpreted as floating point values.\n"
+    "INCREMENT is usually positive if FIRST is smaller than LAST, and\n"
+    "INCREMENT is usually negative if FIRST is greater than LAST.\n"
+    "INCREMENT must not be 0; none of FIRST, INCREMENT and LAST may be NaN.\n"
+    "FORMAT must be suitable for printing one argument of type 'double';\n"
+    "it defaults to %.PRECf if FIRST, INCREMENT, and LAST are all fixed "
+    "point\n"
+    "decimal numbers with maximum precision PREC, and to %g otherwise.\n";
+
+typedef struct operand {
+  long double v;
+  int prec;  /* fraction digits, INT_MAX when unknown (hex) */
+  int width; /* printed width with that precision */
+} operand;
+
+static void try_help(bi_ctx *c) {
+  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
+}
+
+static int scan(bi_ctx *c, const char *a, operand *o) {
+  char *end;
+  errno = 0;
+  o->v = strtold(a, &end);
+  if (end == a || *end || isspace((unsigned char)a[0])) {
+    bi_error(c, "invalid floating point argument: '%s'", a);
+    try_help(c);
+    return -1;
+  }
+  if (isnan(o->v)) {
+    bi_error(c, "invalid 'not-a-number' argument: '%s'", a);
+    try_help(c);
+    return -1;
+  }
+  o->width = (int)strlen(a);
+  o->prec = 0;
+  const char *s = a;
+  while (*s == '-' || *s == '+')
+    s++;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    o->prec = INT_MAX;
+    return 0;
+  }
+  if (strpbrk(a, "iInN")) /* inf, infinity */
+    return 0;
+  const char *dot = strchr(a, '.');
+  const char *e = strpbrk(a, "eE");
+  size_t frac = 0;
+  if (dot) {
+    frac = strcspn(dot + 1, "eE");
+    o->prec = (int)frac;
+    if (frac == 0)
+      o->width--;
+    else if (dot == a || !isdigit((unsigned char)dot[-1]))
+      o->width++; /* ".5" prints as "0.5" */
+  }
+  if (e) {
+    long ex = strtol(e + 1, NULL, 10);
+    if (ex < 0)
+      o->prec += (int)-ex;
+    else
+      o->prec -= (int)(ex < o->prec ? ex : o->prec);
+    o->width -= (int)strlen(e);
+    if (ex < 0) {
+      if (!dot || e == dot + 1)
+        o->width++;
+      ex = -ex;
+    } else {
+      if (dot && o->prec == 0 && ex)
+        o->width--;
+      ex -= (long)(frac < (size_t)ex ? frac : (size_t)ex);
+    }
+    o->width += (int)ex;
+  }
+  return 0;
+}
+
+/* Check a -f format: one float directive, "%%" allowed. Returns the
+ * position of the conversion letter (where 'L' goes), or -1. */
+static long check_format(bi_ctx *c, const char *f) {
+  long conv = -1;
+  for (size_t i = 0; f[i]; i++) {
+    if (f[i] != '%')
+      continue;
+    if (f[i + 1] == '%') {
+      i++;
+      continue;
+    }
+    if (conv >= 0) {
+      bi_error(c, "format '%s' has too many %% directives", f);
+      return -1;
+    }
+    size_t j = i + 1;
+    j += strspn(f + j, "-+ #0'I");
+    j += strspn(f + j, "0123456789");
+    if (f[j] == '.') {
+      j++;
+      j += strspn(f + j, "0123456789");
+    }
+    if (!f[j] || !strchr("aAeEfFgG", f[j])) {
+      if (!f[j])
+        bi_error(c, "format '%s' ends in %%", f);
+      else
+        bi_error(c, "format '%s' has unknown %%%c directive", f, f[j]);
+      return -1;
+    }
+    conv = (long)j;
+    i = j;
+  }
+  if (conv < 0)
+    bi_error(c, "format '%s' has no %% directive", f);
+  return conv;
+}
+
+static int all_digits(const char *s) {
+  if (!*s)
+    return 0;
+  for (; *s; s++)
+    if (!isdigit((unsigned char)*s))
+      return 0;
+  return 1;
+}
+
+/* Decimal string arithmetic: a += step, in a right-aligned buffer. */
+typedef struct bignum {
+  char *d; /* digits, most significant first, at d[off..cap) */
+  size_t cap, off;
+} bignum;
+
+static int big_set(bi_ctx *c, bignum *b, const char *s) {
+  while (s[0] == '0' && s[1])
+    s++;
+  size_t n = strlen(s);
+  b->cap = n + 64;
+  b->d = mem_alloc(c->m, b->cap);
+  if (!b->d)
+    return -1;
+  b->off = b->cap - n;
+  memcpy(b->d + b->off, s, n);
+  return 0;
+}
+
+static int big_add(bi_ctx *c, bignum *b, unsigned long long step) {
+  size_t i = b->cap;
+  unsigned long long carry = step;
+  while (carry) {
+    if (i == b->off) {
+      if (b->off == 0) { /* grow to the left */
+        size_t nc = b->cap * 2;
+        char *nd = mem_alloc(c->m, nc);
+        if (!nd)
+          return -1;
+        memcpy(nd + (nc - b->cap), b->d, b->cap);
+        mem_free(c->m, b->d);
+        i += nc - b->cap;
+        b->off = nc - b->cap;
+        b->d = nd;
+        b->cap = nc;
+      }
+      b->d[--b->off] = '0';
+    }
+    i--;
+    unsigned long long v = (unsigned long long)(b->d[i] - '0') + carry % 10;
+    carry /= 10;
+    if (v >= 10) {
+      v -= 10;
+      carry++;
+    }
+    b->d[i] = (char)('0' + v);
+  }
+  return 0;
+}
+
+static int big_cmp(const bignum *a, const bignum *b) {
+  size_t la = a->cap - a->off, lb = b->cap - b->off;
+  if (la != lb)
+    return la < lb ? -1 : 1;
+  return memcmp(a->d + a->off, b->d + b->off, la);
+}
+
+static int seq_fast(bi_ctx *c, const char *first, const char *last,
+                    unsigned long long step, const char *sep) {
+  bignum x = {0}, l = {0};
+  int rc = 0;
+  if (big_set(c, &x, first) || big_set(c, &l, last)) {
+    rc = 1;
+    goto out;
+  }
+  writer w;
+  wr_init(&w, c->out);
+  size_t seplen = strlen(sep);
+  int any = 0;
+  while (big_cmp(&x, &l) <= 0) {
+    if (any)
+      wr_write(&w, sep, seplen);
+    wr_write(&w, x.d + x.off, x.cap - x.off);
+    any = 1;
+    if (w.err || big_add(c, &x, step))
+      break;
+  }
+  if (any)
+    wr_putc(&w, '\n');
+  if (wr_flush(&w))
+    rc = bi_stream_status(w.err);
+out:
+  mem_free(c->m, x.d);
+  mem_free(c->m, l.d);
+  return rc;
+}
+
+static int looks_negative(const char *a) {
+  return a[0] == '-' && (a[1] == '.' || isdigit((unsigned char)a[1]));
+}
+
+int bi_seq(bi_ctx *c) {
+  static const bi_opt opts[] = {{"format", 'f', BI_ARG_REQUIRED},
+                                {"separator", 's', BI_ARG_REQUIRED},
+                                {"equal-width", 'w', BI_ARG_NONE},
+                                {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                {NULL, 0, 0}};
+  /* A negative number ends the options (GNU), so "seq -1 1" works: parse
+   * options only up to the first one. */
+  int stop = c->argc;
+  for (int i = 1; i < c->argc; i++) {
+    if (strcmp(c->argv[i], "--") == 0)
+      break;
+    if (looks_negative(c->argv[i])) {
+      stop = i;
+      break;
+    }
+  }
+  bi_ctx sub = *c;
+  sub.argc = stop;
+  bi_getopt g;
+  bi_getopt_init(&g, &sub, "+f:s:w", opts);
+  /* "+": options and numbers must not mix (numbers may start with '-'). */
+  const char *fmt = NULL, *sep = "\n";
+  int wide = 0, ch;
+  while ((ch = bi_getopt_next(&g)) != -1) {
+    switch (ch) {
+    case 'f':
+      fmt = g.arg;
+      break;
+    case 's':
+      sep = g.arg;
+      break;
+    case 'w':
+      wide = 1;
+      break;
+    case BI_OPT_HELP:
+      return bi_print_help(c);
+    case BI_OPT_VERSION:
+      return tu_version(c);
+    default:
+      return 1;
+    }
+  }
+  char *args[3];
+  int n = 0;
+  for (int i = 0; i < g.noperands; i++) {
+    if (n == 3) {
+      bi_error(c, "extra operand '%s'", g.operands[i]);
+      try_help(c);
+      return 1;
+    }
+    args[n++] = g.operands[i];
+  }
+  for (int i = g.idx; i < c->argc; i++) {
+    if (n == 3) {
+      bi_error(c, "extra operand '%s'", c->argv[i]);
+      try_help(c);
+      return 1;
+    }
+    args[n++] = c->argv[i];
+  }
+  if (n == 0) {
+    bi_error(c, "missing operand");
+    try_help(c);
+    return 1;
+  }
+  if (fmt && wide) {
+    bi_error(c, "format string may not be specified when printing equal "
+                "width strings");
+    try_help(c);
+    return 1;
+  }
+  operand first = {1, 0, 1}, step = {1, 0, 1}, last;
+  if (scan(c, args[n - 1], &last))
+    return 1;
+  if (n >= 2 && scan(c, args[0], &first))
+    return 1;
+  if (n == 3) {
+    if (scan(c, args[1], &step))
+      return 1;
+    if (step.v == 0) {
+      bi_error(c, "invalid Zero increment value: '%s'", args[1]);
+      try_help(c);
+      return 1;
+    }
+  }
+  long conv = -1;
+  if (fmt && (conv = check_format(c, fmt)) < 0)
+    return 1;
+  if (!fmt && !wide && all_digits(args[n - 1]) &&
+      (n < 2 || all_digits(args[0])) &&
+      (n < 3 || (all_digits(args[1]) && step.v < 1e18L)))
+    return seq_fast(c, n >= 2 ? args[0] : "1", args[n - 1],
+                    (unsigned long long)step.v, sep);
+
+  /* Build the long double format. */
+  char dflt[64];
+  char *lfmt = NULL;
+  const char *use;
+  if (fmt) {
+    size_t fl = strlen(fmt);
+    lfmt = mem_alloc(c->m, fl + 2);
+    if (!lfmt)
+      return 1;
+    memcpy(lfmt, fmt, (size_t)conv);
+    lfmt[conv] = 'L';
+    memcpy(lfmt + conv + 1, fmt + conv, fl - (size_t)conv + 1);
+    use = lfmt;
+  } else {
+    int prec = first.prec > step.prec ? first.prec : step.prec;
+    if (prec != INT_MAX && last.prec != INT_MAX) {
+      if (wide) {
+        int fw = first.width + (prec - first.prec);
+        int lw = last.width + (prec - last.prec);
+        if (last.prec && prec == 0)
+          lw--;
+        if (last.prec == 0 && prec)
+          lw++;
+        if (first.prec == 0 && prec)
+          fw++;
+        snprintf(dflt, sizeof dflt, "%%0%d.%dLf", fw > lw ? fw : lw, prec);
+      } else {
+        snprintf(dflt, sizeof dflt, "%%.%dLf", prec);
+      }
+    } else {
+      strcpy(dflt, "%Lg");
+    }
+    use = dflt;
+  }
+  writer w;
+  wr_init(&w, c->out);
+  size_t seplen = strlen(sep);
+  int rc = 0;
+  long double x = first.v;
+  int beyond = step.v > 0 ? x > last.v : x < last.v;
+  if (!beyond) {
+    char cur[512], lastbuf[512];
+    snprintf(lastbuf, sizeof lastbuf, use, last.v);
+    for (unsigned long long i = 1;; i++) {
+      snprintf(cur, sizeof cur, use, x);
+      wr_puts(&w, cur);
+      if (w.err)
+        break;
+      long double x0 = x;
+      x = first.v + (long double)i * step.v;
+      if (step.v > 0 ? x > last.v : x < last.v) {
+        /* A value just past LAST that prints as LAST is LAST missed by
+         * rounding: print it (GNU does the same). */
+        char nxt[512];
+        snprintf(nxt, sizeof nxt, use, x);
+        if (x0 != x && strcmp(nxt, lastbuf) == 0 && strcmp(nxt, cur) != 0) {
+          wr_write(&w, sep, seplen);
+          wr_puts(&w, nxt);
+        }
+        break;
+      }
+      if (x == x0) /* the step vanished in the precision: stop */
+        break;
+      wr_write(&w, sep, seplen);
+    }
+    wr_putc(&w, '\n');
+  }
+  if (wr_flush(&w))
+    rc = bi_stream_status(w.err);
+  mem_free(c->m, lfmt);
+  return rc;
+}

@@ -1,0 +1,311 @@
+/* textutil.c - helpers shared by the text builtins (see textutil.h). */
+#include "builtins/textutil.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int hexval(int ch) {
+  if (ch >= '0' && ch <= '9')
+    return ch - '0';
+  if (ch >= 'a' && ch <= 'f')
+    return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F')
+    return ch - 'A' + 10;
+  return -1;
+}
+
+size_t tu_utf8_put(uint32_t cp, char *o) {
+  if (cp < 0x80) {
+    o[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    o[0] = (char)(0xC0 | (cp >> 6));
+    o[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    o[0] = (char)(0xE0 | (cp >> 12));
+    o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  if (cp < 0x200000) {
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+  }
+  if (cp < 0x4000000) {
+    o[0] = (char)(0xF8 | (cp >> 24));
+    o[1] = (char)(0x80 | ((cp >> 18) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[3] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[4] = (char)(0x80 | (cp & 0x3F));
+    return 5;
+  }
+  o[0] = (char)(0xFC | ((cp >> 30) & 1));
+  o[1] = (char)(0x80 | ((cp >> 24) & 0x3F));
+  o[2] = (char)(0x80 | ((cp >> 18) & 0x3F));
+  o[3] = (char)(0x80 | ((cp >> 12) & 0x3F));
+  o[4] = (char)(0x80 | ((cp >> 6) & 0x3F));
+  o[5] = (char)(0x80 | (cp & 0x3F));
+  return 6;
+}
+
+size_t tu_utf8_get(const char *s, size_t n, uint32_t *cp) {
+  const unsigned char *u = (const unsigned char *)s;
+  if (n == 0) {
+    *cp = 0;
+    return 0;
+  }
+  unsigned c0 = u[0];
+  size_t len;
+  uint32_t v, min;
+  if (c0 < 0x80) {
+    *cp = c0;
+    return 1;
+  } else if ((c0 & 0xE0) == 0xC0) {
+    len = 2, v = c0 & 0x1F, min = 0x80;
+  } else if ((c0 & 0xF0) == 0xE0) {
+    len = 3, v = c0 & 0x0F, min = 0x800;
+  } else if ((c0 & 0xF8) == 0xF0) {
+    len = 4, v = c0 & 0x07, min = 0x10000;
+  } else {
+    *cp = c0;
+    return 1;
+  }
+  if (len > n) {
+    *cp = c0;
+    return 1;
+  }
+  for (size_t i = 1; i < len; i++) {
+    if ((u[i] & 0xC0) != 0x80) {
+      *cp = c0;
+      return 1;
+    }
+    v = (v << 6) | (u[i] & 0x3F);
+  }
+  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+    *cp = c0;
+    return 1;
+  }
+  *cp = v;
+  return len;
+}
+
+size_t tu_escape(bi_ctx *c, const char *s, size_t n, int mode, buf *out,
+                 int *stop) {
+  if (n == 0) { /* a trailing backslash stands for itself */
+    buf_putc(out, '\\');
+    return 0;
+  }
+  int ch = (unsigned char)s[0];
+  switch (ch) {
+  case 'a':
+    buf_putc(out, '\a');
+    return 1;
+  case 'b':
+    buf_putc(out, '\b');
+    return 1;
+  case 'e':
+  case 'E':
+    buf_putc(out, 033);
+    return 1;
+  case 'f':
+    buf_putc(out, '\f');
+    return 1;
+  case 'n':
+    buf_putc(out, '\n');
+    return 1;
+  case 'r':
+    buf_putc(out, '\r');
+    return 1;
+  case 't':
+    buf_putc(out, '\t');
+    return 1;
+  case 'v':
+    buf_putc(out, '\v');
+    return 1;
+  case '\\':
+    buf_putc(out, '\\');
+    return 1;
+  case '\'':
+  case '"':
+  case '?':
+    /* Only the printf format takes these as quoting escapes. */
+    if (mode == TU_ESC_FMT) {
+      buf_putc(out, ch);
+    } else {
+      buf_putc(out, '\\');
+      buf_putc(out, ch);
+    }
+    return 1;
+  case 'c':
+    if (mode == TU_ESC_FMT) {
+      buf_puts(out, "\\c");
+    } else if (stop) {
+      *stop = 1;
+    }
+    return 1;
+  case 'x': {
+    size_t i = 1;
+    unsigned v = 0;
+    while (i < n && i <= 2 && hexval((unsigned char)s[i]) >= 0)
+      v = v * 16 + (unsigned)hexval((unsigned char)s[i++]);
+    if (i == 1) {
+      if (mode != TU_ESC_ECHO)
+        bi_error(c, "missing hex digit for \\x");
+      buf_puts(out, "\\x");
+      return 1;
+    }
+    buf_putc(out, (int)v);
+    return i;
+  }
+  case 'u':
+  case 'U': {
+    size_t max = ch == 'u' ? 4 : 8, i = 1;
+    uint32_t v = 0;
+    while (i < n && i <= max && hexval((unsigned char)s[i]) >= 0)
+      v = v * 16 + (uint32_t)hexval((unsigned char)s[i++]);
+    if (i == 1) {
+      if (mode != TU_ESC_ECHO)
+        bi_error(c, "missing unicode digit for \\%c", ch);
+      buf_putc(out, '\\');
+      buf_putc(out, ch);
+      return 1;
+    }
+    char enc[8];
+    buf_append(out, enc, tu_utf8_put(v, enc));
+    return i;
+  }
+  default:
+    break;
+  }
+  if (ch >= '0' && ch <= '7') {
+    /* echo wants \0NNN; printf's format \NNN; %b takes both. */
+    if (mode == TU_ESC_ECHO && ch != '0') {
+      buf_putc(out, '\\');
+      buf_putc(out, ch);
+      return 1;
+    }
+    size_t more = (mode != TU_ESC_FMT && ch == '0') ? 3 : 2, i = 1;
+    unsigned v = (unsigned)(ch - '0');
+    while (i < n && more && s[i] >= '0' && s[i] <= '7') {
+      v = v * 8 + (unsigned)(s[i++] - '0');
+      more--;
+    }
+    buf_putc(out, (int)(v & 0xFF));
+    return i;
+  }
+  buf_putc(out, '\\');
+  buf_putc(out, ch);
+  return 1;
+}
+
+int tu_version(bi_ctx *c) {
+  /* "GNU coreutils" stays in the line: scripts grep for it to pick GNU
+   * option syntax. */
+  stream_printf(c->out, "%s (GNU coreutils compatible; vsh) 9.1\n", c->argv[0]);
+  return 0;
+}
+
+void tu_file_error(bi_ctx *c, const char *name, int err) {
+  bi_error(c, "%s: %s", name, bi_strerror(err));
+}
+
+int tu_slurp(bi_ctx *c, stream *s, const char **data, size_t *len, buf *copy,
+             int *err) {
+  if (stream_take_all(s, data, len) == 0)
+    return 0;
+  if (s->err == ECANCELED) {
+    *err = ECANCELED;
+    return -1;
+  }
+  for (;;) {
+    if (buf_reserve(copy, 65536)) {
+      *err = ENOMEM;
+      return -1;
+    }
+    long k = stream_read(s, copy->data + copy->len, copy->cap - copy->len - 1);
+    if (k < 0) {
+      *err = s->err;
+      return -1;
+    }
+    if (k == 0)
+      break;
+    copy->len += (size_t)k;
+    copy->data[copy->len] = 0;
+  }
+  *data = copy->data ? copy->data : "";
+  *len = copy->len;
+  return 0;
+}
+
+int tu_parse_count(const char *s, uint64_t *v) {
+  while (*s == ' ' || *s == '\t' || *s == '\n')
+    s++;
+  if (*s == '+')
+    s++;
+  if (*s < '0' || *s > '9')
+    return -1;
+  uint64_t n = 0;
+  int over = 0;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    unsigned d = (unsigned)(*s - '0');
+    if (n > (UINT64_MAX - d) / 10)
+      over = 1;
+    else
+      n = n * 10 + d;
+  }
+  uint64_t mult = 1;
+  if (*s) {
+    static const char units[] = "KMGTPEZY";
+    const char *u = *s == 'k' ? units : strchr(units, *s);
+    if (*s == 'b' && !s[1]) {
+      mult = 512;
+    } else if (u && *s) {
+      int pow = (int)(u - units) + 1;
+      uint64_t base = 1024;
+      if (!s[1]) {
+      } else if (s[1] == 'B' && !s[2]) {
+        base = 1000;
+      } else if (s[1] == 'i' && s[2] == 'B' && !s[3]) {
+      } else {
+        return -1;
+      }
+      for (int i = 0; i < pow; i++) {
+        if (mult > UINT64_MAX / base)
+          over = 1;
+        else
+          mult *= base;
+      }
+    } else {
+      return -1;
+    }
+  }
+  if (!over && mult > 1 && n > UINT64_MAX / mult)
+    over = 1;
+  if (over) {
+    *v = UINT64_MAX;
+    return -2;
+  }
+  *v = n * mult;
+  return 0;
+}
+
+const char *tu_quote(bi_ctx *c, const char *name) {
+  /* GNU switches to shell quoting for names with quotes or blanks: 'a b'
+   * stays the same, an apostrophe becomes "it's" in double quotes. */
+  size_t n = strlen(name);
+  char *r = arena_alloc(c->scratch, n + 3);
+  if (!r)
+    return name;
+  char q = strchr(name, '\'') ? '"' : '\'';
+  r[0] = q;
+  memcpy(r + 1, name, n);
+  r[n + 1] = q;
+  r[n + 2] = 0;
+  return r;
+}

@@ -1,0 +1,495 @@
+/*
+ * tr.c - GNU tr: bytes in, bytes out (GNU tr is not multibyte aware).
+ *
+ * Each operand is expanded into a list of bytes, remembering where the
+ * [:upper:]/[:lower:] classes sit (they must line up for case mapping) and
+ * where a [c*] fill goes in string2. Then a 256-entry table does the work:
+ * translate, delete, squeeze, over 64 KiB chunks.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "builtins/textutil.h"
+
+const char bi_usage_tr[] = "Usage: tr [OPTION]... STRING1 [STRING2]";
+const char bi_help_tr[] =
+    "Translate, squeeze, and/or delete characters from standard input,\n"
+    "writing to standard output.  STRING1 and STRING2 specify arrays of\n"
+    "characters ARRAY1 and ARRAY2 that control the action.\n"
+    "\n"
+    "  -c, -C, --complement    use the complement of ARRAY1\n"
+    "  -d, --delete            delete characters in ARRAY1, do not "
+    "translate\n"
+    "  -s, --squeeze-repeats   replace each sequence of a repeated "
+    "character\n"
+    "                            that is listed in the last specified "
+    "ARRAY,\n"
+    "                            with a single occurrence of that "
+    "character\n"
+    "  -t, --truncate-set1     first truncate ARRAY1 to length of ARRAY2\n"
+    "      --help        display this help and exit\n"
+    "      --version     output version information and exit\n"
+    "\n"
+    "ARRAYs are specified as strings of characters.  Most represent "
+    "themselves.\n"
+    "Interpreted sequences are:\n"
+    "\n"
+    "  \\NNN            character with octal value NNN (1 to 3 octal "
+    "digits)\n"
+    "  \\\\              backslash\n"
+    "  \\a              audible BEL\n"
+    "  \\b              backspace\n"
+    "  \\f              form feed\n"
+    "  \\n              new line\n"
+    "  \\r              return\n"
+    "  \\t              horizontal tab\n"
+    "  \\v              vertical tab\n"
+    "  CHAR1-CHAR2     all characters from CHAR1 to CHAR2 in ascending "
+    "order\n"
+    "  [CHAR*]         in ARRAY2, copies of CHAR until length of ARRAY1\n"
+    "  [CHAR*REPEAT]   REPEAT copies of CHAR, REPEAT octal if starting with "
+    "0\n"
+    "  [:alnum:]       all letters and digits\n"
+    "  [:alpha:]       all letters\n"
+    "  [:blank:]       all horizontal whitespace\n"
+    "  [:cntrl:]       all control characters\n"
+    "  [:digit:]       all digits\n"
+    "  [:graph:]       all printable characters, not including space\n"
+    "  [:lower:]       all lower case letters\n"
+    "  [:print:]       all printable characters, including space\n"
+    "  [:punct:]       all punctuation characters\n"
+    "  [:space:]       all horizontal or vertical whitespace\n"
+    "  [:upper:]       all upper case letters\n"
+    "  [:xdigit:]      all hexadecimal digits\n"
+    "  [=CHAR=]        all characters which are equivalent to CHAR\n"
+    "\n"
+    "Translation occurs if -d is not given and both STRING1 and STRING2 "
+    "appear.\n"
+    "-t may be used only when translating.  ARRAY2 is extended to length "
+    "of\n"
+    "ARRAY1 by repeating its last character as necessary.  Excess "
+    "characters\n"
+    "of ARRAY2 are ignored.  Character classes expand in unspecified "
+    "order;\n"
+    "while translating, [:lower:] and [:upper:] may be used in pairs to\n"
+    "specify case conversion.  Squeezing occurs after translation or "
+    "deletion.\n";
+
+/* An expanded operand. */
+typedef struct tset {
+  unsigned char *b; /* bytes */
+  size_t n, cap;
+  /* positions of [:upper:]/[:lower:] (start offset, 'u' or 'l') */
+  struct {
+    size_t at;
+    char kind;
+  } cls[16];
+  int ncls;
+  int other_class; /* a class other than upper/lower appeared */
+  long fill_at;    /* offset of a [c*] fill, -1 if none */
+  unsigned char fill_ch;
+  int repeat_seen; /* any [c*n] */
+} tset;
+
+static int push(bi_ctx *c, tset *s, unsigned char ch) {
+  if (s->n == s->cap) {
+    size_t nc = s->cap ? s->cap * 2 : 64;
+    unsigned char *nb = mem_realloc(c->m, s->b, nc);
+    if (!nb)
+      return -1;
+    s->b = nb;
+    s->cap = nc;
+  }
+  s->b[s->n++] = ch;
+  return 0;
+}
+
+/* One possibly escaped character at str[*i]. */
+static unsigned char one_char(bi_ctx *c, const char *str, size_t len,
+                              size_t *i) {
+  unsigned char ch = (unsigned char)str[*i];
+  if (ch != '\\') {
+    (*i)++;
+    return ch;
+  }
+  if (*i + 1 >= len) {
+    bi_error(c, "warning: an unescaped backslash at end of string is not "
+                "portable");
+    (*i)++;
+    return '\\';
+  }
+  unsigned char e = (unsigned char)str[*i + 1];
+  *i += 2;
+  switch (e) {
+  case 'a':
+    return '\a';
+  case 'b':
+    return '\b';
+  case 'f':
+    return '\f';
+  case 'n':
+    return '\n';
+  case 'r':
+    return '\r';
+  case 't':
+    return '\t';
+  case 'v':
+    return '\v';
+  default:
+    break;
+  }
+  if (e >= '0' && e <= '7') {
+    unsigned v = (unsigned)(e - '0');
+    for (int k = 0; k < 2 && *i < len && str[*i] >= '0' && str[*i] <= '7';
+         k++) {
+      unsigned nv = v * 8 + (unsigned)(str[*i] - '0');
+      if (nv > 0377) {
+        bi_error(c,
+                 "warning: the ambiguous octal escape \\%o%c is being\n"
+                 "\tinterpreted as the 2-byte sequence \\0%o, %c",
+                 v, str[*i], v, str[*i]);
+        break;
+      }
+      v = nv;
+      (*i)++;
+    }
+    return (unsigned char)v;
+  }
+  return e;
+}
+
+static int class_match(const char *name, size_t n, int ch) {
+#define IS(s) (n == sizeof(s) - 1 && memcmp(name, s, n) == 0)
+  if (IS("alnum"))
+    return isalnum(ch);
+  if (IS("alpha"))
+    return isalpha(ch);
+  if (IS("blank"))
+    return ch == ' ' || ch == '\t';
+  if (IS("cntrl"))
+    return iscntrl(ch);
+  if (IS("digit"))
+    return isdigit(ch);
+  if (IS("graph"))
+    return isgraph(ch);
+  if (IS("lower"))
+    return islower(ch);
+  if (IS("print"))
+    return isprint(ch);
+  if (IS("punct"))
+    return ispunct(ch);
+  if (IS("space"))
+    return isspace(ch);
+  if (IS("upper"))
+    return isupper(ch);
+  if (IS("xdigit"))
+    return isxdigit(ch);
+#undef IS
+  return -1;
+}
+
+/* Expand an operand. 0, or -1 with the message printed. */
+static int expand(bi_ctx *c, const char *str, tset *s, int is2) {
+  size_t len = strlen(str), i = 0;
+  s->fill_at = -1;
+  while (i < len) {
+    if (str[i] == '[' && i + 1 < len) {
+      /* [:class:] or [=c=] */
+      if (str[i + 1] == ':' || str[i + 1] == '=') {
+        char d = str[i + 1];
+        const char *close = NULL;
+        for (size_t j = i + 2; j + 1 < len; j++)
+          if (str[j] == d && str[j + 1] == ']') {
+            close = str + j;
+            break;
+          }
+        if (close) {
+          const char *name = str + i + 2;
+          size_t nl = (size_t)(close - name);
+          if (d == ':') {
+            if (class_match(name, nl, 'a') < 0) {
+              bi_error(c, "invalid character class '%.*s'", (int)nl, name);
+              return -1;
+            }
+            int ul = (nl == 5 && (memcmp(name, "upper", 5) == 0 ||
+                                  memcmp(name, "lower", 5) == 0));
+            if (ul && s->ncls < 16) {
+              s->cls[s->ncls].at = s->n;
+              s->cls[s->ncls++].kind = name[0] == 'u' ? 'u' : 'l';
+            } else if (!ul) {
+              s->other_class = 1;
+            }
+            for (int ch = 0; ch < 256; ch++)
+              if (class_match(name, nl, ch) > 0 &&
+                  push(c, s, (unsigned char)ch))
+                return -1;
+            i = (size_t)(close - str) + 2;
+            continue;
+          }
+          if (nl >= 1) { /* [=c=]: c itself (no locale equivalences) */
+            size_t k = 0;
+            unsigned char ch = one_char(c, name, nl, &k);
+            if (k == nl) {
+              if (push(c, s, ch))
+                return -1;
+              i = (size_t)(close - str) + 2;
+              continue;
+            }
+          }
+        }
+      }
+      /* [c*n] or [c*] */
+      size_t k = i + 1;
+      if (k < len) {
+        unsigned char ch = one_char(c, str, len, &k);
+        if (k < len && str[k] == '*') {
+          size_t e = k + 1;
+          while (e < len && isdigit((unsigned char)str[e]))
+            e++;
+          if (e < len && str[e] == ']') {
+            if (!is2) {
+              bi_error(c, "the [c*] repeat construct may not appear in "
+                          "string1");
+              return -1;
+            }
+            const char *num = str + k + 1;
+            size_t nd = e - (k + 1);
+            unsigned long long cnt = 0;
+            int base = (nd && num[0] == '0') ? 8 : 10;
+            for (size_t q = 0; q < nd; q++) {
+              int dv = num[q] - '0';
+              if (dv >= base) {
+                bi_error(c, "invalid repeat count '%.*s' in [c*n] construct",
+                         (int)nd, num);
+                return -1;
+              }
+              cnt = cnt * (unsigned)base + (unsigned)dv;
+              if (cnt > 100000000) {
+                bi_error(c, "invalid repeat count '%.*s' in [c*n] construct",
+                         (int)nd, num);
+                return -1;
+              }
+            }
+            if (cnt == 0) {
+              if (s->fill_at >= 0) {
+                bi_error(c, "only one [c*] repeat construct may appear in "
+                            "string2");
+                return -1;
+              }
+              s->fill_at = (long)s->n;
+              s->fill_ch = ch;
+            } else {
+              s->repeat_seen = 1;
+              for (unsigned long long q = 0; q < cnt; q++)
+                if (push(c, s, ch))
+                  return -1;
+            }
+            i = e + 1;
+            continue;
+          }
+        }
+      }
+    }
+    size_t st = i;
+    unsigned char lo = one_char(c, str, len, &i);
+    if (i + 1 < len && str[i] == '-') {
+      size_t k = i + 1;
+      unsigned char hi = one_char(c, str, len, &k);
+      if (hi < lo) {
+        bi_error(c,
+                 "range-endpoints of '%.*s' are in reverse collating "
+                 "sequence order",
+                 (int)(k - st), str + st);
+        return -1;
+      }
+      for (int ch = lo; ch <= hi; ch++)
+        if (push(c, s, (unsigned char)ch))
+          return -1;
+      i = k;
+      continue;
+    }
+    if (push(c, s, lo))
+      return -1;
+  }
+  return 0;
+}
+
+static void try_help(bi_ctx *c) {
+  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
+}
+
+int bi_tr(bi_ctx *c) {
+  static const bi_opt opts[] = {{"complement", 'c', BI_ARG_NONE},
+                                {"delete", 'd', BI_ARG_NONE},
+                                {"squeeze-repeats", 's', BI_ARG_NONE},
+                                {"truncate-set1", 't', BI_ARG_NONE},
+                                {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                {NULL, 0, 0}};
+  int comp = 0, del = 0, sq = 0, trunc = 0, ch;
+  bi_getopt g;
+  bi_getopt_init(&g, c, "cCdst", opts);
+  while ((ch = bi_getopt_next(&g)) != -1) {
+    switch (ch) {
+    case 'c':
+    case 'C':
+      comp = 1;
+      break;
+    case 'd':
+      del = 1;
+      break;
+    case 's':
+      sq = 1;
+      break;
+    case 't':
+      trunc = 1;
+      break;
+    case BI_OPT_HELP:
+      return bi_print_help(c);
+    case BI_OPT_VERSION:
+      return tu_version(c);
+    default:
+      return 1;
+    }
+  }
+  int n = g.noperands;
+  int translating = !del && n >= 2;
+  int min = (del && sq) || (!del && !sq) ? 2 : 1;
+  int max = (del && !sq) ? 1 : 2;
+  if (n < min) {
+    if (n == 0) {
+      bi_error(c, "missing operand");
+    } else {
+      bi_error(c, "missing operand after %s", tu_quote(c, g.operands[0]));
+      stream_puts(c->err, del ? "Two strings must be given when both "
+                                "deleting and squeezing repeats.\n"
+                              : "Two strings must be given when "
+                                "translating.\n");
+    }
+    try_help(c);
+    return 1;
+  }
+  if (n > max) {
+    bi_error(c, "extra operand %s", tu_quote(c, g.operands[max]));
+    if (del && !sq)
+      stream_puts(c->err, "Only one string may be given when deleting "
+                          "without squeezing repeats.\n");
+    try_help(c);
+    return 1;
+  }
+  tset s1, s2;
+  memset(&s1, 0, sizeof s1);
+  memset(&s2, 0, sizeof s2);
+  int rc = 1;
+  if (expand(c, g.operands[0], &s1, 0))
+    goto out;
+  if (n == 2 && expand(c, g.operands[1], &s2, 1))
+    goto out;
+  if (comp) { /* the complement, in ascending byte order */
+    unsigned char in1[256] = {0};
+    for (size_t i = 0; i < s1.n; i++)
+      in1[s1.b[i]] = 1;
+    s1.n = 0;
+    s1.ncls = 0;
+    for (int b = 0; b < 256; b++)
+      if (!in1[b] && push(c, &s1, (unsigned char)b))
+        goto out;
+  }
+  unsigned char map[256];
+  for (int b = 0; b < 256; b++)
+    map[b] = (unsigned char)b;
+  if (translating) {
+    if (s2.other_class) {
+      bi_error(c, "when translating, the only character classes that may "
+                  "appear in\nstring2 are 'upper' and 'lower'");
+      goto out;
+    }
+    if (trunc && s1.n > s2.n)
+      s1.n = s2.n;
+    if (s2.fill_at >= 0) { /* [c*]: fill string2 up to string1's length */
+      size_t need = s1.n > s2.n ? s1.n - s2.n : 0;
+      size_t at = (size_t)s2.fill_at;
+      for (size_t k = 0; k < need; k++)
+        if (push(c, &s2, 0))
+          goto out;
+      memmove(s2.b + at + need, s2.b + at, s2.n - need - at);
+      memset(s2.b + at, s2.fill_ch, need);
+      for (int k = 0; k < s2.ncls; k++)
+        if (s2.cls[k].at >= at)
+          s2.cls[k].at += need;
+    }
+    /* Case classes of string2 must face a case class of string1. */
+    for (int k = 0; k < s2.ncls; k++) {
+      int ok = 0;
+      for (int j = 0; j < s1.ncls; j++)
+        if (s1.cls[j].at == s2.cls[k].at)
+          ok = 1;
+      if (!ok) {
+        bi_error(c, "misaligned [:upper:] and/or [:lower:] construct");
+        goto out;
+      }
+    }
+    if (s2.n == 0 && s1.n > 0) {
+      bi_error(c, "when not truncating set1, string2 must be non-empty");
+      goto out;
+    }
+    for (size_t i = 0; i < s1.n; i++)
+      map[s1.b[i]] = s2.b[i < s2.n ? i : s2.n - 1];
+  }
+  unsigned char delset[256] = {0}, sqset[256] = {0};
+  if (del)
+    for (size_t i = 0; i < s1.n; i++)
+      delset[s1.b[i]] = 1;
+  if (sq) {
+    const tset *last = n == 2 ? &s2 : &s1;
+    for (size_t i = 0; i < last->n; i++)
+      sqset[last->b[i]] = 1;
+  }
+  /* The filter itself. */
+  {
+    writer w;
+    wr_init(&w, c->out);
+    char *in = mem_alloc(c->m, 65536);
+    char *outb = mem_alloc(c->m, 65536);
+    if (!in || !outb) {
+      mem_free(c->m, in);
+      mem_free(c->m, outb);
+      goto out;
+    }
+    int last = -1;
+    rc = 0;
+    for (;;) {
+      long k = stream_read(c->in, in, 65536);
+      if (k < 0) {
+        if (c->in->err != ECANCELED)
+          bi_error(c, "read error: %s", bi_strerror(c->in->err));
+        rc = 1;
+        break;
+      }
+      if (k == 0)
+        break;
+      size_t o = 0;
+      for (long i = 0; i < k; i++) {
+        unsigned char b = (unsigned char)in[i];
+        if (delset[b])
+          continue;
+        b = map[b];
+        if (sqset[b] && last == b)
+          continue;
+        last = b;
+        outb[o++] = (char)b;
+      }
+      if (wr_write(&w, outb, o))
+        break;
+    }
+    if (wr_flush(&w))
+      rc = bi_stream_status(w.err);
+    mem_free(c->m, in);
+    mem_free(c->m, outb);
+  }
+out:
+  mem_free(c->m, s1.b);
+  mem_free(c->m, s2.b);
+  return rc;
+}

@@ -1,0 +1,20 @@
+/* true.c - bash's true and false builtins: they ignore every argument. */
+#include "builtins/builtin.h"
+
+const char bi_usage_true[] = "true: true";
+const char bi_help_true[] = "    Return a successful result.\n"
+                            "\n"
+                            "    Exit Status:\n"
+                            "    Always succeeds.\n";
+const char bi_usage_false[] = "false: false";
+const char bi_help_false[] = "    Return an unsuccessful result.\n"
+                             "\n"
+                             "    Exit Status:\n"
+                             "    Always fails.\n";
+
+int bi_true(bi_ctx *c) {
+  return 0;
+}
+int bi_false(bi_ctx *c) {
+  return 1;
+}
