@@ -287,6 +287,9 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
       return sb_fail(sb, vfs_status(rc), -rc, "default layout: %s",
                      bi_strerror(-rc));
   }
+  /* Setting up is the host's doing: no permission checks (a failure below
+   * destroys the sandbox, so the count needs no unwinding). */
+  vfs_privileged_enter(sb->v);
   if (fresh_tree) {
     int rc = vfs_mkdir_p(sb->v, "/", sb->cwd, 0755);
     (void)rc;
@@ -318,6 +321,7 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
       return sb_fail(sb, vfs_status(rc), -rc, "%s: %s", f->path,
                      bi_strerror(-rc));
   }
+  vfs_privileged_leave(sb->v);
   sb->sc = sched_new(0);
   if (!sb->sc)
     return VSH_NOMEM;

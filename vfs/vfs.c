@@ -101,6 +101,9 @@ void vfs_release(vfs *v, void *p) {
   mem_free(v->m, p);
 }
 
+void vfs_privileged_enter(vfs *v) { v->priv++; }
+void vfs_privileged_leave(vfs *v) { v->priv--; }
+
 void vfs_set_user(vfs *v, uint32_t uid, uint32_t gid) {
   v->uid = uid;
   v->gid = gid;

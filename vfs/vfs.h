@@ -119,6 +119,11 @@ int vfs_command_stub_name(vfs *v, const char *cwd, const char *path, char *out,
                           size_t cap);
 
 void vfs_set_user(vfs *v, uint32_t uid, uint32_t gid); /* default 1000/1000 */
+/* Host-side access: while the count is above 0, permission checks are off
+ * (the embedder owns its sandbox), but new nodes are still owned by the vfs
+ * user so the script can change them. Calls nest. */
+void vfs_privileged_enter(vfs *v);
+void vfs_privileged_leave(vfs *v);
 unsigned vfs_set_umask(vfs *v, unsigned mask); /* returns the previous one */
 unsigned vfs_get_umask(const vfs *v);
 int64_t vfs_now(const vfs *v); /* the clock callback's wall time, ns */

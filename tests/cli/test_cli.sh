@@ -106,7 +106,7 @@ check "--limit loops status" 126 $?
 contains "--limit loops message" "limit exceeded" "$(cat "$tmp/err")"
 "$VSH" --limit commands=10 -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do true; done' </dev/null 2>"$tmp/err"
 check "--limit commands status" 126 $?
-"$VSH" --limit timeout-ms=200 -c 'while :; do :; done' </dev/null 2>/dev/null
+"$VSH" --limit timeout-ms=200 --limit loops=1g --limit commands=1g -c 'while :; do :; done' </dev/null 2>/dev/null
 check "--limit timeout-ms status" 124 $?
 "$VSH" --limit bogus=1 -c true </dev/null 2>"$tmp/err"
 check "--limit unknown status" 2 $?
