@@ -25,47 +25,47 @@ typedef struct sh_cond sh_cond;
 /* ---- words ------------------------------------------------------------- */
 
 typedef enum sh_part_kind {
-  WP_LIT,      /* text; quoted=1 for '...', $'...', \c and literal text
-                  inside "..." */
-  WP_DQUOTE,   /* "...": children in parts/nparts */
-  WP_PARAM,    /* $x ${...} */
-  WP_CMDSUB,   /* $(...) or `...` */
-  WP_ARITH,    /* $((...)) */
-  WP_TILDE,    /* ~ or ~user at the start of a word or after = / : in
-                  assignments; text = user name ("" for ~) */
-  WP_PROCSUB,  /* <(...) (dir '<') or >(...) (dir '>') */
-  WP_EXTGLOB   /* @(..) *(..) +(..) ?(..) !(..) when extglob is on at parse
-                  time: text is the whole pattern source, unquoted */
+  WP_LIT,     /* text; quoted=1 for '...', $'...', \c and literal text
+                 inside "..." */
+  WP_DQUOTE,  /* "...": children in parts/nparts */
+  WP_PARAM,   /* $x ${...} */
+  WP_CMDSUB,  /* $(...) or `...` */
+  WP_ARITH,   /* $((...)) */
+  WP_TILDE,   /* ~ or ~user at the start of a word or after = / : in
+                 assignments; text = user name ("" for ~) */
+  WP_PROCSUB, /* <(...) (dir '<') or >(...) (dir '>') */
+  WP_EXTGLOB  /* @(..) *(..) +(..) ?(..) !(..) when extglob is on at parse
+                 time: text is the whole pattern source, unquoted */
 } sh_part_kind;
 
 typedef enum sh_param_op {
-  PO_PLAIN,        /* $x ${x} ${a[i]} */
-  PO_LENGTH,       /* ${#x} ${#a[@]} */
-  PO_INDIRECT,     /* ${!x} (with any sub-operation applied after) */
-  PO_KEYS,         /* ${!a[@]} ${!a[*]} */
-  PO_NAMES         /* ${!prefix*} ${!prefix@} */
+  PO_PLAIN,    /* $x ${x} ${a[i]} */
+  PO_LENGTH,   /* ${#x} ${#a[@]} */
+  PO_INDIRECT, /* ${!x} (with any sub-operation applied after) */
+  PO_KEYS,     /* ${!a[@]} ${!a[*]} */
+  PO_NAMES     /* ${!prefix*} ${!prefix@} */
 } sh_param_op;
 
 typedef enum sh_param_sub {
   PS_NONE,
-  PS_DEFAULT,      /* ${x-w} ${x:-w} */
-  PS_ASSIGN,       /* ${x=w} ${x:=w} */
-  PS_ERROR,        /* ${x?w} ${x:?w} */
-  PS_ALT,          /* ${x+w} ${x:+w} */
-  PS_TRIM_SP,      /* ${x#p}  shortest prefix */
-  PS_TRIM_LP,      /* ${x##p} longest prefix */
-  PS_TRIM_SS,      /* ${x%p}  shortest suffix */
-  PS_TRIM_LS,      /* ${x%%p} longest suffix */
-  PS_REPLACE,      /* ${x/p/r} */
-  PS_REPLACE_ALL,  /* ${x//p/r} */
-  PS_REPLACE_PRE,  /* ${x/#p/r} */
-  PS_REPLACE_SUF,  /* ${x/%p/r} */
-  PS_SLICE,        /* ${x:off} ${x:off:len}; arg1 off, arg2 len or NULL */
-  PS_UPPER_FIRST,  /* ${x^p} */
-  PS_UPPER_ALL,    /* ${x^^p} */
-  PS_LOWER_FIRST,  /* ${x,p} */
-  PS_LOWER_ALL,    /* ${x,,p} */
-  PS_TRANSFORM     /* ${x@Q} etc.; transform holds the letter */
+  PS_DEFAULT,     /* ${x-w} ${x:-w} */
+  PS_ASSIGN,      /* ${x=w} ${x:=w} */
+  PS_ERROR,       /* ${x?w} ${x:?w} */
+  PS_ALT,         /* ${x+w} ${x:+w} */
+  PS_TRIM_SP,     /* ${x#p}  shortest prefix */
+  PS_TRIM_LP,     /* ${x##p} longest prefix */
+  PS_TRIM_SS,     /* ${x%p}  shortest suffix */
+  PS_TRIM_LS,     /* ${x%%p} longest suffix */
+  PS_REPLACE,     /* ${x/p/r} */
+  PS_REPLACE_ALL, /* ${x//p/r} */
+  PS_REPLACE_PRE, /* ${x/#p/r} */
+  PS_REPLACE_SUF, /* ${x/%p/r} */
+  PS_SLICE,       /* ${x:off} ${x:off:len}; arg1 off, arg2 len or NULL */
+  PS_UPPER_FIRST, /* ${x^p} */
+  PS_UPPER_ALL,   /* ${x^^p} */
+  PS_LOWER_FIRST, /* ${x,p} */
+  PS_LOWER_ALL,   /* ${x,,p} */
+  PS_TRANSFORM    /* ${x@Q} etc.; transform holds the letter */
 } sh_param_sub;
 
 typedef struct sh_param {
@@ -74,11 +74,16 @@ typedef struct sh_param {
   int index_at;     /* subscript is [@] (1) or [*] (2) */
   sh_param_op op;
   sh_param_sub sub;
-  int colon;        /* ':' form of - = ? + */
-  sh_word *arg1;    /* word / pattern / offset (may be NULL: empty) */
-  sh_word *arg2;    /* replacement / length, NULL when absent */
-  char transform;   /* Q E P A K a u U L k for PS_TRANSFORM */
-  int braced;       /* written as ${...} */
+  int colon;      /* ':' form of - = ? + */
+  sh_word *arg1;  /* word / pattern / offset (may be NULL: empty) */
+  sh_word *arg2;  /* replacement / length, NULL when absent */
+  char transform; /* Q E P A K a u U L k for PS_TRANSFORM */
+  int braced;     /* written as ${...} */
+  int bad;        /* ${...} that bash cannot parse (${x y}, ${#x:-w}): a
+                     "bad substitution" error when expanded, at run time
+                     as in bash; only src is meaningful */
+  const char *src; /* source text of ${...} (NULL for $x), for messages */
+  size_t src_len;
 } sh_param;
 
 struct sh_part {
@@ -88,21 +93,21 @@ struct sh_part {
     struct {
       const char *text; /* may contain NUL only via $'\0'... (cut there) */
       size_t len;
-    } lit;                        /* WP_LIT, WP_TILDE, WP_EXTGLOB */
+    } lit; /* WP_LIT, WP_TILDE, WP_EXTGLOB */
     struct {
       sh_part *parts;
       size_t nparts;
-    } dq;                         /* WP_DQUOTE */
-    sh_param param;               /* WP_PARAM */
+    } dq;           /* WP_DQUOTE */
+    sh_param param; /* WP_PARAM */
     struct {
-      sh_node *body;              /* NULL for an empty $( ) */
+      sh_node *body; /* NULL for an empty $( ) */
       int backtick;
-      const char *src;            /* source text of the body */
+      const char *src; /* source text of the body */
       size_t src_len;
-    } cmdsub;                     /* WP_CMDSUB, WP_PROCSUB */
+    } cmdsub; /* WP_CMDSUB, WP_PROCSUB */
     struct {
-      sh_word *expr;              /* expanded, then evaluated */
-    } arith;                      /* WP_ARITH */
+      sh_word *expr; /* expanded, then evaluated */
+    } arith;         /* WP_ARITH */
   } u;
   char dir; /* WP_PROCSUB: '<' or '>' */
 };
@@ -117,52 +122,58 @@ enum {
 struct sh_word {
   sh_part *parts;
   size_t nparts;
-  unsigned flags;        /* SW_* */
-  const char *src;       /* original source text of the word */
+  unsigned flags;  /* SW_* */
+  const char *src; /* original source text of the word */
   size_t src_len;
+  sh_assign *assign; /* SW_ASSIGN_LIKE words of the form NAME=...: the
+                        parsed assignment (name, index, +=, value or array
+                        literal as in `local -a a=(1 2)`); parts then hold
+                        the "NAME=" text as a literal followed by the
+                        value's parts (for an array: the whole source
+                        text as one literal) */
 };
 
 /* ---- redirections ------------------------------------------------------ */
 
 typedef enum sh_redir_op {
-  R_IN,           /* <  */
-  R_OUT,          /* >  */
-  R_CLOBBER,      /* >| */
-  R_APPEND,       /* >> */
-  R_INOUT,        /* <> */
-  R_DUP_IN,       /* <& word (a number or -) */
-  R_DUP_OUT,      /* >& word */
-  R_HEREDOC,      /* << and <<- (strip set) */
-  R_HERESTRING,   /* <<< */
-  R_OUT_ERR,      /* &> (and >& file) */
+  R_IN,            /* <  */
+  R_OUT,           /* >  */
+  R_CLOBBER,       /* >| */
+  R_APPEND,        /* >> */
+  R_INOUT,         /* <> */
+  R_DUP_IN,        /* <& word (a number or -) */
+  R_DUP_OUT,       /* >& word */
+  R_HEREDOC,       /* << and <<- (strip set) */
+  R_HERESTRING,    /* <<< */
+  R_OUT_ERR,       /* &> (and >& file) */
   R_APPEND_OUT_ERR /* &>> */
 } sh_redir_op;
 
 struct sh_redir {
   sh_redir_op op;
-  int fd;              /* explicit fd, or -1 for the default */
-  const char *fd_var;  /* {name}>file form, else NULL */
-  sh_word *target;     /* file, fd word, here-string word */
-  sh_word *heredoc;    /* body: parts with expansions unless quoted */
-  int heredoc_quoted;  /* delimiter was quoted: body is literal */
-  int strip_tabs;      /* <<- */
+  int fd;             /* explicit fd, or -1 for the default */
+  const char *fd_var; /* {name}>file form, else NULL */
+  sh_word *target;    /* file, fd word, here-string word */
+  sh_word *heredoc;   /* body: parts with expansions unless quoted */
+  int heredoc_quoted; /* delimiter was quoted: body is literal */
+  int strip_tabs;     /* <<- */
   sh_redir *next;
 };
 
 /* ---- assignments ------------------------------------------------------- */
 
 typedef struct sh_array_elem {
-  sh_word *key;   /* [key]=value form, else NULL */
+  sh_word *key; /* [key]=value form, else NULL */
   sh_word *value;
-  int append;     /* [key]+=value */
+  int append; /* [key]+=value */
 } sh_array_elem;
 
 struct sh_assign {
   const char *name;
-  sh_word *index;   /* a[i]=v, else NULL */
-  int append;       /* += */
-  sh_word *value;   /* scalar value (may be an empty word), or NULL when
-                       array is set */
+  sh_word *index;       /* a[i]=v, else NULL */
+  int append;           /* += */
+  sh_word *value;       /* scalar value (may be an empty word), or NULL when
+                           array is set */
   sh_array_elem *array; /* x=(...) */
   size_t narray;
   int is_array;
@@ -183,9 +194,10 @@ typedef enum sh_cond_kind {
 struct sh_cond {
   sh_cond_kind kind;
   const char *op;
-  sh_word *a, *b;   /* for == != the right side is a pattern; for =~ a
-                       regex (quoted parts match literally) */
-  sh_cond *l, *r;   /* C_AND, C_OR; C_NOT uses l */
+  sh_word *a, *b; /* for == != the right side is a pattern; for =~ a
+                     regex (quoted parts match literally) */
+  sh_cond *l, *r; /* C_AND, C_OR; C_NOT uses l */
+  int paren;      /* written inside ( ) (for printing only) */
 };
 
 /* ---- commands ---------------------------------------------------------- */
@@ -193,11 +205,11 @@ struct sh_cond {
 typedef enum sh_node_kind {
   N_SIMPLE,
   N_PIPELINE,
-  N_AND,       /* l && r */
-  N_OR,        /* l || r */
-  N_LIST,      /* items run in order; an item may be async (&) */
-  N_SUBSHELL,  /* ( list ) */
-  N_GROUP,     /* { list; } */
+  N_AND,      /* l && r */
+  N_OR,       /* l || r */
+  N_LIST,     /* items run in order; an item may be async (&) */
+  N_SUBSHELL, /* ( list ) */
+  N_GROUP,    /* { list; } */
   N_IF,
   N_WHILE,
   N_UNTIL,
@@ -206,15 +218,15 @@ typedef enum sh_node_kind {
   N_SELECT,
   N_CASE,
   N_FUNCDEF,
-  N_ARITH,     /* (( expr )) */
-  N_COND,      /* [[ ... ]] */
-  N_TIME       /* time [-p] pipeline (reserved word) */
+  N_ARITH, /* (( expr )) */
+  N_COND,  /* [[ ... ]] */
+  N_TIME   /* time [-p] pipeline (reserved word) */
 } sh_node_kind;
 
 typedef enum sh_case_term {
-  CT_BREAK,    /* ;; */
-  CT_FALL,     /* ;& */
-  CT_CONTINUE  /* ;;& */
+  CT_BREAK,   /* ;; */
+  CT_FALL,    /* ;& */
+  CT_CONTINUE /* ;;& */
 } sh_case_term;
 
 typedef struct sh_case_item {
@@ -226,13 +238,15 @@ typedef struct sh_case_item {
 
 typedef struct sh_list_item {
   sh_node *node;
-  int async; /* terminated by & */
+  int async;   /* terminated by & */
+  int newline; /* followed by a newline rather than ';' (only printing
+                  $(...) bodies cares, as bash keeps the difference) */
 } sh_list_item;
 
 struct sh_node {
   sh_node_kind kind;
-  int line;          /* line where the command starts (1-based) */
-  sh_redir *redirs;  /* for N_SIMPLE and compound commands */
+  int line;         /* line where the command starts (1-based) */
+  sh_redir *redirs; /* for N_SIMPLE and compound commands */
   union {
     struct {
       sh_assign *assigns; /* prefix assignments */
@@ -242,32 +256,32 @@ struct sh_node {
     struct {
       sh_node **cmds;
       size_t ncmds;
-      int bang;          /* ! pipeline */
-      int *stderr_too;   /* per stage i (0..ncmds-2): joined with |& */
+      int bang;        /* ! pipeline */
+      int *stderr_too; /* per stage i (0..ncmds-2): joined with |& */
     } pipe;
     struct {
       sh_node *l, *r;
-    } andor;             /* N_AND, N_OR */
+    } andor; /* N_AND, N_OR */
     struct {
       sh_list_item *items;
       size_t nitems;
     } list;
     struct {
       sh_node *body;
-    } group;             /* N_SUBSHELL, N_GROUP */
+    } group; /* N_SUBSHELL, N_GROUP */
     struct {
       sh_node *cond, *then_part, *else_part; /* elif = nested N_IF */
     } if_;
     struct {
       sh_node *cond, *body;
-    } loop;              /* N_WHILE, N_UNTIL */
+    } loop; /* N_WHILE, N_UNTIL */
     struct {
       const char *var;
-      sh_word **words;   /* NULL with has_in == 0: "$@" */
+      sh_word **words; /* NULL with has_in == 0: "$@" */
       size_t nwords;
       int has_in;
       sh_node *body;
-    } for_;              /* N_FOR, N_SELECT */
+    } for_; /* N_FOR, N_SELECT */
     struct {
       sh_word *init, *cond, *step; /* each may be NULL */
       sh_node *body;
@@ -279,19 +293,19 @@ struct sh_node {
     } case_;
     struct {
       const char *name;
-      sh_node *body;     /* a compound command (its redirs apply per call) */
-      const char *src;   /* source text of the definition, for type/-f */
+      sh_node *body;   /* a compound command (its redirs apply per call) */
+      const char *src; /* source text of the definition, for type/-f */
       size_t src_len;
     } func;
     struct {
       sh_word *expr;
-    } arith;             /* N_ARITH */
+    } arith; /* N_ARITH */
     struct {
       sh_cond *expr;
-    } cond;              /* N_COND */
+    } cond; /* N_COND */
     struct {
       sh_node *pipeline;
-      int posix;         /* time -p */
+      int posix; /* time -p */
     } time;
   } u;
 };

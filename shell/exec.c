@@ -29,7 +29,9 @@ int sh_stopped(sh_exec *ex) {
 void sh_after_command(sh_exec *ex, int status) {
   if (status == 0 || ex->errexit_ok || ex->jump)
     return;
-  if (ex->traps[TRAP_ERR] && !ex->in_trap) {
+  /* Functions do not see the ERR trap unless set -E. */
+  if (ex->traps[TRAP_ERR] && !ex->in_trap &&
+      (!ex->func_depth || (ex->opts & O_ERRTRACE))) {
     int save = ex->status;
     ex->status = status;
     sh_run_trap(ex, TRAP_ERR);
@@ -39,6 +41,17 @@ void sh_after_command(sh_exec *ex, int status) {
     ex->jump = J_EXIT;
     ex->exit_status = status;
   }
+}
+
+/* bash runs the DEBUG trap before each simple command, (( )), [[ ]], case,
+ * and each for iteration or arithmetic-for expression, at the top level
+ * (inside functions only with set -o functrace). Its status is not kept. */
+void sh_debug_trap(sh_exec *ex, int line) {
+  if (!ex->traps[TRAP_DEBUG] || ex->in_trap || ex->jump ||
+      (ex->func_depth && !(ex->opts & O_FUNCTRACE)))
+    return;
+  ex->lineno = line;
+  sh_run_trap(ex, TRAP_DEBUG);
 }
 
 static int exec_redirected(sh_exec *ex, sh_node *n, sh_node *body,
@@ -163,6 +176,7 @@ static int exec_for(sh_exec *ex, sh_node *n) {
       stream_write(ex->fd[2] ? ex->fd[2] : ex->run->err_s, b.data, b.len);
       buf_free(&b);
     }
+    sh_debug_trap(ex, n->line);
     if (sh_setvar(ex, n->u.for_.var, items.v[i], strlen(items.v[i]), 0)) {
       st = 1;
       break;
@@ -190,7 +204,7 @@ static int arith_or_fatal(sh_exec *ex, sh_word *w, int64_t *out, int fatal) {
   *out = sh_arith(ex, t, l, &err);
   if (err) {
     if (fatal && !ex->jump)
-      sh_fatal(ex, 1);
+      sh_discard(ex);
     return -1;
   }
   return 0;
@@ -203,7 +217,8 @@ int sh_arith_word(sh_exec *ex, sh_word *w, int64_t *out) {
 static int exec_for_arith(sh_exec *ex, sh_node *n) {
   int64_t v;
   arena_mark mk = arena_save(ex->ar);
-  if (n->u.for_arith.init && arith_or_fatal(ex, n->u.for_arith.init, &v, 1))
+  sh_debug_trap(ex, n->line);
+  if (n->u.for_arith.init && arith_or_fatal(ex, n->u.for_arith.init, &v, 0))
     return ex->status = 1;
   int st = 0;
   ex->loop_depth++;
@@ -211,8 +226,9 @@ static int exec_for_arith(sh_exec *ex, sh_node *n) {
     if (loop_tick(ex))
       break;
     arena_release(ex->ar, mk);
+    sh_debug_trap(ex, n->line);
     if (n->u.for_arith.cond) {
-      if (arith_or_fatal(ex, n->u.for_arith.cond, &v, 1)) {
+      if (arith_or_fatal(ex, n->u.for_arith.cond, &v, 0)) {
         st = 1;
         break;
       }
@@ -222,7 +238,9 @@ static int exec_for_arith(sh_exec *ex, sh_node *n) {
     st = sh_exec_node(ex, n->u.for_arith.body);
     if (ex->jump && loop_jump(ex))
       break;
-    if (n->u.for_arith.step && arith_or_fatal(ex, n->u.for_arith.step, &v, 1)) {
+    if (n->u.for_arith.step)
+      sh_debug_trap(ex, n->line);
+    if (n->u.for_arith.step && arith_or_fatal(ex, n->u.for_arith.step, &v, 0)) {
       st = 1;
       break;
     }
@@ -288,6 +306,7 @@ static int exec_select(sh_exec *ex, sh_node *n) {
 
 static int exec_case(sh_exec *ex, sh_node *n) {
   arena_mark mk = arena_save(ex->ar);
+  sh_debug_trap(ex, n->line);
   ex->lineno = n->line;
   size_t wl;
   char *w = sh_expand_str(ex, n->u.case_.word, &wl);
@@ -421,6 +440,7 @@ int sh_exec_node(sh_exec *ex, sh_node *n) {
   int st;
   switch (n->kind) {
   case N_SIMPLE:
+    sh_debug_trap(ex, n->line);
     return sh_exec_simple(ex, n);
   case N_PIPELINE:
     st = sh_exec_pipeline(ex, n);
@@ -462,9 +482,11 @@ int sh_exec_node(sh_exec *ex, sh_node *n) {
     st = sh_func_define(ex, n->u.func.name, n) ? 1 : 0;
     break;
   case N_ARITH:
+    sh_debug_trap(ex, n->line);
     st = exec_redirected(ex, n, n, exec_arith_cmd);
     break;
   case N_COND:
+    sh_debug_trap(ex, n->line);
     st = exec_redirected(ex, n, n, exec_cond_node);
     break;
   case N_TIME:

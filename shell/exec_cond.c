@@ -238,11 +238,8 @@ static int var_is_set(sh_exec *ex, const char *name) {
 static int arith_operand(sh_exec *ex, const char *s, int64_t *out) {
   int err = 0;
   *out = sh_arith(ex, s, strlen(s), &err);
-  if (err) {
-    if (!ex->jump)
-      sh_fatal(ex, 1);
+  if (err) /* bash reports it and the test is just false */
     return -1;
-  }
   return 0;
 }
 
@@ -397,7 +394,7 @@ int sh_exec_cond(sh_exec *ex, sh_cond *c) {
       }
       int64_t x, y;
       if (arith_operand(ex, a, &x) || arith_operand(ex, b, &y))
-        return 2;
+        return 1;
       if (strcmp(op, "-eq") == 0)
         return x == y ? 0 : 1;
       if (strcmp(op, "-ne") == 0)

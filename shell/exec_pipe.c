@@ -84,6 +84,13 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
   for (int i = 1; i < SH_NSIG; i++)
     if (ex->traps[i] && !ex->traps[i][0])
       c->traps[i] = mem_strdup(m, "");
+  /* set -E passes the ERR trap on, set -T the DEBUG and RETURN traps. */
+  if ((ex->opts & O_ERRTRACE) && ex->traps[TRAP_ERR])
+    c->traps[TRAP_ERR] = mem_strdup(m, ex->traps[TRAP_ERR]);
+  if ((ex->opts & O_FUNCTRACE) && ex->traps[TRAP_DEBUG])
+    c->traps[TRAP_DEBUG] = mem_strdup(m, ex->traps[TRAP_DEBUG]);
+  if ((ex->opts & O_FUNCTRACE) && ex->traps[TRAP_RETURN])
+    c->traps[TRAP_RETURN] = mem_strdup(m, ex->traps[TRAP_RETURN]);
   c->cwd = mem_strdup(m, ex->cwd);
   c->frame = flat ? &c->base_frame : ex->frame;
   c->base_frame.func = "main";
@@ -111,7 +118,7 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
       c->ndirstack = ex->ndirstack;
     }
   }
-  if (!c->cwd || !c->arg0) {
+  if (!c->cwd || !c->arg0 || sh_comp_copy(c, ex) || sh_hist_copy(c, ex)) {
     sh_free(c);
     return NULL;
   }
@@ -147,6 +154,8 @@ void sh_free(sh_exec *ex) {
   mem_free(m, ex->arg0);
   mem_free(m, ex->last_arg);
   mem_free(m, ex->script_name);
+  sh_comp_free(ex);
+  sh_hist_free(ex);
   sh_procsub_finish(ex, 0);
   mem_free(m, ex->procsubs);
   if (ex->own_arena)
@@ -290,6 +299,10 @@ int sh_exec_pipeline(sh_exec *ex, sh_node *n) {
   size_t made = 0;
   int fail = 0;
   for (size_t i = 0; i < nc; i++) {
+    /* bash runs the DEBUG trap for a simple stage in the shell itself,
+     * before the stage gets its pipe (stages do not inherit the trap). */
+    if (n->u.pipe.cmds[i]->kind == N_SIMPLE)
+      sh_debug_trap(ex, n->u.pipe.cmds[i]->line);
     sh_exec *c = sh_child(ex, 0);
     if (!c) {
       fail = 1;

@@ -68,6 +68,16 @@ void sh_fatal(sh_exec *ex, int status) {
   ex->jump = J_EXIT;
   ex->exit_status = status;
   ex->status = status;
+  ex->discard = 0;
+}
+
+/* Unwinds like an exit (so loops, functions and subshell boundaries need
+ * nothing new); run_text stops it at the top-level command boundary. */
+void sh_discard(sh_exec *ex) {
+  if (ex->jump == J_ABORT || ex->jump == J_EXIT)
+    return;
+  sh_fatal(ex, 1);
+  ex->discard = 1;
 }
 
 int sh_oom(sh_exec *ex) {
@@ -262,6 +272,18 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
     }
     ran_any = 1;
     st = sh_exec_node(ex, n);
+    if (ex->jump == J_EXIT && ex->discard) {
+      /* bash drops the rest of this command; the script goes on, while
+       * eval and source return 1 */
+      ex->discard = 0;
+      if (ex->opts & O_ERREXIT)
+        break; /* set -e turns it into the exit it already is */
+      ex->jump = J_NONE;
+      st = ex->status = 1;
+      if (mode == 0)
+        continue;
+      break;
+    }
     if (ex->jump)
       break;
   }

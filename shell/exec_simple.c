@@ -226,7 +226,6 @@ int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
   if (!val)
     return -1;
   if (a->index) {
-    sh_var *cur = sh_var_find(ex, a->name);
     size_t il;
     char *sub = sh_expand_str(ex, a->index, &il);
     if (!sub)
@@ -238,7 +237,7 @@ int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
       else
         buf_append(trace, val, vl);
     }
-    if (!(cur && (cur->flags & V_ASSOC)) && il == 0) {
+    if (il == 0) { /* an empty key is an error for assoc arrays too */
       sh_err(ex, "%s[]: bad array subscript", a->name);
       return 1;
     }
@@ -410,6 +409,8 @@ int sh_call_function(sh_exec *ex, sh_func *f, int argc, char **argv) {
   ex->func_depth--;
   ex->loop_depth = saved_loop;
   ex->frame = fr.up;
+  /* Back at the call: an ERR trap for the call reports its line. */
+  ex->lineno = fr.call_line;
   sh_args_unref(ex->m, ex->args); /* na, or what set/shift made of it */
   ex->args = saved;
   sh_func_unref(ex->m, f);
@@ -657,12 +658,12 @@ int sh_exec_simple(sh_exec *ex, sh_node *n) {
       goto out;
     }
     if (r) {
-      /* bash: a failed assignment on its own ends a non-interactive shell */
+      /* bash: a failed assignment on its own (readonly, bad subscript)
+       * abandons the rest of the command line; arithmetic errors have
+       * already ended the shell */
       st = 1;
-      if (!ex->jump && r > 0) {
-        ex->jump = J_EXIT;
-        ex->exit_status = 1;
-      }
+      if (!ex->jump)
+        sh_discard(ex);
       goto out;
     }
     st = ex->has_cmdsub ? ex->cmdsub_status : 0;

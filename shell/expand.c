@@ -100,6 +100,108 @@ static void fb_add(fb *f, const char *s, size_t n, int quoted) {
   }
 }
 
+/* End of the quoted text or expansion starting at t[i] (one past it). */
+static size_t skip_quoted(const char *t, size_t i, size_t n) {
+  char q = t[i];
+  if (q == '\'') {
+    for (i++; i < n && t[i] != '\''; i++)
+      ;
+  } else if (q == '"' || q == '`') {
+    for (i++; i < n && t[i] != q; i++) {
+      if (t[i] == '\\')
+        i++;
+      else if (q == '"' && t[i] == '$' && i + 1 < n &&
+               (t[i + 1] == '(' || t[i + 1] == '{'))
+        i = skip_quoted(t, i, n) - 1;
+    }
+  } else if (q == '$' && i + 1 < n && (t[i + 1] == '(' || t[i + 1] == '{')) {
+    char open = t[i + 1], close = open == '(' ? ')' : '}';
+    int depth = 0;
+    for (i++; i < n; i++) {
+      if (t[i] == '\\') {
+        i++;
+      } else if (t[i] == '\'' || t[i] == '"' || t[i] == '`') {
+        i = skip_quoted(t, i, n) - 1;
+      } else if (t[i] == open) {
+        depth++;
+      } else if (t[i] == close && --depth == 0) {
+        break;
+      }
+    }
+  } else if (q == '$') {
+    i++;
+    if (i < n && (isalpha((unsigned char)t[i]) || t[i] == '_')) {
+      while (i + 1 < n && (isalnum((unsigned char)t[i + 1]) || t[i + 1] == '_'))
+        i++;
+    }
+  }
+  return i < n ? i + 1 : n;
+}
+
+/* Expand text with double-quote rules ($x, $(...), `...`), for the pieces
+ * of an extglob pattern. NULL on error. */
+static char *expand_dq_text(sh_exec *ex, const char *t, size_t n, size_t *len) {
+  char *src = arena_alloc(ex->ar, n + 2);
+  if (!src)
+    return NULL;
+  memcpy(src, t, n);
+  src[n] = '"'; /* the double-quote lexer reads up to its closing quote */
+  src[n + 1] = 0;
+  sh_word *w = sh_parse_dq_word(ex->ar, src, n + 1);
+  if (!w) {
+    sh_err(ex, "bad substitution");
+    sh_discard(ex);
+    return NULL;
+  }
+  return sh_expand_str(ex, w, len);
+}
+
+/* An extglob pattern @(...) is kept as source text by the parser: quote
+ * removal and expansions inside it happen here. Quoted pieces match
+ * literally, expansion results stay pattern text, as in bash. */
+static int extglob_text(fb *f, const char *t, size_t n) {
+  sh_exec *ex = f->ex;
+  size_t lit = 0, i = 0;
+  while (i < n) {
+    char c = t[i];
+    int dollar = c == '$' && i + 1 < n &&
+                 (t[i + 1] == '(' || t[i + 1] == '{' || t[i + 1] == '_' ||
+                  isalnum((unsigned char)t[i + 1]) ||
+                  strchr("@*#?$!-", t[i + 1]));
+    if (c != '\\' && c != '\'' && c != '"' && c != '`' && !dollar) {
+      i++;
+      continue;
+    }
+    if (i > lit)
+      fb_add(f, t + lit, i - lit, 0);
+    if (c == '\\') {
+      if (i + 1 < n)
+        fb_add(f, t + i + 1, 1, 1);
+      i += 2;
+    } else {
+      size_t e = skip_quoted(t, i, n);
+      if (c == '\'') {
+        fb_add(f, t + i + 1, e > i + 2 ? e - i - 2 : 0, 1);
+      } else {
+        size_t rl;
+        char *r = c == '"'
+                      ? expand_dq_text(ex, t + i + 1, e > i + 2 ? e - i - 2 : 0,
+                                       &rl)
+                      : expand_dq_text(ex, t + i, e - i, &rl);
+        if (!r)
+          return -1;
+        fb_add(f, r, rl, c == '"');
+      }
+      i = e;
+    }
+    lit = i;
+  }
+  if (n > lit)
+    fb_add(f, t + lit, n - lit, 0);
+  f->glob = 1;
+  return 0;
+}
+
 static int finish_field(fb *f) {
   sh_exec *ex = f->ex;
   arena *ar = ex->ar;
@@ -114,6 +216,7 @@ static int finish_field(fb *f) {
       if (ex->shopts & SO_FAILGLOB) {
         sh_err(ex, "no match: %s", buf_cstr(&f->val));
         f->failed = 1;
+        sh_discard(ex); /* bash drops the rest of the command line */
         return -1;
       }
       if (!(ex->shopts & SO_NULLGLOB)) {
@@ -293,16 +396,18 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
     fb_add(f, p->u.lit.text, p->u.lit.len, p->quoted || in_dq);
     return 0;
   case WP_EXTGLOB:
-    fb_add(f, p->u.lit.text, p->u.lit.len, in_dq);
-    if (!in_dq)
-      f->glob = 1;
+    if (in_dq)
+      fb_add(f, p->u.lit.text, p->u.lit.len, 1);
+    else if (extglob_text(f, p->u.lit.text, p->u.lit.len))
+      return -1;
     return 0;
   case WP_DQUOTE: {
     int only_at = p->u.dq.nparts > 0;
     for (size_t i = 0; i < p->u.dq.nparts; i++) {
       sh_part *c = &p->u.dq.parts[i];
       if (!(c->kind == WP_PARAM &&
-            (c->u.param.index_at == 1 || strcmp(c->u.param.name, "@") == 0)))
+            (c->u.param.index_at == 1 ||
+             (c->u.param.name && strcmp(c->u.param.name, "@") == 0))))
         only_at = 0;
     }
     if (!only_at) {
@@ -427,7 +532,7 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
     int64_t r = sh_arith(ex, e, len, &err);
     if (err) {
       if (!ex->jump)
-        sh_fatal(ex, 1);
+        sh_discard(ex);
       return -1;
     }
     char tmp[24];

@@ -14,6 +14,7 @@ typedef struct gctx {
   sh_strv *out;
   unsigned flags;
   int trailing_slash;
+  int dotglob; /* shopt dotglob, or GLOBIGNORE set */
   size_t nfound;
 } gctx;
 
@@ -67,7 +68,7 @@ static int globstar(gctx *g, const char *dir, const char *shown, char **comps,
     return 0;
   int rc = 0;
   for (size_t k = 0; k < n && !rc; k++) {
-    if (names[k][0] == '.' && !(ex->shopts & SO_DOTGLOB))
+    if (names[k][0] == '.' && !g->dotglob)
       continue;
     char *p = join(ex->ar, *dir ? dir : "", names[k]);
     char *s =
@@ -120,12 +121,12 @@ static int glob_rec(gctx *g, const char *dir, const char *shown, char **comps,
   if (vfs_readdir(ex->run->v, ex->cwd, *dir ? dir : ".", &names, &n))
     return 0;
   unsigned mf = g->flags | PAT_PATHNAME;
-  if (!(ex->shopts & SO_DOTGLOB))
+  if (!g->dotglob)
     mf |= PAT_PERIOD;
   int rc = 0;
   for (size_t k = 0; k < n && !rc; k++) {
     const char *nm = names[k];
-    if (nm[0] == '.' && (ex->shopts & SO_DOTGLOB) == 0 && c[0] != '.' &&
+    if (nm[0] == '.' && !g->dotglob && c[0] != '.' &&
         !(c[0] == '\\' && c[1] == '.'))
       continue;
     if (!sh_pat_match(c, cl, nm, strlen(nm), mf))
@@ -147,6 +148,60 @@ static int glob_rec(gctx *g, const char *dir, const char *shown, char **comps,
   return rc;
 }
 
+/* Length of one GLOBIGNORE item: up to a ':' that is not inside a
+ * bracket expression ([[:alnum:]] holds colons) or escaped. */
+static size_t ignore_item_len(const char *p) {
+  size_t i = 0;
+  while (p[i] && p[i] != ':') {
+    if (p[i] == '\\' && p[i + 1]) {
+      i += 2;
+    } else if (p[i] == '[') {
+      size_t j = i + 1;
+      if (p[j] == '!' || p[j] == '^')
+        j++;
+      if (p[j] == ']')
+        j++;
+      while (p[j] && p[j] != ']') {
+        if (p[j] == '[' && p[j + 1] == ':') {
+          const char *e = strstr(p + j + 2, ":]");
+          j = e ? (size_t)(e - p) + 2 : j + 1;
+        } else {
+          j++;
+        }
+      }
+      i = p[j] ? j + 1 : i + 1;
+    } else {
+      i++;
+    }
+  }
+  return i;
+}
+
+/* GLOBIGNORE: drop the results (from index `from`) that match one of its
+ * colon-separated patterns, and always "." and ".." themselves. */
+static void apply_globignore(sh_exec *ex, const char *ign, sh_strv *out,
+                             size_t from) {
+  unsigned fl = sh_pat_flags(ex) | PAT_PATHNAME;
+  if (ex->shopts & SO_NOCASEGLOB)
+    fl |= PAT_NOCASE;
+  size_t k = from;
+  for (size_t i = from; i < out->n; i++) {
+    const char *r = out->v[i];
+    const char *base = strrchr(r, '/');
+    base = base ? base + 1 : r;
+    int drop = strcmp(base, ".") == 0 || strcmp(base, "..") == 0;
+    for (const char *p = ign; !drop && *p;) {
+      size_t pl = ignore_item_len(p);
+      if (pl && sh_pat_match(p, pl, r, strlen(r), fl))
+        drop = 1;
+      p += pl + (p[pl] == ':');
+    }
+    if (!drop)
+      out->v[k++] = out->v[i];
+  }
+  out->n = k;
+}
+
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -158,6 +213,11 @@ int sh_glob(sh_exec *ex, const char *pat, size_t plen, sh_strv *out) {
   g.flags = sh_pat_flags(ex);
   if (ex->shopts & SO_NOCASEGLOB)
     g.flags |= PAT_NOCASE;
+  /* A non-empty GLOBIGNORE also makes globs match dot files, as in bash. */
+  const char *ign = sh_getvar(ex, "GLOBIGNORE");
+  if (ign && !*ign)
+    ign = NULL;
+  g.dotglob = (ex->shopts & SO_DOTGLOB) || ign;
   /* Split into components on unescaped '/'. */
   char *p = arena_strndup(ex->ar, pat, plen);
   if (!p)
@@ -199,6 +259,8 @@ int sh_glob(sh_exec *ex, const char *pat, size_t plen, sh_strv *out) {
     rc = glob_rec(&g, "", "", comps, nc, 0);
   if (rc)
     return -1;
+  if (ign)
+    apply_globignore(ex, ign, out, before);
   if (out->n - before > 1)
     qsort(out->v + before, out->n - before, sizeof *out->v, cmp_str);
   return (int)(out->n - before);

@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/parse.h"
 #include "shell/sh.h"
 
 static int bad_subst(sh_exec *ex, sh_param *p) {
   (void)p;
   sh_err(ex, "bad substitution");
-  sh_fatal(ex, 1);
+  sh_discard(ex);
   return -1;
 }
 
@@ -217,7 +218,7 @@ static int base_value(sh_exec *ex, sh_param *p, const char *name,
     return -1;
   }
   set_str(v, sh_getelem(ex, *var, sub, il));
-  return 0;
+  return ex->jump ? -1 : 0;
 }
 
 static size_t u8_len(const char *s, size_t n) {
@@ -518,9 +519,11 @@ static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
     case 'E':
       r = ansi_expand(ex, s, n);
       break;
-    case 'P':
-      r = s;
+    case 'P': {
+      size_t pl;
+      r = sh_prompt_expand(ex, s, n, &pl);
       break;
+    }
     case 'u': {
       char *t = arena_strndup(ex->ar, s, n);
       if (t && n)
@@ -590,7 +593,7 @@ static int eval_num(sh_exec *ex, sh_word *w, int64_t *out) {
   *out = sh_arith(ex, t, l, &err);
   if (err) {
     if (!ex->jump)
-      sh_fatal(ex, 1);
+      sh_discard(ex);
     return -1;
   }
   return 0;
@@ -713,33 +716,77 @@ static int keys_of(sh_exec *ex, sh_var *var, pval *v) {
   return 0;
 }
 
-/* Split "name[sub]" text (indirect targets, namerefs). */
+/* "name[sub]" text from an indirection: bash expands the subscript as it
+ * would in ${name[sub]} ($(...), ${...}, quotes), so parse it as exactly
+ * that. Anything that does not come back as one plain ${name[sub]} (text
+ * that tries to close the brace early, say) is a bad substitution. Rare, so
+ * the parse costs nothing on common paths. */
+static sh_param *parse_subscripted(sh_exec *ex, const char *t, size_t tl) {
+  char *src = arena_alloc(ex->ar, tl + 4);
+  if (!src)
+    return NULL;
+  memcpy(src, "${", 2);
+  memcpy(src + 2, t, tl);
+  memcpy(src + 2 + tl, "}", 2);
+  sh_node *n = NULL;
+  const char *err = NULL;
+  int line = 0;
+  if (sh_parse_all(ex->ar, src, tl + 3, NULL, &n, &err, &line) || !n)
+    return NULL;
+  if (n->kind == N_LIST) {
+    if (n->u.list.nitems != 1 || n->u.list.items[0].async)
+      return NULL;
+    n = n->u.list.items[0].node;
+  }
+  if (!n || n->kind != N_SIMPLE || n->redirs || n->u.simple.assigns ||
+      n->u.simple.nwords != 1)
+    return NULL;
+  sh_word *w = n->u.simple.words[0];
+  if (w->nparts != 1 || w->parts[0].kind != WP_PARAM)
+    return NULL;
+  sh_param *r = &w->parts[0].u.param;
+  if (r->bad || r->op != PO_PLAIN || r->sub != PS_NONE || !r->name ||
+      (!r->index && !r->index_at))
+    return NULL;
+  return r;
+}
+
+/* Resolve the text t of an indirection (${!x} where x holds t): *tp
+ * becomes the parameter it names (for assignment and messages) and v its
+ * value. */
 static int indirect_target(sh_exec *ex, sh_param *p, const char *t, pval *v,
-                           sh_var **var) {
-  const char *br = strchr(t, '[');
+                           sh_var **var, sh_param *tp) {
   size_t tl = strlen(t);
-  if (br && tl > 1 && t[tl - 1] == ']') {
-    char *nm = arena_strndup(ex->ar, t, (size_t)(br - t));
-    char *sub = arena_strndup(ex->ar, br + 1, tl - (size_t)(br - t) - 2);
-    if (!nm || !sub || !sh_valid_name(nm, strlen(nm)))
-      return bad_subst(ex, p);
-    *var = sh_var_find(ex, nm);
-    if (strcmp(sub, "@") == 0 || strcmp(sub, "*") == 0) {
-      array_list(ex, *var, v);
-      v->star = sub[0] == '*';
-      return 0;
-    }
-    set_str(v, *var ? sh_getelem(ex, *var, sub, strlen(sub)) : NULL);
+  *tp = *p;
+  tp->op = PO_PLAIN;
+  tp->index = NULL;
+  tp->index_at = 0;
+  tp->name = t;
+  if (tl == 0) {
+    /* bash complains but goes on with an unset value */
+    sh_err(ex, "%s: invalid variable name", t);
+    set_str(v, NULL);
     return 0;
   }
+  const char *br = memchr(t, '[', tl);
+  if (br && br > t && t[tl - 1] == ']' && sh_valid_name(t, (size_t)(br - t))) {
+    sh_param *r = parse_subscripted(ex, t, tl);
+    if (!r)
+      return bad_subst(ex, p);
+    tp->name = r->name;
+    tp->index = r->index;
+    tp->index_at = r->index_at;
+    return base_value(ex, tp, r->name, r->index, r->index_at, v, var);
+  }
   if (!(sh_valid_name(t, tl) || strcmp(t, "@") == 0 || strcmp(t, "*") == 0 ||
-        strcmp(t, "#") == 0 || strcmp(t, "?") == 0 ||
-        (tl && strspn(t, "0123456789") == tl))) {
-    sh_err(ex, "%s: invalid indirect expansion", t);
-    sh_fatal(ex, 1);
+        strcmp(t, "#") == 0 || strcmp(t, "?") == 0 || strcmp(t, "-") == 0 ||
+        strcmp(t, "$") == 0 || strcmp(t, "!") == 0 ||
+        (strspn(t, "0123456789") == tl))) {
+    sh_err(ex, "%s: invalid variable name", t);
+    sh_discard(ex);
     return -1;
   }
-  return base_value(ex, p, t, NULL, 0, v, var);
+  return base_value(ex, tp, t, NULL, 0, v, var);
 }
 
 int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
@@ -758,6 +805,7 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
                ? -1
                : (v->star = p->index_at == 2, 0);
   }
+  sh_param target_p; /* the parameter an indirection names */
   if (p->op == PO_INDIRECT) {
     sh_var *rv = p->index ? NULL : sh_var_find_raw(ex, name, NULL);
     if (rv && (rv->flags & V_NAMEREF)) {
@@ -766,22 +814,43 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
       pval t;
       if (base_value(ex, p, name, p->index, p->index_at, &t, &var))
         return -1;
-      if (t.kind == PV_UNSET) {
-        if (p->sub == PS_NONE && (ex->opts & O_NOUNSET)) {
-          sh_err(ex, "%s: unbound variable", name);
-          sh_fatal(ex, 127);
-          return -1;
-        }
-        if (p->sub == PS_NONE) {
-          sh_err(ex, "%s: invalid indirect expansion", name);
-          sh_fatal(ex, 1);
+      if (t.kind == PV_UNSET || (t.kind == PV_LIST && t.n == 0)) {
+        /* Only a variable that does not exist at all is an error; a
+         * declared-but-unset one, an array without element 0 or an unset
+         * positional parameter names nothing, which expands as unset. */
+        if (!var && sh_valid_name(name, strlen(name))) {
+          if (p->index || p->index_at)
+            sh_err(ex, "%s[%s]: invalid indirect expansion", name,
+                   p->index_at == 2 ? "*" : "@");
+          else
+            sh_err(ex, "%s: invalid indirect expansion", name);
+          sh_discard(ex);
           return -1;
         }
         set_str(v, NULL);
+        var = NULL;
       } else {
-        const char *target = t.kind == PV_LIST ? (t.n ? t.v[0] : "") : t.s;
-        if (indirect_target(ex, p, target, v, &var))
+        const char *target = t.s;
+        if (t.kind == PV_LIST) {
+          /* ${!a[@]-...}: the elements joined, which names a variable only
+           * when there is one */
+          buf jb;
+          buf_init(&jb, ex->m);
+          for (size_t i = 0; i < t.n; i++) {
+            if (i)
+              buf_putc(&jb, ' ');
+            buf_puts(&jb, t.v[i]);
+          }
+          target = arena_strndup(ex->ar, buf_cstr(&jb), jb.len);
+          buf_free(&jb);
+          if (!target)
+            return sh_oom(ex);
+        }
+        var = NULL;
+        if (indirect_target(ex, p, target, v, &var, &target_p))
           return -1;
+        p = &target_p;
+        name = p->name;
       }
     }
   } else if (base_value(ex, p, name, p->index, p->index_at, v, &var)) {
@@ -843,7 +912,7 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
     /* PS_ASSIGN */
     if (!sh_valid_name(name, strlen(name)) || p->index_at) {
       sh_err(ex, "$%s: cannot assign in this way", name);
-      sh_fatal(ex, 1);
+      sh_discard(ex);
       return -1;
     }
     if (p->index) {
@@ -981,7 +1050,7 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
   {
     const char *r = apply_one(&x, v->s, v->len, var);
     if (r == (const char *)-1) {
-      sh_fatal(ex, 1);
+      sh_discard(ex);
       return -1;
     }
     if (!r) {

@@ -134,8 +134,16 @@ int sb_source(sh_exec *ex, int argc, char **argv) {
     if (p && vfs_stat(ex->run->v, ex->cwd, p, &st) == 0 && st.type == VFS_REG)
       path = p;
   }
-  return sh_source_file(ex, path, argc - i - 1 > 0 ? argc - i - 1 : 0,
-                        argc - i - 1 > 0 ? argv + i + 1 : NULL);
+  int st = sh_source_file(ex, path, argc - i - 1 > 0 ? argc - i - 1 : 0,
+                          argc - i - 1 > 0 ? argv + i + 1 : NULL);
+  /* The RETURN trap fires when a sourced file ends (for functions only
+   * under set -T). */
+  if (ex->traps[TRAP_RETURN] && !ex->in_trap && ex->jump != J_ABORT &&
+      ex->jump != J_EXIT && (!ex->func_depth || (ex->opts & O_FUNCTRACE))) {
+    sh_run_trap(ex, TRAP_RETURN);
+    ex->status = st;
+  }
+  return st;
 }
 
 int sb_exec(sh_exec *ex, int argc, char **argv) {
@@ -255,11 +263,22 @@ int sh_signal_number(const char *name) {
 }
 
 static void print_trap(sh_exec *ex, buf *b, int sig) {
+  /* A subshell that has not set traps itself lists its parent's (bash
+   * keeps them for display though it does not run them). */
+  while (ex->parent && !ex->traps_set)
+    ex = ex->parent;
   const char *t = ex->traps[sig];
   if (!t)
     return;
-  buf_puts(b, "trap -- ");
-  sh_quote(b, t, strlen(t));
+  /* Always single quotes, newlines kept as they are. */
+  buf_puts(b, "trap -- '");
+  for (const char *p = t; *p; p++) {
+    if (*p == '\'')
+      buf_puts(b, "'\\''");
+    else
+      buf_putc(b, *p);
+  }
+  buf_putc(b, '\'');
   const char *nm = sh_signal_name(sig);
   if (sig > 0 && sig < NSIGNAMES)
     buf_printf(b, " SIG%s\n", nm);
@@ -338,6 +357,7 @@ int sb_trap(sh_exec *ex, int argc, char **argv) {
     }
     mem_free(ex->m, ex->traps[s]);
     ex->traps[s] = reset ? NULL : mem_strdup(ex->m, action);
+    ex->traps_set = 1;
   }
   return st;
 }

@@ -105,6 +105,15 @@ static const optname shopt_opts[] = {
     {"xpg_echo", SO_XPG_ECHO, 0},
     {NULL, 0, 0}};
 
+/* The i-th name of set -o (shopt 0) or shopt (1), NULL past the end. */
+const char *sh_option_name_at(int shopt, int i) {
+  const optname *t = shopt ? shopt_opts : set_opts;
+  for (int k = 0; t[k].name; k++)
+    if (k == i)
+      return t[k].name;
+  return NULL;
+}
+
 int sh_option_by_name(const char *name, unsigned *bit) {
   for (const optname *o = set_opts; o->name; o++)
     if (strcmp(o->name, name) == 0) {

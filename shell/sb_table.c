@@ -17,6 +17,9 @@ SB(builtin)
 SB(caller)
 SB(cd)
 SB(command)
+SB(compgen)
+SB(complete)
+SB(compopt)
 SB(continue)
 SB(declare)
 SB(dirs)
@@ -63,6 +66,9 @@ static const sh_builtin table[] = {
     {"caller", sb_caller, 0},
     {"cd", sb_cd, 0},
     {"command", sb_command, 0},
+    {"compgen", sb_compgen, 0},
+    {"complete", sb_complete, 0},
+    {"compopt", sb_compopt, 0},
     {"continue", sb_continue, SB_SPECIAL},
     {"declare", sb_declare, SB_DECL},
     {"dirs", sb_dirs, 0},

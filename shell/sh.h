@@ -325,6 +325,12 @@ struct sh_exec {
   void *procsubs;                /* pending /dev/fd files (exec_pipe.c) */
   size_t nprocsubs, capprocsubs;
   sh_assign **decl_assigns; /* declare-like builtins: parsed NAME=... */
+  sh_map *comp;             /* complete specs (sb_complete.c), owned */
+  uint64_t comp_seq;
+  int in_compfunc; /* a compgen -F function is running (compopt) */
+  int traps_set;   /* the trap builtin changed traps in this process */
+  void *hist;      /* history list (sb_history.c), owned */
+  int discard;     /* the pending J_EXIT is sh_discard's, not a real exit */
 };
 
 /* vsh_cmd: what a host command sees (api_cmd.c). */
@@ -385,6 +391,8 @@ int sh_exec_node(sh_exec *ex, sh_node *n);
 /* Run the EXIT trap if set (once). */
 void sh_run_exit_trap(sh_exec *ex);
 int sh_run_trap(sh_exec *ex, int which);
+/* The DEBUG trap before a command at line (exec.c). */
+void sh_debug_trap(sh_exec *ex, int line);
 /* True when the exec must unwind now (limit, cancel). */
 int sh_stopped(sh_exec *ex);
 /* Report a budget stop once (message on stderr). */
@@ -407,6 +415,10 @@ void sh_err(sh_exec *ex, const char *fmt, ...)
 void sh_err_noline(sh_exec *ex, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void sh_fatal(sh_exec *ex, int status); /* exit this shell (errors) */
+/* An expansion error (bad substitution, arithmetic syntax, ...): abandon the
+ * current top-level command (or eval/source text) with status 1, as bash
+ * does; a subshell or $(...) exits with 1. */
+void sh_discard(sh_exec *ex);
 int sh_oom(sh_exec *ex);
 
 /* ---- variables (vars.c) ------------------------------------------------ */
@@ -614,6 +626,16 @@ char *sh_path_search(sh_exec *ex, const char *name, int want_exec);
 
 /* bi_ctx for a builtin call from the shell. */
 void sh_fill_bi_ctx(sh_exec *ex, bi_ctx *c, int argc, char **argv);
+
+/* Completion specs and history of one shell process (sb_complete.c,
+ * sb_history.c): a subshell gets a copy, sh_free releases them. */
+void sh_comp_free(sh_exec *ex);
+int sh_comp_copy(sh_exec *dst, const sh_exec *src);
+void sh_hist_free(sh_exec *ex);
+int sh_hist_copy(sh_exec *dst, const sh_exec *src);
+/* Expand a prompt string (PS1 escapes, then $ expansions): arena memory,
+ * NULL after an error. */
+char *sh_prompt_expand(sh_exec *ex, const char *s, size_t n, size_t *outlen);
 
 /* getopts / trap names. */
 int sh_signal_number(const char *name);

@@ -421,22 +421,33 @@ sh_var *sh_var_find_raw(sh_exec *ex, const char *name, sh_scope **where) {
 
 /* Resolve namerefs: name -> final name (a[1] style targets are returned
  * too, the caller handles subscripts). */
+/* A nameref's value is followed only when it could name a variable (NAME
+ * or NAME[...]): bash reads `ref` itself when it holds "1" or "#". */
+static int ref_target_ok(const char *t) {
+  const char *br = strchr(t, '[');
+  size_t n = br ? (size_t)(br - t) : strlen(t);
+  return sh_valid_name(t, n) && (!br || t[strlen(t) - 1] == ']');
+}
+
+/* Resolve namerefs: name -> final name (a[1] style targets are returned
+ * too, the caller handles subscripts). NULL for a cycle, which bash treats
+ * as naming nothing (reads are empty, writes fail). */
 static const char *resolve_ref(sh_exec *ex, const char *name) {
-  for (int depth = 0; depth < 10; depth++) {
+  for (int depth = 0; depth < 16; depth++) {
     sh_var *v = sh_var_find_raw(ex, name, NULL);
     if (!v || !(v->flags & V_NAMEREF) || !(v->flags & V_SET) || !v->val ||
-        !*v->val)
+        !*v->val || !ref_target_ok(v->val))
       return name;
     name = v->val;
   }
-  return name;
+  return NULL;
 }
 
 sh_var *sh_var_find(sh_exec *ex, const char *name) {
   sh_var *v = sh_var_find_raw(ex, name, NULL);
   if (v && (v->flags & V_NAMEREF) && (v->flags & V_SET) && v->val && *v->val) {
     const char *t = resolve_ref(ex, name);
-    if (strchr(t, '['))
+    if (!t || strchr(t, '['))
       return NULL; /* callers needing a[i] targets use sh_getvar */
     return sh_var_find_raw(ex, t, NULL);
   }
@@ -534,6 +545,10 @@ sh_var *sh_var_lookup_for_write(sh_exec *ex, const char *name, unsigned flags) {
     if (v && (v->flags & V_NAMEREF) && (v->flags & V_SET) && v->val &&
         *v->val && !(flags & SV_NOARITH)) {
       const char *t = resolve_ref(ex, name);
+      if (!t) {
+        sh_err(ex, "%s: circular name reference", name);
+        return NULL;
+      }
       if (strcmp(t, name) != 0 && sh_valid_name(t, strlen(t)))
         return sh_var_lookup_for_write(ex, t, flags);
     }
@@ -584,8 +599,12 @@ static const char *xform(sh_exec *ex, sh_var *v, const char *val, size_t *len,
   if (v->flags & V_INTEGER) {
     int err = 0;
     int64_t r = sh_arith(ex, val, *len, &err);
-    if (err)
+    if (err) {
+      /* bash exits on a bad expression assigned to an integer */
+      if (!ex->jump)
+        sh_fatal(ex, 1);
       return NULL;
+    }
     if (append && old) {
       int e2 = 0;
       r += sh_arith(ex, old, oldlen, &e2);
@@ -746,7 +765,7 @@ int sh_unsetvar(sh_exec *ex, const char *name) {
     return 0;
   if (v->flags & V_NAMEREF && v->val && *v->val) {
     const char *t = resolve_ref(ex, name);
-    if (strcmp(t, name) != 0 && sh_valid_name(t, strlen(t)))
+    if (t && strcmp(t, name) != 0 && sh_valid_name(t, strlen(t)))
       return sh_unsetvar(ex, t);
   }
   if (v->flags & V_READONLY) {
@@ -864,6 +883,8 @@ int sh_setelem(sh_exec *ex, const char *name, const char *sub, size_t sublen,
   }
   int64_t i;
   int r = index_of(ex, v, key, sublen, &i, 1);
+  if (r == -1 && !ex->jump)
+    sh_fatal(ex, 1); /* a bad subscript expression ends the shell */
   if (r)
     return r == -2 ? 1 : -1;
   sh_aent *e = sh_arr_iget(v->arr, i);
@@ -896,16 +917,24 @@ const char *sh_getelem(sh_exec *ex, sh_var *v, const char *sub, size_t len) {
     return e ? e->val : NULL;
   }
   int64_t i;
+  /* A subscript that is not a valid expression ends the shell, as in bash
+   * (the caller sees ex->jump). */
   if (!(v->flags & V_ARRAY)) {
     int err = 0;
     int64_t k = sh_arith(ex, sub, len, &err);
-    if (err)
+    if (err) {
+      if (!ex->jump)
+        sh_fatal(ex, 1);
       return NULL;
+    }
     if (k == 0 || k == -1)
       return (v->flags & V_SET) ? v->val : NULL;
     return NULL;
   }
-  if (index_of(ex, v, sub, len, &i, 0))
+  int r = index_of(ex, v, sub, len, &i, 0);
+  if (r == -1 && !ex->jump)
+    sh_fatal(ex, 1);
+  if (r)
     return NULL;
   sh_aent *e = sh_arr_iget(v->arr, i);
   return e ? e->val : NULL;
@@ -1000,6 +1029,8 @@ const char *sh_getvar(sh_exec *ex, const char *name) {
     return NULL;
   if ((v->flags & V_NAMEREF) && (v->flags & V_SET) && v->val && *v->val) {
     const char *t = resolve_ref(ex, name);
+    if (!t)
+      return NULL;
     const char *br = strchr(t, '[');
     if (br) {
       size_t nl = (size_t)(br - t);
