@@ -1,10 +1,29 @@
 #include "mem.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Headroom above the soft cap so unwinding after a limit can still work. */
 #define MEM_RESERVE ((size_t)8 << 20)
+
+/*
+ * Blocks of 4 KiB to 256 KiB (pipe rings, reader buffers, arena chunks) are
+ * rounded up to a power of two and kept, once freed, in a small per-
+ * allocator cache. Without it every exec would grow the host heap and give
+ * it back (glibc trims its top above 128 KiB free), costing system calls
+ * and page faults that dwarf the work of a tiny pipeline. Cached blocks do
+ * not count as used. Rounding also makes growing a buffer within its class
+ * free.
+ */
+#define CLASS_MIN_SHIFT 12
+#define CLASS_MAX_SHIFT 18
+#define NCLASSES (CLASS_MAX_SHIFT - CLASS_MIN_SHIFT + 1)
+#define CACHE_MAX ((size_t)2 << 20)
+
+typedef struct free_blk {
+  struct free_blk *next;
+} free_blk;
 
 struct mem {
   vsh_alloc_fn fn;
@@ -12,6 +31,9 @@ struct mem {
   size_t cap; /* soft cap; 0 = none */
   _Atomic size_t used;
   _Atomic long refs;
+  pthread_mutex_t lock; /* the cache: forks may free from other threads */
+  free_blk *cache[NCLASSES];
+  size_t cached;
 };
 
 /* 16 bytes keep the payload aligned for any scalar type. */
@@ -41,7 +63,24 @@ mem *mem_new(vsh_alloc_fn fn, void *ud, size_t cap) {
   m->cap = cap;
   atomic_init(&m->used, 0);
   atomic_init(&m->refs, 1);
+  pthread_mutex_init(&m->lock, NULL);
+  memset(m->cache, 0, sizeof m->cache);
+  m->cached = 0;
   return m;
+}
+
+/* Total bytes of a block holding n payload bytes, and its cache class
+ * (-1: not cached). */
+static size_t block_total(size_t n, int *cls) {
+  size_t t = n + sizeof(hdr);
+  *cls = -1;
+  if (t < ((size_t)1 << CLASS_MIN_SHIFT) || t > ((size_t)1 << CLASS_MAX_SHIFT))
+    return t;
+  int k = CLASS_MIN_SHIFT;
+  while (((size_t)1 << k) < t)
+    k++;
+  *cls = k - CLASS_MIN_SHIFT;
+  return (size_t)1 << k;
 }
 
 mem *mem_ref(mem *m) {
@@ -52,8 +91,43 @@ mem *mem_ref(mem *m) {
 void mem_unref(mem *m) {
   if (!m)
     return;
-  if (atomic_fetch_sub(&m->refs, 1) == 1)
+  if (atomic_fetch_sub(&m->refs, 1) == 1) {
+    for (int k = 0; k < NCLASSES; k++)
+      while (m->cache[k]) {
+        free_blk *b = m->cache[k];
+        m->cache[k] = b->next;
+        m->fn(m->ud, b, (size_t)1 << (k + CLASS_MIN_SHIFT), 0);
+      }
+    pthread_mutex_destroy(&m->lock);
     m->fn(m->ud, m, sizeof *m, 0);
+  }
+}
+
+static void *cache_pop(mem *m, int cls) {
+  pthread_mutex_lock(&m->lock);
+  free_blk *b = m->cache[cls];
+  if (b) {
+    m->cache[cls] = b->next;
+    m->cached -= (size_t)1 << (cls + CLASS_MIN_SHIFT);
+  }
+  pthread_mutex_unlock(&m->lock);
+  return b;
+}
+
+/* Keep a freed block if the cache has room; 1 when kept. */
+static int cache_push(mem *m, int cls, void *p) {
+  size_t t = (size_t)1 << (cls + CLASS_MIN_SHIFT);
+  int kept = 0;
+  pthread_mutex_lock(&m->lock);
+  if (m->cached + t <= CACHE_MAX) {
+    free_blk *b = p;
+    b->next = m->cache[cls];
+    m->cache[cls] = b;
+    m->cached += t;
+    kept = 1;
+  }
+  pthread_mutex_unlock(&m->lock);
+  return kept;
 }
 
 static int would_exceed(mem *m, size_t add) {
@@ -64,13 +138,17 @@ static int would_exceed(mem *m, size_t add) {
 }
 
 void *mem_alloc(mem *m, size_t n) {
-  if (n > SIZE_MAX - sizeof(hdr) || would_exceed(m, n))
+  if (n > SIZE_MAX / 2 || would_exceed(m, n))
     return NULL;
-  hdr *h = m->fn(m->ud, NULL, 0, n + sizeof(hdr));
+  int cls;
+  size_t t = block_total(n, &cls);
+  hdr *h = cls >= 0 ? cache_pop(m, cls) : NULL;
+  if (!h)
+    h = m->fn(m->ud, NULL, 0, t);
   if (!h)
     return NULL;
   h->size = n;
-  atomic_fetch_add(&m->used, n + sizeof(hdr));
+  atomic_fetch_add(&m->used, t);
   return h + 1;
 }
 
@@ -92,16 +170,30 @@ void *mem_realloc(mem *m, void *p, size_t n) {
   }
   hdr *h = (hdr *)p - 1;
   size_t old = h->size;
-  if (n > SIZE_MAX - sizeof(hdr) || (n > old && would_exceed(m, n - old)))
+  if (n > SIZE_MAX / 2 || (n > old && would_exceed(m, n - old)))
     return NULL;
-  hdr *nh = m->fn(m->ud, h, old + sizeof(hdr), n + sizeof(hdr));
+  int ocls, ncls;
+  size_t ot = block_total(old, &ocls), nt = block_total(n, &ncls);
+  if (ot == nt) { /* same block size: nothing moves */
+    h->size = n;
+    return p;
+  }
+  if (ocls >= 0 || ncls >= 0) { /* in or out of the cached classes */
+    void *q = mem_alloc(m, n);
+    if (!q)
+      return NULL;
+    memcpy(q, p, old < n ? old : n);
+    mem_free(m, p);
+    return q;
+  }
+  hdr *nh = m->fn(m->ud, h, ot, nt);
   if (!nh)
     return NULL;
   nh->size = n;
-  if (n > old)
-    atomic_fetch_add(&m->used, n - old);
+  if (nt > ot)
+    atomic_fetch_add(&m->used, nt - ot);
   else
-    atomic_fetch_sub(&m->used, old - n);
+    atomic_fetch_sub(&m->used, ot - nt);
   return nh + 1;
 }
 
@@ -109,9 +201,12 @@ void mem_free(mem *m, void *p) {
   if (!p)
     return;
   hdr *h = (hdr *)p - 1;
-  size_t n = h->size;
-  atomic_fetch_sub(&m->used, n + sizeof(hdr));
-  m->fn(m->ud, h, n + sizeof(hdr), 0);
+  int cls;
+  size_t t = block_total(h->size, &cls);
+  atomic_fetch_sub(&m->used, t);
+  if (cls >= 0 && cache_push(m, cls, h))
+    return;
+  m->fn(m->ud, h, t, 0);
 }
 
 char *mem_strdup(mem *m, const char *s) {
