@@ -1,4 +1,4 @@
-// layers: core shell
+// layers: all
 /* Fuzz target: parse the input one command at a time, as the interpreter
  * does, and print every tree back as source (the printer walks every node
  * kind). Parsing must never crash, leak or read out of bounds. */

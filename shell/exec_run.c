@@ -680,7 +680,9 @@ sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
   set_default(ex, "HOSTTYPE", "x86_64", 0);
   set_default(ex, "MACHTYPE", "x86_64-pc-linux-gnu", 0);
   set_default(ex, "BASH", "/bin/bash", 0);
-  set_default(ex, "PPID", "0", 0);
+  /* bash sets these itself, whatever the environment says */
+  sh_setvar(ex, "PPID", "0", 1, 0);
+  set_default(ex, "OSTYPE", "linux-gnu", 0);
   set_ro(ex, "BASH_VERSION", "5.2.15(1)-release", 0);
   set_ro(ex, "UID", "1000", V_INTEGER);
   set_ro(ex, "EUID", "1000", V_INTEGER);

@@ -653,6 +653,7 @@ int sh_exec_simple(sh_exec *ex, sh_node *n) {
   if (argv.n == 0) {
     /* Assignments and redirections only. */
     int r = assign_all(ex, n->u.simple.assigns, 0);
+    set_last_arg(ex, ""); /* a command without words leaves $_ empty */
     if (ex->jump) {
       st = ex->exit_status;
       goto out;

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shell/parse.h"
 #include "core/pattern.h"
+#include "shell/parse.h"
 #include "shell/sh.h"
 
 int sh_strv_push(arena *ar, sh_strv *sv, char *s) {
@@ -164,10 +164,10 @@ static int extglob_text(fb *f, const char *t, size_t n) {
   size_t lit = 0, i = 0;
   while (i < n) {
     char c = t[i];
-    int dollar = c == '$' && i + 1 < n &&
-                 (t[i + 1] == '(' || t[i + 1] == '{' || t[i + 1] == '_' ||
-                  isalnum((unsigned char)t[i + 1]) ||
-                  strchr("@*#?$!-", t[i + 1]));
+    int dollar =
+        c == '$' && i + 1 < n &&
+        (t[i + 1] == '(' || t[i + 1] == '{' || t[i + 1] == '_' ||
+         isalnum((unsigned char)t[i + 1]) || strchr("@*#?$!-", t[i + 1]));
     if (c != '\\' && c != '\'' && c != '"' && c != '`' && !dollar) {
       i++;
       continue;
@@ -184,10 +184,9 @@ static int extglob_text(fb *f, const char *t, size_t n) {
         fb_add(f, t + i + 1, e > i + 2 ? e - i - 2 : 0, 1);
       } else {
         size_t rl;
-        char *r = c == '"'
-                      ? expand_dq_text(ex, t + i + 1, e > i + 2 ? e - i - 2 : 0,
-                                       &rl)
-                      : expand_dq_text(ex, t + i, e - i, &rl);
+        char *r = c == '"' ? expand_dq_text(ex, t + i + 1,
+                                            e > i + 2 ? e - i - 2 : 0, &rl)
+                           : expand_dq_text(ex, t + i, e - i, &rl);
         if (!r)
           return -1;
         fb_add(f, r, rl, c == '"');

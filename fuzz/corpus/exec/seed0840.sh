@@ -1,0 +1,1 @@
+echo -e 'abcd\x65f'

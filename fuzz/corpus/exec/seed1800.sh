@@ -1,0 +1,9 @@
+g() {
+  argv.py "${FUNCNAME[@]}"
+}
+f() {
+  argv.py "${FUNCNAME[@]}"
+  g
+  argv.py "${FUNCNAME[@]}"
+}
+f

@@ -1,0 +1,3 @@
+# If it were shortest, then you would just replace the first <html>
+s='begin <html></html> end'
+echo ${s/<*>/[]}

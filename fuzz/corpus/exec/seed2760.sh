@@ -1,0 +1,5 @@
+set -o verbose
+x=foo
+y=bar
+echo $x
+echo $(echo $y)

@@ -1,0 +1,2 @@
+declare -A A=(["k"]= )
+argv.py "${A["k"]}"

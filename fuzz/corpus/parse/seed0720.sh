@@ -1,0 +1,2 @@
+test -c /dev/zero
+echo status=$?

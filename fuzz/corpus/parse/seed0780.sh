@@ -1,0 +1,1 @@
+compgen -A helptopic -S ___ fal

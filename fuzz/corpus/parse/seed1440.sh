@@ -1,0 +1,2 @@
+[[ 'a' ]] && echo true
+[[ ''  ]] || echo false

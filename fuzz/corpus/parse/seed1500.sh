@@ -1,0 +1,3 @@
+while false; do
+done
+echo empty

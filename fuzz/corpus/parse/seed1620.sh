@@ -1,0 +1,2 @@
+[[ -- == --*(help|verbose) ]] && echo TRUE
+[[ --oops == --*(help|verbose) ]] || echo FALSE

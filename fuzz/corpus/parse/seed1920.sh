@@ -1,0 +1,2 @@
+echo hi; while
+echo status=$?

@@ -1,0 +1,3 @@
+echo one 1>&2
+
+echo two 1<&2

@@ -1,0 +1,4 @@
+echo "[$unset]"
+set -u
+echo "[$unset]"
+echo end  # never reached

@@ -1,0 +1,1 @@
+echo word_a && echo word_b || echo

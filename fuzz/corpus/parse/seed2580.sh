@@ -1,0 +1,4 @@
+z=zz
+zz=
+echo ${!z:=foo}
+echo ${!z:=bar}
