@@ -15,6 +15,7 @@ void arena_init(arena *a, mem *m) {
   a->m = m;
   a->cur = NULL;
   a->total = 0;
+  a->spare = NULL;
 }
 
 void arena_destroy(arena *a) {
@@ -23,6 +24,8 @@ void arena_destroy(arena *a) {
     mem_free(a->m, a->cur);
     a->cur = p;
   }
+  mem_free(a->m, a->spare);
+  a->spare = NULL;
   a->total = 0;
 }
 
@@ -31,12 +34,28 @@ void *arena_alloc(arena *a, size_t n) {
   if (!n)
     n = ARENA_ALIGN;
   arena_chunk *c = a->cur;
-  if (!c || c->size - c->used < n) {
-    size_t sz = a->total / 2;
-    if (sz < ARENA_MIN_CHUNK)
-      sz = ARENA_MIN_CHUNK;
-    if (sz > ((size_t)1 << 20))
-      sz = (size_t)1 << 20;
+  if ((!c || c->size - c->used < n) && a->spare && a->spare->size >= n) {
+    /* A loop that saves a mark at a chunk's end and releases it every
+     * iteration would otherwise allocate and free a chunk each time. */
+    c = a->spare;
+    a->spare = NULL;
+    c->prev = a->cur;
+    c->used = 0;
+    a->cur = c;
+    a->total += c->size;
+  } else if (!c || c->size - c->used < n) {
+    /* Chunks grow with the arena, and their total size is a power of two
+     * (up to 256 KiB) so the allocator's block cache can reuse them. */
+    size_t total = a->total / 2;
+    if (total < ARENA_MIN_CHUNK)
+      total = ARENA_MIN_CHUNK;
+    if (total > ((size_t)256 << 10))
+      total = (size_t)256 << 10;
+    size_t p2 = ARENA_MIN_CHUNK;
+    while (p2 < total)
+      p2 *= 2;
+    total = p2;
+    size_t sz = total - sizeof *c;
     if (sz < n)
       sz = n;
     c = mem_alloc(a->m, sizeof *c + sz);
@@ -89,7 +108,15 @@ void arena_release(arena *a, arena_mark mk) {
   while (a->cur && a->cur != mk.chunk) {
     arena_chunk *p = a->cur->prev;
     a->total -= a->cur->size;
-    mem_free(a->m, a->cur);
+    /* Keep one chunk (the smaller one: the big ones are rare). */
+    if (!a->spare) {
+      a->spare = a->cur;
+    } else if (a->cur->size < a->spare->size) {
+      mem_free(a->m, a->spare);
+      a->spare = a->cur;
+    } else {
+      mem_free(a->m, a->cur);
+    }
     a->cur = p;
   }
   if (a->cur)

@@ -8,13 +8,13 @@
 #define MEM_RESERVE ((size_t)8 << 20)
 
 /*
- * Blocks of 4 KiB to 256 KiB (pipe rings, reader buffers, arena chunks) are
- * rounded up to a power of two and kept, once freed, in a small per-
- * allocator cache. Without it every exec would grow the host heap and give
- * it back (glibc trims its top above 128 KiB free), costing system calls
- * and page faults that dwarf the work of a tiny pipeline. Cached blocks do
- * not count as used. Rounding also makes growing a buffer within its class
- * free.
+ * Freed blocks whose payload is a power of two from 4 KiB to 256 KiB (pipe
+ * rings, reader buffers, arena chunks, doubling byte buffers) are kept in a
+ * small per-allocator cache. Without it every exec would grow the host heap
+ * and give it back (glibc trims its top above 128 KiB free), costing system
+ * calls and page faults that dwarf the work of a tiny pipeline. Other sizes
+ * (file contents, for one) are never rounded, so nothing is wasted on them.
+ * Cached blocks do not count as used.
  */
 #define CLASS_MIN_SHIFT 12
 #define CLASS_MAX_SHIFT 18
@@ -72,15 +72,15 @@ mem *mem_new(vsh_alloc_fn fn, void *ud, size_t cap) {
 /* Total bytes of a block holding n payload bytes, and its cache class
  * (-1: not cached). */
 static size_t block_total(size_t n, int *cls) {
-  size_t t = n + sizeof(hdr);
   *cls = -1;
-  if (t < ((size_t)1 << CLASS_MIN_SHIFT) || t > ((size_t)1 << CLASS_MAX_SHIFT))
-    return t;
-  int k = CLASS_MIN_SHIFT;
-  while (((size_t)1 << k) < t)
-    k++;
-  *cls = k - CLASS_MIN_SHIFT;
-  return (size_t)1 << k;
+  if (n >= ((size_t)1 << CLASS_MIN_SHIFT) &&
+      n <= ((size_t)1 << CLASS_MAX_SHIFT) && (n & (n - 1)) == 0) {
+    int k = CLASS_MIN_SHIFT;
+    while (((size_t)1 << k) < n)
+      k++;
+    *cls = k - CLASS_MIN_SHIFT;
+  }
+  return n + sizeof(hdr);
 }
 
 mem *mem_ref(mem *m) {
@@ -96,7 +96,8 @@ void mem_unref(mem *m) {
       while (m->cache[k]) {
         free_blk *b = m->cache[k];
         m->cache[k] = b->next;
-        m->fn(m->ud, b, (size_t)1 << (k + CLASS_MIN_SHIFT), 0);
+        m->fn(m->ud, b, ((size_t)1 << (k + CLASS_MIN_SHIFT)) + sizeof(hdr),
+              0);
       }
     pthread_mutex_destroy(&m->lock);
     m->fn(m->ud, m, sizeof *m, 0);
@@ -108,7 +109,7 @@ static void *cache_pop(mem *m, int cls) {
   free_blk *b = m->cache[cls];
   if (b) {
     m->cache[cls] = b->next;
-    m->cached -= (size_t)1 << (cls + CLASS_MIN_SHIFT);
+    m->cached -= ((size_t)1 << (cls + CLASS_MIN_SHIFT)) + sizeof(hdr);
   }
   pthread_mutex_unlock(&m->lock);
   return b;
@@ -116,7 +117,7 @@ static void *cache_pop(mem *m, int cls) {
 
 /* Keep a freed block if the cache has room; 1 when kept. */
 static int cache_push(mem *m, int cls, void *p) {
-  size_t t = (size_t)1 << (cls + CLASS_MIN_SHIFT);
+  size_t t = ((size_t)1 << (cls + CLASS_MIN_SHIFT)) + sizeof(hdr);
   int kept = 0;
   pthread_mutex_lock(&m->lock);
   if (m->cached + t <= CACHE_MAX) {
