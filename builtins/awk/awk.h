@@ -1,0 +1,408 @@
+/*
+ * awk.h - internals of the awk builtin.
+ *
+ *   lex.c     tokens (regex vs '/' decided by the previous token)
+ *   parse.c   recursive descent to a tree; names resolved to slots once
+ *   interp.c  tree walking evaluator, records and fields, main loop
+ *   lib.c     values, arrays, regexes, builtin functions, printf, I/O
+ *
+ * Values are small structs passed by value; strings are reference-counted
+ * blobs from the sandbox allocator so that copying a field into an array
+ * element costs a counter increment, not a copy. Field values reuse their
+ * blobs from record to record when nothing else holds them, so the main
+ * loop allocates nothing per record in the common case.
+ */
+#ifndef VSH_BUILTINS_AWK_AWK_H
+#define VSH_BUILTINS_AWK_AWK_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdint.h>
+
+#include "builtins/builtin.h"
+
+typedef struct astr {
+  uint32_t refs;
+  uint32_t len, cap;
+  char p[]; /* NUL-terminated */
+} astr;
+
+enum { V_UNINIT = 0, V_NUM, V_STR, V_STRNUM };
+enum { VF_NUMOK = 1 }; /* a V_STR's n holds its numeric value */
+
+typedef struct aval {
+  uint8_t t, f;
+  double n;
+  astr *s; /* V_STR/V_STRNUM always; V_NUM: a cached conversion or NULL */
+} aval;
+
+typedef struct aent {
+  astr *k;
+  aval v;
+  uint32_t hash;
+  struct aent *chain, *prev, *next; /* hash chain; insertion order */
+} aent;
+
+typedef struct aarr {
+  aent **tab;
+  size_t mask, n;
+  aent *first, *last;
+  int iter; /* live for-in loops: deletions must not free entries */
+} aarr;
+
+enum { C_UNSET = 0, C_SCALAR, C_ARRAY, C_REF };
+typedef struct cell {
+  uint8_t kind;
+  aval v;
+  aarr *a;
+  struct cell *ref; /* C_REF: a caller's variable passed to a parameter */
+} cell;
+
+typedef struct are {
+  pcre2_code *re;
+  pcre2_match_data *md;
+  int longest; /* has alternation: find the longest match with the DFA */
+  int lit;     /* pattern is a plain literal (split fast path) */
+  astr *src;
+} are;
+
+/* ---- tokens ------------------------------------------------------------- */
+enum {
+  T_EOF = 0,
+  T_NL,
+  T_LBRACE,
+  T_RBRACE,
+  T_LPAREN,
+  T_RPAREN,
+  T_LBRACK,
+  T_RBRACK,
+  T_SEMI,
+  T_COMMA,
+  T_NUM,
+  T_STR,
+  T_ERE,
+  T_NAME,
+  T_FUNC_NAME,
+  T_BUILTIN,
+  T_ADD,
+  T_SUB,
+  T_MUL,
+  T_DIV,
+  T_MOD,
+  T_POW,
+  T_NOT,
+  T_GT,
+  T_LT,
+  T_PIPE,
+  T_QUEST,
+  T_COLON,
+  T_TILDE,
+  T_NOMATCH,
+  T_DOLLAR,
+  T_ASSIGN,
+  T_ADD_ASSIGN,
+  T_SUB_ASSIGN,
+  T_MUL_ASSIGN,
+  T_DIV_ASSIGN,
+  T_MOD_ASSIGN,
+  T_POW_ASSIGN,
+  T_EQ,
+  T_LE,
+  T_GE,
+  T_NE,
+  T_INCR,
+  T_DECR,
+  T_APPEND,
+  T_AND,
+  T_OR,
+  T_BEGIN,
+  T_END,
+  T_FUNCTION,
+  T_IF,
+  T_ELSE,
+  T_WHILE,
+  T_FOR,
+  T_DO,
+  T_BREAK,
+  T_CONTINUE,
+  T_NEXT,
+  T_NEXTFILE,
+  T_EXIT,
+  T_RETURN,
+  T_DELETE,
+  T_GETLINE,
+  T_PRINT,
+  T_PRINTF,
+  T_IN
+};
+
+/* builtin functions */
+enum {
+  B_LENGTH,
+  B_SUBSTR,
+  B_INDEX,
+  B_SPLIT,
+  B_SUB,
+  B_GSUB,
+  B_MATCH,
+  B_SPRINTF,
+  B_TOLOWER,
+  B_TOUPPER,
+  B_INT,
+  B_SQRT,
+  B_EXP,
+  B_LOG,
+  B_SIN,
+  B_COS,
+  B_ATAN2,
+  B_RAND,
+  B_SRAND,
+  B_CLOSE,
+  B_FFLUSH,
+  B_SYSTEM
+};
+
+/* ---- tree --------------------------------------------------------------- */
+enum {
+  N_NUM,
+  N_STR,
+  N_ERE,
+  N_VAR,
+  N_FIELD,
+  N_INDEX,
+  N_IN,
+  N_ASSIGN,
+  N_COND,
+  N_OR,
+  N_AND,
+  N_NOT,
+  N_NEG,
+  N_UPLUS,
+  N_BIN,
+  N_CONCAT,
+  N_CMP,
+  N_MATCH,
+  N_PREINC,
+  N_PREDEC,
+  N_POSTINC,
+  N_POSTDEC,
+  N_CALL,
+  N_BUILTIN,
+  N_GETLINE,
+  N_GROUP,
+  S_PRINT,
+  S_PRINTF,
+  S_EXPR,
+  S_IF,
+  S_WHILE,
+  S_DO,
+  S_FOR,
+  S_FORIN,
+  S_BLOCK,
+  S_NEXT,
+  S_NEXTFILE,
+  S_EXIT,
+  S_RETURN,
+  S_BREAK,
+  S_CONTINUE,
+  S_DELETE
+};
+enum { G_SIMPLE, G_FILE, G_CMD };          /* getline kinds */
+enum { R_NONE, R_FILE, R_APPEND, R_PIPE }; /* print redirections */
+
+typedef struct node {
+  uint8_t op;
+  uint8_t sub;   /* operator token, builtin id, getline/redirect kind */
+  uint8_t local; /* N_VAR/N_INDEX/...: slot is a frame slot */
+  int line;
+  int slot; /* variable slot, function index, number of args */
+  struct node *a, *b, *c, *d;
+  struct node *next; /* lists: statements, arguments, subscripts */
+  aval v;            /* N_NUM / N_STR constant */
+  are *re;           /* N_ERE */
+} node;
+
+typedef struct afunc {
+  char *name;
+  int nparams, defined, line;
+  char **params;
+  node *body;
+} afunc;
+
+typedef struct item { /* pattern-action */
+  node *pat, *pat2;   /* pat2: range end */
+  node *act;          /* NULL: print $0 */
+  int inrange;
+  struct item *next;
+} item;
+
+/* ---- output/input redirections ------------------------------------------ */
+typedef struct aio {
+  char *name;
+  int kind; /* R_FILE/R_APPEND/R_PIPE for output, 'r' file reader, 'c' cmd */
+  stream *s;
+  writer *w;
+  buf pipebuf; /* R_PIPE: collected, run at close */
+  reader rd;
+  stream *rs;
+  char *cmdout; /* 'c': captured output */
+  struct aio *next;
+} aio;
+
+typedef struct awk awk;
+
+typedef struct frame {
+  cell *locals;
+  int n;
+} frame;
+
+/* The global slots of the special variables come first, in this order. */
+enum {
+  SV_NF,
+  SV_NR,
+  SV_FNR,
+  SV_FS,
+  SV_OFS,
+  SV_ORS,
+  SV_RS,
+  SV_FILENAME,
+  SV_SUBSEP,
+  SV_RSTART,
+  SV_RLENGTH,
+  SV_CONVFMT,
+  SV_OFMT,
+  SV_ENVIRON,
+  SV_ARGC,
+  SV_ARGV,
+  SV_COUNT
+};
+
+struct awk {
+  bi_ctx *c;
+  mem *m;
+  arena ar; /* the tree and names */
+  /* lexer */
+  const char *src;
+  size_t srclen, pos;
+  int line, tok, prevtok;
+  double tnum;
+  buf tstr;
+  int tbi; /* builtin id / name index */
+  int paren, in_print_args, no_in;
+  /* names */
+  char **gnames;
+  int ngl, capgl;
+  cell *globals;
+  afunc *funcs;
+  int nfuncs, capfuncs;
+  afunc *curfn;
+  item *begin, *end, *main;
+  item **begin_tail, **end_tail, **main_tail;
+  int syntax_err;
+  void *pj; /* jmp_buf of the parser */
+  /* runtime */
+  writer out;
+  pcre2_general_context *gc;
+  pcre2_compile_context *cc;
+  pcre2_match_context *mc;
+  are **recache; /* dynamic regex cache */
+  size_t nrecache;
+  are *fsre;
+  astr *fscache;  /* FS value fsre was built for */
+  buf rec;        /* $0 text */
+  aval f0;        /* $0 as value (valid unless rec_dirty) */
+  int rec_dirty;  /* a field changed: rebuild $0 */
+  int split_done; /* fields valid */
+  aval *flds;     /* 1..nf */
+  int nf, capf;
+  double nr, fnr;
+  frame *fr;
+  int depth;
+  aval retval;
+  int exiting, status, stop, ranbegin;
+  aio *ios;
+  reader main_rd;
+  stream *main_s;
+  int argi; /* next ARGV index to open */
+  int main_open, main_eof;
+  uint64_t seed;
+  double prevseed;
+  int convgen; /* bumped when CONVFMT changes */
+  int *dfaws;  /* pcre2_dfa_match workspace */
+  buf tmp;     /* scratch for subscripts and conversions */
+  size_t *sp;  /* field spans: start, length pairs */
+  size_t spcap;
+  int pend; /* next/nextfile raised inside a function */
+  buf para; /* RS="" record assembly */
+};
+
+/* lex.c */
+int awk_lex(awk *A);
+const char *awk_tokname(int t);
+/* parse.c */
+int awk_parse(awk *A);
+int awk_global(awk *A, const char *name);
+/* lib.c: values */
+astr *as_new(awk *A, const char *p, size_t n);
+static inline void as_unref(awk *A, astr *s) {
+  if (s && --s->refs == 0)
+    mem_free(A->m, s);
+}
+static inline void av_free(awk *A, aval *v) {
+  as_unref(A, v->s);
+  v->s = NULL;
+}
+static inline aval av_copy(aval v) {
+  if (v.s)
+    v.s->refs++;
+  return v;
+}
+static inline aval av_num(double d) {
+  aval v = {V_NUM, 0, d, NULL};
+  return v;
+}
+aval av_str(awk *A, const char *p, size_t n);
+aval av_strnum(awk *A, const char *p, size_t n);
+double av_tonum(awk *A, aval *v);
+astr *av_tostr(awk *A, aval *v, int output); /* borrowed, valid while v */
+int av_true(awk *A, aval *v);
+int av_cmp(awk *A, aval *x, aval *y);
+int looks_numeric(const char *p, size_t n, double *d);
+double str2num(const char *p, size_t n);
+/* arrays */
+aarr *arr_new(awk *A);
+void arr_free(awk *A, aarr *a);
+void arr_clear(awk *A, aarr *a);
+aval *arr_get(awk *A, aarr *a, const char *k, size_t n, int create);
+void arr_del(awk *A, aarr *a, const char *k, size_t n);
+/* regexes */
+are *re_compile(awk *A, const char *p, size_t n);
+void re_free(awk *A, are *r);
+are *re_dynamic(awk *A, aval *v);
+int re_match(awk *A, are *r, const char *s, size_t n, size_t from, size_t *ms,
+             size_t *me, int notbol);
+/* builtins, printf, I/O */
+aval awk_builtin(awk *A, node *e);
+int awk_format(awk *A, buf *o, const char *fmt, size_t fn, node *args);
+aio *io_get(awk *A, const char *name, int kind);
+int io_close(awk *A, const char *name);
+void io_closeall(awk *A);
+int io_getline(awk *A, aio *io, buf *line);
+writer *io_out(awk *A, int kind, aval *target);
+void awk_fatal(awk *A, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int awk_flush_all(awk *A);
+/* interp.c */
+aval awk_eval(awk *A, node *e);
+cell *awk_cell(awk *A, node *e);
+aarr *awk_array(awk *A, node *e);
+void awk_set_field(awk *A, int i, aval v);
+aval awk_get_field(awk *A, int i);
+void awk_set_record(awk *A, const char *p, size_t n);
+void awk_assign_var(awk *A, node *lv, aval v);
+int awk_split(awk *A, const char *s, size_t n, aarr *arr, aval *sep, int usefs);
+astr *awk_subsep_key(awk *A, node *subs, buf *tmp);
+int awk_next_main_record(awk *A, buf *line);
+int awk_run(awk *A);
+
+#endif
