@@ -6,6 +6,7 @@
  * Keep the list in name order (bi_all returns it as is).
  */
 X("[", lbracket, 0)
+X("awk", awk, 0)
 X("basename", basename, 0)
 X("cat", cat, 0)
 X("chmod", chmod, 0)
@@ -33,6 +34,7 @@ X("readlink", readlink, 0)
 X("realpath", realpath, 0)
 X("rm", rm, 0)
 X("rmdir", rmdir, 0)
+X("sed", sed, 0)
 X("seq", seq, 0)
 X("sort", sort, 0)
 X("stat", stat, 0)
