@@ -13,42 +13,6 @@
 #include "builtins/textutil.h"
 #include "vfs/vfs.h"
 
-typedef struct vstream {
-  stream s;
-  vfs_file *f;
-} vstream;
-
-static long vs_read(stream *s, void *p, size_t n) {
-  long k = vfs_read(((vstream *)s)->f, p, n);
-  if (k < 0) {
-    s->err = (int)-k;
-    return -1;
-  }
-  return k;
-}
-
-static int vs_take_all(stream *s, const char **p, size_t *n) {
-  vfs_file *f = ((vstream *)s)->f;
-  size_t len = 0;
-  const char *d = vfs_file_data(f, &len);
-  int64_t pos = vfs_seek(f, 0, SEEK_CUR);
-  if (pos < 0)
-    return -1;
-  if ((uint64_t)pos > len)
-    pos = (int64_t)len;
-  *p = d ? d + pos : "";
-  *n = len - (size_t)pos;
-  vfs_seek(f, 0, SEEK_END);
-  return 0;
-}
-
-static void vs_release(stream *s) {
-  vfs_close(((vstream *)s)->f);
-  mem_free(s->m, s);
-}
-
-static const stream_ops vs_ops = {vs_read, NULL, vs_take_all, vs_release};
-
 stream *bi_open_read(bi_ctx *c, const char *path, int *err) {
   if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0 ||
       strcmp(path, "/dev/fd/0") == 0)
@@ -65,14 +29,11 @@ stream *bi_open_read(bi_ctx *c, const char *path, int *err) {
   }
   stream *s = NULL;
   switch (vfs_file_dev(f)) {
-  case VFS_DEV_NONE: {
-    vstream *v = mem_calloc(c->m, 1, sizeof *v);
-    if (!v)
-      break;
-    v->f = f;
-    stream_init(&v->s, &vs_ops, c->m, c->bud, STREAM_R);
-    return &v->s;
-  }
+  case VFS_DEV_NONE:
+    s = vfs_stream_new(c->m, c->bud, f, O_RDONLY);
+    if (s)
+      return s;
+    break;
   case VFS_DEV_STDIN: /* reached through a symlink or another name */
     vfs_close(f);
     return stream_ref(c->in);
@@ -90,17 +51,6 @@ stream *bi_open_read(bi_ctx *c, const char *path, int *err) {
 }
 
 /* ---- writing ----------------------------------------------------------- */
-
-static long vs_write(stream *s, const void *p, size_t n) {
-  long k = vfs_write(((vstream *)s)->f, p, n);
-  if (k < 0) {
-    s->err = (int)-k;
-    return -1;
-  }
-  return k;
-}
-
-static const stream_ops vs_wops = {NULL, vs_write, NULL, vs_release};
 
 stream *tu_open_write(bi_ctx *c, const char *path, int append, int *err) {
   if (strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/fd/1") == 0)
@@ -129,13 +79,10 @@ stream *tu_open_write(bi_ctx *c, const char *path, int append, int *err) {
   default:
     break;
   }
-  vstream *v = mem_calloc(c->m, 1, sizeof *v);
-  if (!v) {
+  stream *s = vfs_stream_new(c->m, c->bud, f, O_WRONLY);
+  if (!s) {
     vfs_close(f);
     *err = ENOMEM;
-    return NULL;
   }
-  v->f = f;
-  stream_init(&v->s, &vs_wops, c->m, c->bud, STREAM_W);
-  return &v->s;
+  return s;
 }

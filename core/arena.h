@@ -16,7 +16,8 @@ typedef struct arena_chunk arena_chunk;
 typedef struct arena {
   mem *m;
   arena_chunk *cur;
-  size_t total; /* bytes in chunks */
+  size_t total;       /* bytes in chunks */
+  arena_chunk *spare; /* the last chunk released, kept for reuse */
 } arena;
 
 typedef struct arena_mark {

@@ -56,4 +56,44 @@ const char *budget_stop_name(budget_stop why);
 /* Exit status for a stop: 124 for a timeout, 126 otherwise. */
 int budget_stop_status(budget_stop why);
 
+/* Check the clock and the cancel token now instead of every few hundred
+ * polls: for loops that wait (sleep) rather than compute. Non-zero once a
+ * limit is hit. */
+static inline int budget_poll_now(budget *b) {
+  b->tick |= 255; /* the next poll is the one that reads the clock */
+  return budget_poll(b);
+}
+
+/* A nested deadline (timeout CMD): at most ns from now, never later than
+ * the outer one. The saved state goes back with budget_deadline_pop, which
+ * also clears the stop the nested deadline caused (and only that one). */
+typedef struct budget_deadline {
+  int64_t deadline_ns;
+  int64_t nested_ns;
+} budget_deadline;
+
+static inline void budget_deadline_push(budget *b, int64_t ns,
+                                        budget_deadline *save) {
+  save->deadline_ns = b->deadline_ns;
+  int64_t d = budget_now_ns(b) + ns;
+  if (b->deadline_ns && b->deadline_ns <= d)
+    d = b->deadline_ns;
+  save->nested_ns = d;
+  b->deadline_ns = d;
+}
+
+/* Returns 1 when the nested deadline (not the outer one) stopped the
+ * command: the stop is then cleared so the caller can go on. */
+static inline int budget_deadline_pop(budget *b, const budget_deadline *save) {
+  int fired = 0;
+  b->deadline_ns = save->deadline_ns;
+  if (b->stop == BUDGET_TIMEOUT &&
+      (save->deadline_ns == 0 || save->nested_ns < save->deadline_ns)) {
+    b->stop = BUDGET_OK;
+    b->stop_value = 0;
+    fired = 1;
+  }
+  return fired;
+}
+
 #endif

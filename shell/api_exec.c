@@ -220,8 +220,14 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
     }
   } else {
     const char *cwd = o && o->cwd ? o->cwd : sb->cwd;
-    ex = sh_new_root(r, cwd, (const char *const *)sb->env, o ? o->env : NULL,
-                     o && (o->flags & VSH_EXEC_REPLACE_ENV));
+    /* The shared base holds exactly what sh_new_root would build for the
+     * sandbox env and this cwd; extra or replaced env builds afresh. */
+    if (sb->base && !(o && (o->env || (o->flags & VSH_EXEC_REPLACE_ENV))) &&
+        sh_base_fits(sb->base, cwd))
+      ex = sh_new_root_over(r, sb->base);
+    else
+      ex = sh_new_root(r, cwd, (const char *const *)sb->env, o ? o->env : NULL,
+                       o && (o->flags & VSH_EXEC_REPLACE_ENV));
     if (!ex) {
       run_teardown(r);
       return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
@@ -267,6 +273,12 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
     ex->status = status;
   } else {
     sh_free(ex);
+    if (sb->base && !sh_base_intact(sb->base)) {
+      /* Rebuilt now, not lazily, so memory returns to its level. */
+      sh_base_free(sb->m, sb->base);
+      sb->base =
+          sh_base_new(sb->m, &sb->lim, sb->cwd, (const char *const *)sb->env);
+    }
   }
   fill_result(r, o, res, status);
   run_teardown(r);

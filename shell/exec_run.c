@@ -200,6 +200,7 @@ static void keep_arena(sh_run *r, arena *a) {
   *k = *a;
   a->cur = NULL;
   a->total = 0;
+  a->spare = NULL;
   /* chain through a small header: reuse the arena as a list node */
   sh_kept *node = mem_alloc(r->m, sizeof *node);
   if (!node) {
@@ -618,8 +619,8 @@ static void set_ro(sh_exec *ex, const char *name, const char *val,
     v->flags |= V_READONLY | extra;
 }
 
-sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
-                     const char *const *extra, int replace) {
+/* The part of a fresh shell that has nothing to do with variables. */
+static sh_exec *root_alloc(sh_run *r, const char *cwd) {
   mem *m = r->m;
   sh_exec *ex = mem_calloc(m, 1, sizeof *ex);
   if (!ex)
@@ -654,9 +655,19 @@ sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
   ex->fd[0] = stream_ref(r->in_s);
   ex->fd[1] = stream_ref(r->out_s);
   ex->fd[2] = stream_ref(r->err_s);
-  if (!replace && import_env(ex, base))
-    goto fail;
-  if (replace && import_env(ex, base))
+  return ex;
+fail:
+  sh_free(ex);
+  return NULL;
+}
+
+sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
+                     const char *const *extra, int replace) {
+  mem *m = r->m;
+  sh_exec *ex = root_alloc(r, cwd);
+  if (!ex)
+    return NULL;
+  if (import_env(ex, base))
     goto fail;
   if (import_env(ex, extra))
     goto fail;
@@ -671,6 +682,8 @@ sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
     set_default(ex, "SHLVL", "1", SV_EXPORT);
   } else {
     set_default(ex, "PATH", "/usr/bin:/bin", 0);
+    /* bash sets these shell variables whatever its environment says */
+    set_default(ex, "HOSTNAME", "localhost", 0);
   }
   sh_setvar(ex, "PWD", ex->cwd, strlen(ex->cwd), SV_EXPORT);
   set_default(ex, "IFS", " \t\n", 0);
@@ -702,6 +715,126 @@ sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
 fail:
   sh_free(ex);
   return NULL;
+}
+
+/* ---- the per-sandbox base variables
+ * ----------------------------------------------------------
+ *
+ * Every vsh_exec starts from the same ~35 variables (the sandbox env plus
+ * bash's fixed ones). Building them costs about 40,000 instructions and
+ * ~100 allocations, more than running `echo hi` itself, so they are built
+ * once per sandbox into a frozen scope and each exec's global scope is an
+ * empty overlay over it, exactly as a subshell's scope overlays its parent.
+ *
+ * Writes never reach the base (sh_var_lookup_for_write clones into the
+ * overlay, unset leaves a tombstone), but a few builtins edit a variable
+ * they found by reading (declare -n on an existing name). A snapshot of
+ * every base variable lets the sandbox notice that after the exec and
+ * rebuild the base, so one exec can never leak into the next. */
+
+typedef struct base_snap {
+  const sh_var *v;
+  const char *val;
+  const sh_arr *arr;
+  size_t len, arr_n;
+  unsigned flags;
+} base_snap;
+
+struct sh_base {
+  sh_scope sc; /* kind SC_GLOBAL, not owned by any exec */
+  char *cwd;   /* PWD and OLDPWD depend on it */
+  base_snap *snap;
+  size_t nsnap;
+  void **slots; /* the map's slot array and count when built */
+  uint32_t n;
+};
+
+void sh_base_free(mem *m, sh_base *b) {
+  if (!b)
+    return;
+  uint32_t i = 0;
+  sh_var *v;
+  while ((v = sh_map_next(&b->sc.map, &i)))
+    sh_var_free(m, v);
+  sh_map_free(m, &b->sc.map);
+  mem_free(m, b->snap);
+  mem_free(m, b->cwd);
+  mem_free(m, b);
+}
+
+sh_base *sh_base_new(mem *m, const vsh_limits *lim, const char *cwd,
+                     const char *const *env) {
+  /* RANDOM, SECONDS and LINENO in the environment set per-exec state
+   * rather than variables: such sandboxes keep building per exec. */
+  static const char *const dyn[] = {"RANDOM=", "SECONDS=", "LINENO="};
+  for (size_t i = 0; env && env[i]; i++)
+    for (size_t k = 0; k < sizeof dyn / sizeof *dyn; k++)
+      if (strncmp(env[i], dyn[k], strlen(dyn[k])) == 0)
+        return NULL;
+  sh_run r;
+  memset(&r, 0, sizeof r);
+  r.m = m;
+  r.bud.lim = *lim;
+  r.bud.m = m;
+  sh_exec *ex = sh_new_root(&r, cwd, env, NULL, 0);
+  sh_base *b = mem_calloc(m, 1, sizeof *b);
+  if (!ex || !b || r.bud.stop)
+    goto fail;
+  b->cwd = mem_strdup(m, ex->cwd);
+  b->sc = *ex->global;
+  memset(&ex->global->map, 0, sizeof ex->global->map);
+  b->sc.owned = 0;
+  b->sc.up = NULL;
+  b->snap = mem_calloc(m, b->sc.map.n ? b->sc.map.n : 1, sizeof *b->snap);
+  if (!b->cwd || !b->snap)
+    goto fail;
+  uint32_t i = 0;
+  sh_var *v;
+  while ((v = sh_map_next(&b->sc.map, &i))) {
+    base_snap *s = &b->snap[b->nsnap++];
+    s->v = v;
+    s->val = v->val;
+    s->arr = v->arr;
+    s->len = v->len;
+    s->arr_n = v->arr ? v->arr->n : 0;
+    s->flags = v->flags;
+  }
+  b->slots = b->sc.map.slots;
+  b->n = b->sc.map.n;
+  sh_free(ex);
+  return b;
+fail:
+  sh_free(ex);
+  sh_base_free(m, b);
+  return NULL;
+}
+
+int sh_base_fits(const sh_base *b, const char *cwd) {
+  return b && strcmp(b->cwd, cwd) == 0;
+}
+
+int sh_base_intact(const sh_base *b) {
+  if (b->sc.map.slots != b->slots || b->sc.map.n != b->n)
+    return 0;
+  for (size_t i = 0; i < b->nsnap; i++) {
+    const base_snap *s = &b->snap[i];
+    const sh_var *v = s->v;
+    if (v->val != s->val || v->arr != s->arr || v->len != s->len ||
+        v->flags != s->flags || (v->arr ? v->arr->n : 0) != s->arr_n)
+      return 0;
+  }
+  return 1;
+}
+
+sh_exec *sh_new_root_over(sh_run *r, sh_base *b) {
+  sh_exec *ex = root_alloc(r, b->cwd);
+  if (!ex)
+    return NULL;
+  /* An overlay: writes clone into it, unset leaves tombstones, and
+   * sh_free detaches it from the base before freeing. */
+  ex->global->kind = SC_OVERLAY;
+  ex->global->up = &b->sc;
+  return ex;
 }
 
 void sh_rebind(sh_exec *ex, sh_run *r) {

@@ -192,7 +192,7 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
       char *t = arena_alloc(ex->ar, 24);
       if (!t)
         return sh_oom(ex);
-      vl = (size_t)snprintf(t, 24, "%lld", (long long)r);
+      vl = sh_fmt_int(t, r);
       val = t;
     }
     if (it->append) {

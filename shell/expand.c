@@ -535,7 +535,7 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
       return -1;
     }
     char tmp[24];
-    int k = snprintf(tmp, sizeof tmp, "%lld", (long long)r);
+    int k = (int)sh_fmt_int(tmp, r);
     if (in_dq)
       fb_add(f, tmp, (size_t)k, 1);
     else

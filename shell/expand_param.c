@@ -34,7 +34,7 @@ static void set_str(pval *v, const char *s) {
 static char *itoa_ar(sh_exec *ex, long long n) {
   char *b = arena_alloc(ex->ar, 24);
   if (b)
-    snprintf(b, 24, "%lld", n);
+    sh_fmt_int(b, n);
   return b;
 }
 

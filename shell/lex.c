@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "shell/parse_internal.h"
+#include "shell/lex.h"
 
 /* ---- memory and errors ------------------------------------------------- */
 
@@ -68,7 +68,7 @@ static int eof_line(sh_parser *p) {
   return p->line;
 }
 
-static _Noreturn void fail_eof_match(sh_parser *p, int line, const char *what) {
+_Noreturn void sh_fail_eof_match(sh_parser *p, int line, const char *what) {
   p->err = NULL;
   int l = line;
   const char *fmt = "unexpected EOF while looking for matching `%s'";
@@ -162,45 +162,30 @@ const char *sh_here(sh_parser *p) {
   return p->in->s + p->in->pos;
 }
 
-/* Source span from a start point to the current position, when both are in
- * the same input (an alias can make a word straddle two texts). */
-typedef struct span {
-  sh_input *in;
-  size_t pos;
-} span;
 
-static span span_start(sh_parser *p) {
+span sh_span_start(sh_parser *p) {
   settle(p);
   span s = {p->in, p->in->pos};
   return s;
 }
 
-static size_t span_len(sh_parser *p, span s) {
+size_t sh_span_len(sh_parser *p, span s) {
   if (p->in == s.in)
     return p->in->pos - s.pos;
   return s.in->len - s.pos;
 }
 
-static const char *span_ptr(span s) { return s.in->s + s.pos; }
+const char *sh_span_ptr(span s) { return s.in->s + s.pos; }
 
 /* ---- word builder ------------------------------------------------------ */
 
-typedef struct wbuild {
-  sh_parser *p;
-  sh_part *parts;
-  size_t n, cap;
-  char *lit;
-  size_t llen, lcap;
-  int lq;
-  int has_quotes;
-} wbuild;
 
-static void wb_init(wbuild *b, sh_parser *p) {
+void sh_wb_init(wbuild *b, sh_parser *p) {
   memset(b, 0, sizeof *b);
   b->p = p;
 }
 
-static sh_part *wb_push(wbuild *b, sh_part_kind k) {
+sh_part *sh_wb_push(wbuild *b, sh_part_kind k) {
   b->parts = sh_grow(b->p, b->parts, &b->cap, b->n, sizeof *b->parts);
   sh_part *pt = &b->parts[b->n++];
   memset(pt, 0, sizeof *pt);
@@ -208,25 +193,25 @@ static sh_part *wb_push(wbuild *b, sh_part_kind k) {
   return pt;
 }
 
-static void wb_flush(wbuild *b) {
+void sh_wb_flush(wbuild *b) {
   if (!b->llen)
     return;
   size_t n = b->llen;
   b->llen = 0;
-  sh_part *pt = wb_push(b, WP_LIT);
+  sh_part *pt = sh_wb_push(b, WP_LIT);
   pt->quoted = b->lq;
   pt->u.lit.text = sh_strndup(b->p, b->lit, n);
   pt->u.lit.len = n;
 }
 
-static sh_part *wb_new(wbuild *b, sh_part_kind k) {
-  wb_flush(b);
-  return wb_push(b, k);
+sh_part *sh_wb_new(wbuild *b, sh_part_kind k) {
+  sh_wb_flush(b);
+  return sh_wb_push(b, k);
 }
 
-static void wb_addc(wbuild *b, int c, int quoted) {
+void sh_wb_addc(wbuild *b, int c, int quoted) {
   if (b->llen && b->lq != quoted)
-    wb_flush(b);
+    sh_wb_flush(b);
   b->lq = quoted;
   if (quoted)
     b->has_quotes = 1;
@@ -241,15 +226,15 @@ static void wb_addc(wbuild *b, int c, int quoted) {
   b->lit[b->llen++] = (char)c;
 }
 
-static void wb_adds(wbuild *b, const char *s, size_t n, int quoted) {
+void sh_wb_adds(wbuild *b, const char *s, size_t n, int quoted) {
   for (size_t i = 0; i < n; i++)
-    wb_addc(b, (unsigned char)s[i], quoted);
+    sh_wb_addc(b, (unsigned char)s[i], quoted);
 }
 
-static int wb_empty(const wbuild *b) { return !b->n && !b->llen; }
+int sh_wb_empty(const wbuild *b) { return !b->n && !b->llen; }
 
-static sh_word *wb_word(wbuild *b) {
-  wb_flush(b);
+sh_word *sh_wb_word(wbuild *b) {
+  sh_wb_flush(b);
   sh_word *w = sh_alloc(b->p, sizeof *w);
   w->parts = b->parts;
   w->nparts = b->n;
@@ -259,34 +244,34 @@ static sh_word *wb_word(wbuild *b) {
 
 /* ---- small predicates -------------------------------------------------- */
 
-static int is_name_start(int c) {
+int sh_is_name_start(int c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static int is_name_char(int c) {
-  return is_name_start(c) || (c >= '0' && c <= '9');
+int sh_is_name_char(int c) {
+  return sh_is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
+int sh_is_digit(int c) { return c >= '0' && c <= '9'; }
 
-static int is_blank(int c) { return c == ' ' || c == '\t'; }
+int sh_is_blank(int c) { return c == ' ' || c == '\t'; }
 
 /* Characters that end an unquoted word. */
-static int is_meta(int c) {
+int sh_is_meta(int c) {
   return c == -1 || c == ' ' || c == '\t' || c == '\n' || c == ';' ||
          c == '&' || c == '|' || c == '(' || c == ')' || c == '<' || c == '>';
 }
 
-static int is_special_param(int c) {
+int sh_is_special_param(int c) {
   return c == '@' || c == '*' || c == '#' || c == '?' || c == '$' ||
          c == '!' || c == '-';
 }
 
 int sh_is_name(const char *s, size_t n) {
-  if (!n || !is_name_start((unsigned char)s[0]))
+  if (!n || !sh_is_name_start((unsigned char)s[0]))
     return 0;
   for (size_t i = 1; i < n; i++)
-    if (!is_name_char((unsigned char)s[i]))
+    if (!sh_is_name_char((unsigned char)s[i]))
       return 0;
   return 1;
 }
@@ -308,7 +293,7 @@ int sh_tok_is(const sh_tok *t, const char *rw) {
 void sh_skip_blanks(sh_parser *p) {
   for (;;) {
     int c = sh_peekc(p);
-    if (is_blank(c)) {
+    if (sh_is_blank(c)) {
       sh_getc(p);
     } else if (c == '\\' && sh_peekc_at(p, 1) == '\n') {
       sh_getc(p);
@@ -324,26 +309,8 @@ void sh_skip_blanks(sh_parser *p) {
 
 /* ---- word lexing ------------------------------------------------------- */
 
-/* What ends the word being read (see lex_parts). */
-enum {
-  WM_NORMAL,    /* a shell word: ends at a metacharacter */
-  WM_REGEX,     /* right side of =~: parentheses and | belong to it */
-  WM_BRACE,     /* word inside ${x-...}: ends at the matching } */
-  WM_SLASH,     /* pattern of ${x/p/r}: ends at / or } */
-  WM_SUBSCRIPT, /* a[...]: ends at the matching ] */
-  WM_ARITH,     /* $((...)): ends at an unbalanced ) (or ; in for) */
-  WM_SLICE      /* ${x:off:len}: ends at : or } */
-};
 
-/* Flags for lex_parts. */
-enum {
-  WF_DQ = 1 << 0,      /* inside "..." (${...} words within double quotes) */
-  WF_PATTERN = 1 << 1, /* a pattern: quotes keep their meaning even in "" */
-  WF_ASSIGN = 1 << 2,  /* assignment value: ~ after = and : */
-  WF_SEMI = 1 << 3     /* WM_ARITH: stop at ; (for ((;;))) */
-};
 
-static void lex_parts(sh_parser *p, wbuild *b, int mode, int flags);
 static void lex_dollar(sh_parser *p, wbuild *b, int dq);
 static void lex_backtick(sh_parser *p, wbuild *b, int dq);
 
@@ -354,15 +321,15 @@ static void lex_squote(sh_parser *p, wbuild *b) {
   for (;;) {
     int c = sh_getc(p);
     if (c == -1)
-      fail_eof_match(p, line, "'");
+      sh_fail_eof_match(p, line, "'");
     if (c == '\'')
       break;
-    wb_addc(b, c, 1);
+    sh_wb_addc(b, c, 1);
   }
   /* '' must leave a (quoted, empty) trace so "" -> one empty field. */
   if (!b->llen || !b->lq) {
-    wb_flush(b);
-    sh_part *pt = wb_push(b, WP_LIT);
+    sh_wb_flush(b);
+    sh_part *pt = sh_wb_push(b, WP_LIT);
     pt->quoted = 1;
     pt->u.lit.text = "";
   }
@@ -485,31 +452,31 @@ static void lex_ansi(sh_parser *p, wbuild *b) {
   sh_getc(p);
   b->has_quotes = 1;
   wbuild raw;
-  wb_init(&raw, p);
+  sh_wb_init(&raw, p);
   for (;;) {
     int c = sh_getc(p);
     if (c == -1)
-      fail_eof_match(p, line, "'");
+      sh_fail_eof_match(p, line, "'");
     if (c == '\'')
       break;
-    wb_addc(&raw, c, 1);
+    sh_wb_addc(&raw, c, 1);
     if (c == '\\') {
       c = sh_getc(p);
       if (c == -1)
-        fail_eof_match(p, line, "'");
-      wb_addc(&raw, c, 1);
+        sh_fail_eof_match(p, line, "'");
+      sh_wb_addc(&raw, c, 1);
     }
   }
   char *out = sh_alloc(p, raw.llen + 1);
   size_t n = sh_ansi_decode(raw.lit ? raw.lit : "", raw.llen, out);
   if (!n) {
-    wb_flush(b);
-    sh_part *pt = wb_push(b, WP_LIT);
+    sh_wb_flush(b);
+    sh_part *pt = sh_wb_push(b, WP_LIT);
     pt->quoted = 1;
     pt->u.lit.text = "";
     return;
   }
-  wb_adds(b, out, n, 1);
+  sh_wb_adds(b, out, n, 1);
 }
 
 /* "...": one WP_DQUOTE part. `heredoc` reads a here-document body instead:
@@ -520,7 +487,7 @@ static void lex_dq_into(sh_parser *p, wbuild *inner, int heredoc, int line) {
     if (c == -1) {
       if (heredoc)
         return;
-      fail_eof_match(p, line, "\"");
+      sh_fail_eof_match(p, line, "\"");
     }
     if (c == '"' && !heredoc) {
       sh_getc(p);
@@ -536,11 +503,11 @@ static void lex_dq_into(sh_parser *p, wbuild *inner, int heredoc, int line) {
       if (n == '$' || n == '`' || n == '\\' || (n == '"' && !heredoc)) {
         sh_getc(p);
         sh_getc(p);
-        wb_addc(inner, n, 1);
+        sh_wb_addc(inner, n, 1);
         continue;
       }
       sh_getc(p);
-      wb_addc(inner, '\\', 1);
+      sh_wb_addc(inner, '\\', 1);
       continue;
     }
     if (c == '$') {
@@ -552,21 +519,21 @@ static void lex_dq_into(sh_parser *p, wbuild *inner, int heredoc, int line) {
       continue;
     }
     sh_getc(p);
-    wb_addc(inner, c, 1);
+    sh_wb_addc(inner, c, 1);
   }
 }
 
 static void lex_dquote(sh_parser *p, wbuild *b) {
   int line = p->line;
   sh_getc(p);
-  wb_flush(b);
+  sh_wb_flush(b);
   wbuild inner;
-  wb_init(&inner, p);
+  sh_wb_init(&inner, p);
   sh_enter(p);
   lex_dq_into(p, &inner, 0, line);
   sh_leave(p);
-  wb_flush(&inner);
-  sh_part *pt = wb_new(b, WP_DQUOTE);
+  sh_wb_flush(&inner);
+  sh_part *pt = sh_wb_new(b, WP_DQUOTE);
   pt->u.dq.parts = inner.parts;
   pt->u.dq.nparts = inner.n;
   b->has_quotes = 1;
@@ -577,34 +544,34 @@ static void lex_dquote(sh_parser *p, wbuild *b) {
 static void lex_backtick(sh_parser *p, wbuild *b, int dq) {
   int line = p->line;
   sh_getc(p);
-  span s = span_start(p);
+  span s = sh_span_start(p);
   wbuild t;
-  wb_init(&t, p);
+  sh_wb_init(&t, p);
   const char *raw_end = NULL;
   for (;;) {
     int c = sh_getc(p);
     if (c == -1)
-      fail_eof_match(p, line, "`");
+      sh_fail_eof_match(p, line, "`");
     if (c == '`')
       break;
     if (c == '\\') {
       int n = sh_peekc(p);
       if (n == '\\' || n == '`' || n == '$' || (dq && n == '"')) {
         sh_getc(p);
-        wb_addc(&t, n, 0);
+        sh_wb_addc(&t, n, 0);
         continue;
       }
     }
-    wb_addc(&t, c, 0);
+    sh_wb_addc(&t, c, 0);
   }
-  size_t rawlen = span_len(p, s);
-  raw_end = span_ptr(s) + (rawlen ? rawlen - 1 : 0);
+  size_t rawlen = sh_span_len(p, s);
+  raw_end = sh_span_ptr(s) + (rawlen ? rawlen - 1 : 0);
   (void)raw_end;
   char *body = sh_strndup(p, t.lit ? t.lit : "", t.llen);
-  wb_flush(b);
-  sh_part *pt = wb_new(b, WP_CMDSUB);
+  sh_wb_flush(b);
+  sh_part *pt = sh_wb_new(b, WP_CMDSUB);
   pt->u.cmdsub.backtick = 1;
-  pt->u.cmdsub.src = span_ptr(s);
+  pt->u.cmdsub.src = sh_span_ptr(s);
   pt->u.cmdsub.src_len = rawlen ? rawlen - 1 : 0;
   /* Parse the unescaped body as its own input. */
   sh_input *save_in = p->in;
@@ -623,7 +590,7 @@ static void lex_backtick(sh_parser *p, wbuild *b, int dq) {
 /* Does the text after $(( (at offset k) end with )) at its own level, as
  * arithmetic must? Otherwise it is $( ( ... ) ... ), a command substitution
  * starting with a subshell. */
-static int arith_ahead(sh_parser *p, size_t k) {
+int sh_arith_ahead(sh_parser *p, size_t k) {
   int depth = 0;
   for (;;) {
     int c = sh_peekc_at(p, k++);
@@ -660,18 +627,18 @@ static void lex_cmdsub(sh_parser *p, wbuild *b, int skip, sh_part_kind kind,
                        char dir) {
   while (skip--)
     sh_getc(p);
-  span s = span_start(p);
+  span s = sh_span_start(p);
   sh_tok save_tok = p->tok;
   int save_have = p->have_tok;
   p->have_tok = 0;
   sh_node *n = sh_parse_cmdsub_body(p, 0);
-  size_t len = span_len(p, s);
+  size_t len = sh_span_len(p, s);
   p->tok = save_tok;
   p->have_tok = save_have;
-  sh_part *pt = wb_new(b, kind);
+  sh_part *pt = sh_wb_new(b, kind);
   pt->dir = dir;
   pt->u.cmdsub.body = n;
-  pt->u.cmdsub.src = span_ptr(s);
+  pt->u.cmdsub.src = sh_span_ptr(s);
   pt->u.cmdsub.src_len = len ? len - 1 : 0; /* without the ) */
 }
 
@@ -683,31 +650,31 @@ static void lex_arith_sub(sh_parser *p, wbuild *b, int old) {
   sh_word *w;
   if (old) {
     wbuild e;
-    wb_init(&e, p);
-    lex_parts(p, &e, WM_SUBSCRIPT, 0);
+    sh_wb_init(&e, p);
+    sh_lex_parts(p, &e, WM_SUBSCRIPT, 0);
     if (sh_getc(p) != ']')
-      fail_eof_match(p, line, "]");
-    w = wb_word(&e);
+      sh_fail_eof_match(p, line, "]");
+    w = sh_wb_word(&e);
   } else {
     sh_getc(p);
     w = sh_lex_arith(p, 0, NULL);
     if (sh_getc(p) != ')' || sh_getc(p) != ')')
-      fail_eof_match(p, line, ")");
+      sh_fail_eof_match(p, line, ")");
   }
-  sh_part *pt = wb_new(b, WP_ARITH);
+  sh_part *pt = sh_wb_new(b, WP_ARITH);
   pt->u.arith.expr = w;
 }
 
-static sh_word *sub_word(sh_parser *p, int mode, int flags, int keep_empty) {
-  span s = span_start(p);
+sh_word *sh_sub_word(sh_parser *p, int mode, int flags, int keep_empty) {
+  span s = sh_span_start(p);
   wbuild w;
-  wb_init(&w, p);
-  lex_parts(p, &w, mode, flags);
-  if (!keep_empty && wb_empty(&w))
+  sh_wb_init(&w, p);
+  sh_lex_parts(p, &w, mode, flags);
+  if (!keep_empty && sh_wb_empty(&w))
     return NULL;
-  sh_word *r = wb_word(&w);
-  r->src = span_ptr(s);
-  r->src_len = span_len(p, s);
+  sh_word *r = sh_wb_word(&w);
+  r->src = sh_span_ptr(s);
+  r->src_len = sh_span_len(p, s);
   return r;
 }
 
@@ -718,7 +685,7 @@ static void skip_to_brace(sh_parser *p, int line) {
   for (;;) {
     int c = sh_getc(p);
     if (c == -1)
-      fail_eof_match(p, line, "}");
+      sh_fail_eof_match(p, line, "}");
     if (c == '\\') {
       sh_getc(p);
     } else if (c == '\'') {
@@ -736,25 +703,25 @@ static void skip_to_brace(sh_parser *p, int line) {
 static const char *read_name(sh_parser *p) {
   int c = sh_peekc(p);
   char buf[2] = {0, 0};
-  if (is_name_start(c)) {
+  if (sh_is_name_start(c)) {
     size_t k = 0;
-    while (is_name_char(sh_peekc_at(p, k)))
+    while (sh_is_name_char(sh_peekc_at(p, k)))
       k++;
     char *s = sh_alloc(p, k + 1);
     for (size_t i = 0; i < k; i++)
       s[i] = (char)sh_getc(p);
     return s;
   }
-  if (is_digit(c)) {
+  if (sh_is_digit(c)) {
     size_t k = 0;
-    while (is_digit(sh_peekc_at(p, k)))
+    while (sh_is_digit(sh_peekc_at(p, k)))
       k++;
     char *s = sh_alloc(p, k + 1);
     for (size_t i = 0; i < k; i++)
       s[i] = (char)sh_getc(p);
     return s;
   }
-  if (is_special_param(c) || c == '0') {
+  if (sh_is_special_param(c) || c == '0') {
     buf[0] = (char)sh_getc(p);
     return sh_strndup(p, buf, 1);
   }
@@ -770,31 +737,31 @@ static void read_subscript(sh_parser *p, sh_param *pm, int line) {
     pm->index_at = c == '@' ? 1 : 2;
     return;
   }
-  pm->index = sub_word(p, WM_SUBSCRIPT, 0, 1);
+  pm->index = sh_sub_word(p, WM_SUBSCRIPT, 0, 1);
   if (sh_getc(p) != ']')
-    fail_eof_match(p, line, "}");
+    sh_fail_eof_match(p, line, "}");
 }
 
 static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
   int line = p->line;
-  span s = span_start(p);
+  span s = sh_span_start(p);
   sh_getc(p);
   sh_getc(p);
   sh_enter(p);
-  wb_flush(b);
+  sh_wb_flush(b);
   sh_param pm;
   memset(&pm, 0, sizeof pm);
   pm.braced = 1;
   int c = sh_peekc(p), c1 = sh_peekc_at(p, 1);
   int bad = 0;
   if (c == '#' && c1 != '}' &&
-      (is_name_char(c1) || is_special_param(c1) || c1 == '0') &&
+      (sh_is_name_char(c1) || sh_is_special_param(c1) || c1 == '0') &&
       !((c1 == '-' || c1 == '?' || c1 == '=' || c1 == '+') &&
         sh_peekc_at(p, 2) != '}')) {
     sh_getc(p);
     pm.op = PO_LENGTH;
   } else if (c == '!' && c1 != '}' &&
-             (is_name_char(c1) || is_special_param(c1))) {
+             (sh_is_name_char(c1) || sh_is_special_param(c1))) {
     sh_getc(p);
     pm.op = PO_INDIRECT;
   }
@@ -803,13 +770,13 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
     bad = 1;
   } else {
     c = sh_peekc(p);
-    if (c == '[' && is_name_start((unsigned char)pm.name[0])) {
+    if (c == '[' && sh_is_name_start((unsigned char)pm.name[0])) {
       read_subscript(p, &pm, line);
       if (pm.op == PO_INDIRECT && pm.index_at)
         pm.op = PO_KEYS;
     } else if (pm.op == PO_INDIRECT && (c == '*' || c == '@') &&
                sh_peekc_at(p, 1) == '}' &&
-               is_name_start((unsigned char)pm.name[0])) {
+               sh_is_name_start((unsigned char)pm.name[0])) {
       sh_getc(p);
       pm.op = PO_NAMES;
       pm.index_at = c == '@' ? 1 : 2;
@@ -830,21 +797,21 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
              : c == '=' ? PS_ASSIGN
              : c == '?' ? PS_ERROR
                         : PS_ALT;
-    pm.arg1 = sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 0);
+    pm.arg1 = sh_sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 0);
   } else if (c == '-' || c == '=' || c == '?' || c == '+') {
     sh_getc(p);
     pm.sub = c == '-'   ? PS_DEFAULT
              : c == '=' ? PS_ASSIGN
              : c == '?' ? PS_ERROR
                         : PS_ALT;
-    pm.arg1 = sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 0);
+    pm.arg1 = sh_sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 0);
   } else if (c == ':') {
     sh_getc(p);
     pm.sub = PS_SLICE;
-    pm.arg1 = sub_word(p, WM_SLICE, 0, 1);
+    pm.arg1 = sh_sub_word(p, WM_SLICE, 0, 1);
     if (sh_peekc(p) == ':') {
       sh_getc(p);
-      pm.arg2 = sub_word(p, WM_SLICE, 0, 1);
+      pm.arg2 = sh_sub_word(p, WM_SLICE, 0, 1);
     }
   } else if (c == '#' || c == '%') {
     sh_getc(p);
@@ -853,7 +820,7 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
       sh_getc(p);
     pm.sub = c == '#' ? (two ? PS_TRIM_LP : PS_TRIM_SP)
                       : (two ? PS_TRIM_LS : PS_TRIM_SS);
-    pm.arg1 = sub_word(p, WM_BRACE, WF_PATTERN | (dq ? WF_DQ : 0), 0);
+    pm.arg1 = sh_sub_word(p, WM_BRACE, WF_PATTERN | (dq ? WF_DQ : 0), 0);
   } else if (c == '/') {
     sh_getc(p);
     c = sh_peekc(p);
@@ -864,10 +831,10 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
                : c == '#' ? PS_REPLACE_PRE
                           : PS_REPLACE_SUF;
     }
-    pm.arg1 = sub_word(p, WM_SLASH, WF_PATTERN | (dq ? WF_DQ : 0), 0);
+    pm.arg1 = sh_sub_word(p, WM_SLASH, WF_PATTERN | (dq ? WF_DQ : 0), 0);
     if (sh_peekc(p) == '/') {
       sh_getc(p);
-      pm.arg2 = sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 1);
+      pm.arg2 = sh_sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 1);
     }
   } else if (c == '^' || c == ',') {
     sh_getc(p);
@@ -876,7 +843,7 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
       sh_getc(p);
     pm.sub = c == '^' ? (two ? PS_UPPER_ALL : PS_UPPER_FIRST)
                       : (two ? PS_LOWER_ALL : PS_LOWER_FIRST);
-    pm.arg1 = sub_word(p, WM_BRACE, WF_PATTERN | (dq ? WF_DQ : 0), 0);
+    pm.arg1 = sh_sub_word(p, WM_BRACE, WF_PATTERN | (dq ? WF_DQ : 0), 0);
   } else if (c == '@' && sh_peekc_at(p, 1) != -1 &&
              sh_peekc_at(p, 2) == '}') {
     sh_getc(p);
@@ -889,11 +856,11 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
     skip_to_brace(p, line);
     pm.bad = 1;
   } else if (sh_getc(p) != '}') {
-    fail_eof_match(p, line, "}");
+    sh_fail_eof_match(p, line, "}");
   }
-  pm.src = span_ptr(s);
-  pm.src_len = span_len(p, s);
-  sh_part *pt = wb_new(b, WP_PARAM);
+  pm.src = sh_span_ptr(s);
+  pm.src_len = sh_span_len(p, s);
+  sh_part *pt = sh_wb_new(b, WP_PARAM);
   pt->u.param = pm;
   sh_leave(p);
 }
@@ -903,7 +870,7 @@ static void lex_dollar(sh_parser *p, wbuild *b, int dq) {
   if (c1 == '{') {
     lex_brace_param(p, b, dq);
   } else if (c1 == '(') {
-    if (sh_peekc_at(p, 2) == '(' && arith_ahead(p, 3))
+    if (sh_peekc_at(p, 2) == '(' && sh_arith_ahead(p, 3))
       lex_arith_sub(p, b, 0);
     else
       lex_cmdsub(p, b, 2, WP_CMDSUB, 0);
@@ -915,21 +882,21 @@ static void lex_dollar(sh_parser *p, wbuild *b, int dq) {
     /* $"...": locale translation is the identity here. */
     sh_getc(p);
     lex_dquote(p, b);
-  } else if (is_name_start(c1) || is_digit(c1) || is_special_param(c1)) {
+  } else if (sh_is_name_start(c1) || sh_is_digit(c1) || sh_is_special_param(c1)) {
     sh_getc(p);
     char nm[2] = {0, 0};
     const char *name;
-    if (is_name_start(c1)) {
+    if (sh_is_name_start(c1)) {
       name = read_name(p);
     } else {
       nm[0] = (char)sh_getc(p);
       name = sh_strndup(p, nm, 1);
     }
-    sh_part *pt = wb_new(b, WP_PARAM);
+    sh_part *pt = sh_wb_new(b, WP_PARAM);
     pt->u.param.name = name;
   } else {
     sh_getc(p);
-    wb_addc(b, '$', dq);
+    sh_wb_addc(b, '$', dq);
   }
 }
 
@@ -941,7 +908,7 @@ static int lex_tilde(sh_parser *p, wbuild *b, int mode, int flags) {
     int c = sh_peekc_at(p, k);
     if (c == '/' || c == -1 || ((flags & WF_ASSIGN) && c == ':'))
       break;
-    if (mode == WM_NORMAL && is_meta(c))
+    if (mode == WM_NORMAL && sh_is_meta(c))
       break;
     if (mode == WM_BRACE && c == '}')
       break;
@@ -954,7 +921,7 @@ static int lex_tilde(sh_parser *p, wbuild *b, int mode, int flags) {
   char *user = sh_alloc(p, k);
   for (size_t i = 0; i + 1 < k; i++)
     user[i] = (char)sh_getc(p);
-  sh_part *pt = wb_new(b, WP_TILDE);
+  sh_part *pt = sh_wb_new(b, WP_TILDE);
   pt->u.lit.text = user;
   pt->u.lit.len = k - 1;
   return 1;
@@ -967,20 +934,20 @@ static int extglob_on(sh_parser *p) {
 /* @(...) and friends: kept as source text for the pattern matcher. */
 static void lex_extglob(sh_parser *p, wbuild *b) {
   int line = p->line;
-  span s = span_start(p);
+  span s = sh_span_start(p);
   sh_getc(p);
   sh_getc(p);
   int depth = 0;
   for (;;) {
     int c = sh_getc(p);
     if (c == -1)
-      fail_eof_match(p, line, ")");
+      sh_fail_eof_match(p, line, ")");
     if (c == '\\') {
       sh_getc(p);
     } else if (c == '\'') {
       while ((c = sh_getc(p)) != '\'')
         if (c == -1)
-          fail_eof_match(p, line, "'");
+          sh_fail_eof_match(p, line, "'");
     } else if (c == '(') {
       depth++;
     } else if (c == ')') {
@@ -988,13 +955,13 @@ static void lex_extglob(sh_parser *p, wbuild *b) {
         break;
     }
   }
-  size_t n = span_len(p, s);
-  sh_part *pt = wb_new(b, WP_EXTGLOB);
-  pt->u.lit.text = sh_strndup(p, span_ptr(s), n);
+  size_t n = sh_span_len(p, s);
+  sh_part *pt = sh_wb_new(b, WP_EXTGLOB);
+  pt->u.lit.text = sh_strndup(p, sh_span_ptr(s), n);
   pt->u.lit.len = n;
 }
 
-static void lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
+void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
   int depth = 0, ternary = 0;
   int at_start = 1;
   int dq = flags & WF_DQ;
@@ -1006,7 +973,7 @@ static void lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
     /* Terminators. */
     switch (mode) {
     case WM_NORMAL:
-      if (is_meta(c)) {
+      if (sh_is_meta(c)) {
         if ((c == '<' || c == '>') && sh_peekc_at(p, 1) == '(') {
           lex_cmdsub(p, b, 2, WP_PROCSUB, (char)c);
           at_start = 0;
@@ -1022,7 +989,7 @@ static void lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
         if (!depth)
           goto done;
         depth--;
-      } else if (!depth && (is_blank(c) || c == '\n' || c == ';' ||
+      } else if (!depth && (sh_is_blank(c) || c == '\n' || c == ';' ||
                             c == '&' || c == '<' || c == '>')) {
         goto done;
       } else if (!depth && c == '|' && sh_peekc_at(p, 1) == '|') {
@@ -1080,17 +1047,17 @@ static void lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       }
       sh_getc(p);
       if (n == -1) {
-        wb_addc(b, '\\', 0);
+        sh_wb_addc(b, '\\', 0);
         break;
       }
       if (dq && !(flags & WF_PATTERN) &&
           !(n == '$' || n == '`' || n == '"' || n == '\\' || n == '}')) {
-        wb_addc(b, '\\', 1);
+        sh_wb_addc(b, '\\', 1);
         at_start = 0;
         continue;
       }
       sh_getc(p);
-      wb_addc(b, n, 1);
+      sh_wb_addc(b, n, 1);
       at_start = 0;
       continue;
     }
@@ -1113,7 +1080,7 @@ static void lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       lex_extglob(p, b);
     } else {
       sh_getc(p);
-      wb_addc(b, c, 0);
+      sh_wb_addc(b, c, 0);
       /* NAME=~ in any word gets tilde expansion after = and :, as bash
        * does outside posix mode. */
       if (c == '=' && mode == WM_NORMAL && !(flags & WF_ASSIGN) &&
@@ -1123,7 +1090,7 @@ static void lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
           sh_peekc(p) == '=' && b->n == 0 && !b->lq &&
           sh_is_name(b->lit, b->llen - 1)) {
         sh_getc(p);
-        wb_addc(b, '=', 0);
+        sh_wb_addc(b, '=', 0);
         flags |= WF_ASSIGN;
       }
     }
@@ -1134,20 +1101,20 @@ done:
 }
 
 sh_word *sh_lex_arith(sh_parser *p, int stop_semi, int *stopped_at) {
-  sh_word *w = sub_word(p, WM_ARITH, stop_semi ? WF_SEMI : 0, 1);
+  sh_word *w = sh_sub_word(p, WM_ARITH, stop_semi ? WF_SEMI : 0, 1);
   if (stopped_at)
     *stopped_at = sh_peekc(p);
   return w;
 }
 
 sh_word *sh_lex_regex(sh_parser *p) {
-  span s = span_start(p);
+  span s = sh_span_start(p);
   wbuild b;
-  wb_init(&b, p);
-  lex_parts(p, &b, WM_REGEX, 0);
-  sh_word *w = wb_word(&b);
-  w->src = span_ptr(s);
-  w->src_len = span_len(p, s);
+  sh_wb_init(&b, p);
+  sh_lex_parts(p, &b, WM_REGEX, 0);
+  sh_word *w = sh_wb_word(&b);
+  w->src = sh_span_ptr(s);
+  w->src_len = sh_span_len(p, s);
   return w;
 }
 
@@ -1155,15 +1122,15 @@ sh_word *sh_lex_dq_text(sh_parser *p, const char *s, size_t n) {
   sh_input *save = p->in;
   sh_push_input(p, s, n, NULL, 1);
   wbuild b;
-  wb_init(&b, p);
+  sh_wb_init(&b, p);
   lex_dq_into(p, &b, 0, p->line);
   /* lex_dq_into stops at a " too: keep going as literal text. */
   while (sh_peekc(p) != -1) {
-    wb_addc(&b, sh_getc(p), 1);
+    sh_wb_addc(&b, sh_getc(p), 1);
     lex_dq_into(p, &b, 1, p->line);
   }
   p->in = save;
-  sh_word *w = wb_word(&b);
+  sh_word *w = sh_wb_word(&b);
   w->src = s;
   w->src_len = n;
   return w;
@@ -1173,7 +1140,7 @@ sh_word *sh_lex_heredoc_body(sh_parser *p, const char *s, size_t n) {
   sh_input *save = p->in;
   sh_push_input(p, s, n, NULL, 1);
   wbuild b;
-  wb_init(&b, p);
+  sh_wb_init(&b, p);
   sh_tok save_tok = p->tok;
   int save_have = p->have_tok;
   p->have_tok = 0;
@@ -1181,520 +1148,9 @@ sh_word *sh_lex_heredoc_body(sh_parser *p, const char *s, size_t n) {
   p->tok = save_tok;
   p->have_tok = save_have;
   p->in = save;
-  sh_word *w = wb_word(&b);
+  sh_word *w = sh_wb_word(&b);
   w->src = s;
   w->src_len = n;
   return w;
 }
 
-/* ---- assignments ------------------------------------------------------- */
-
-/* From offset k (just after '['), the offset after the matching ']', or 0
- * when there is none before the end of the line. */
-static size_t match_bracket(sh_parser *p, size_t k) {
-  int depth = 0;
-  for (;;) {
-    int c = sh_peekc_at(p, k++);
-    if (c == -1 || c == '\n')
-      return 0;
-    if (c == '\\') {
-      k++;
-    } else if (c == '\'' || c == '"') {
-      int q = c;
-      while ((c = sh_peekc_at(p, k)) != q) {
-        if (c == -1)
-          return 0;
-        if (q == '"' && c == '\\')
-          k++;
-        k++;
-      }
-      k++;
-    } else if (c == '[') {
-      depth++;
-    } else if (c == ']') {
-      if (!depth)
-        return k;
-      depth--;
-    }
-  }
-}
-
-static sh_word *lex_value(sh_parser *p) {
-  span s = span_start(p);
-  wbuild b;
-  wb_init(&b, p);
-  lex_parts(p, &b, WM_NORMAL, WF_ASSIGN);
-  sh_word *w = wb_word(&b);
-  w->src = span_ptr(s);
-  w->src_len = span_len(p, s);
-  return w;
-}
-
-static void skip_array_space(sh_parser *p) {
-  for (;;) {
-    sh_skip_blanks(p);
-    if (sh_peekc(p) != '\n')
-      return;
-    sh_getc(p);
-  }
-}
-
-static void lex_array(sh_parser *p, sh_assign *as) {
-  int line = p->line;
-  sh_getc(p); /* ( */
-  size_t cap = 0;
-  sh_enter(p);
-  for (;;) {
-    skip_array_space(p);
-    int c = sh_peekc(p);
-    if (c == ')') {
-      sh_getc(p);
-      break;
-    }
-    if (c == -1)
-      fail_eof_match(p, line, ")");
-    as->array = sh_grow(p, as->array, &cap, as->narray, sizeof *as->array);
-    sh_array_elem *e = &as->array[as->narray];
-    memset(e, 0, sizeof *e);
-    size_t k;
-    if (c == '[' && (k = match_bracket(p, 1)) &&
-        (sh_peekc_at(p, k) == '=' ||
-         (sh_peekc_at(p, k) == '+' && sh_peekc_at(p, k + 1) == '='))) {
-      sh_getc(p);
-      e->key = sub_word(p, WM_SUBSCRIPT, 0, 1);
-      sh_getc(p); /* ] */
-      if (sh_getc(p) == '+') {
-        e->append = 1;
-        sh_getc(p);
-      }
-      e->value = lex_value(p);
-    } else {
-      span s = span_start(p);
-      wbuild b;
-      wb_init(&b, p);
-      lex_parts(p, &b, WM_NORMAL, 0);
-      if (wb_empty(&b)) {
-        sh_tok t;
-        memset(&t, 0, sizeof t);
-        t.kind = T_WORD;
-        t.line = p->line;
-        t.src = sh_here(p);
-        t.src_len = 1;
-        sh_unexpected(p, &t);
-      }
-      e->value = wb_word(&b);
-      e->value->src = span_ptr(s);
-      e->value->src_len = span_len(p, s);
-    }
-    as->narray++;
-  }
-  sh_leave(p);
-}
-
-/* NAME=, NAME+=, NAME[sub]= at the start of a word: read the assignment
- * (and its value) and return it; NULL when the word is not one. */
-static sh_assign *try_assign(sh_parser *p, int mode) {
-  size_t k = 0;
-  if (!is_name_start(sh_peekc(p)))
-    return NULL;
-  while (is_name_char(sh_peekc_at(p, k)))
-    k++;
-  size_t nlen = k, sub_end = 0;
-  int c = sh_peekc_at(p, k);
-  if (c == '[') {
-    /* In command position, a[1 + 1]=x is one word (bash reads the
-     * subscript first); as an argument it needs no blanks. */
-    sub_end = match_bracket(p, k + 1);
-    if (!sub_end)
-      return NULL;
-    if (!(mode & LX_CMD))
-      for (size_t i = k; i < sub_end; i++)
-        if (is_meta(sh_peekc_at(p, i)))
-          return NULL;
-    k = sub_end;
-    c = sh_peekc_at(p, k);
-  }
-  int append = 0;
-  if (c == '+' && sh_peekc_at(p, k + 1) == '=')
-    append = 1;
-  else if (c != '=')
-    return NULL;
-  sh_assign *as = sh_alloc(p, sizeof *as);
-  char *name = sh_alloc(p, nlen + 1);
-  for (size_t i = 0; i < nlen; i++)
-    name[i] = (char)sh_getc(p);
-  as->name = name;
-  as->append = append;
-  if (sub_end) {
-    sh_getc(p);
-    as->index = sub_word(p, WM_SUBSCRIPT, 0, 1);
-    sh_getc(p);
-  }
-  if (append)
-    sh_getc(p);
-  sh_getc(p);
-  if (sh_peekc(p) == '(') {
-    as->is_array = 1;
-    lex_array(p, as);
-  } else {
-    as->value = lex_value(p);
-  }
-  return as;
-}
-
-/* ---- here-documents ---------------------------------------------------- */
-
-static void read_heredocs(sh_parser *p) {
-  size_t n = p->ndocs;
-  p->ndocs = 0;
-  for (size_t i = 0; i < n; i++) {
-    sh_pending_doc *d = &p->docs[i];
-    sh_redir *r = d->r;
-    wbuild body;
-    wb_init(&body, p);
-    for (;;) {
-      if (sh_peekc(p) == -1)
-        break; /* bash warns and takes what it has */
-      size_t start = body.llen;
-      int c;
-      int cont = 0;
-      if (r->strip_tabs)
-        while (sh_peekc(p) == '\t')
-          sh_getc(p);
-      while ((c = sh_getc(p)) != -1 && c != '\n')
-        wb_addc(&body, c, 1);
-      size_t ll = body.llen - start;
-      if (ll == d->dlen && (!ll || !memcmp(body.lit + start, d->delim, ll))) {
-        body.llen = start;
-        break;
-      }
-      if (!r->heredoc_quoted) {
-        /* An odd run of backslashes joins the next line to this one. */
-        size_t bs = 0;
-        while (bs < ll && body.lit[body.llen - 1 - bs] == '\\')
-          bs++;
-        cont = bs & 1;
-      }
-      if (c == '\n' || ll)
-        wb_addc(&body, '\n', 1);
-      if (cont) {
-        /* keep the \<newline> for the body lexer; the next line cannot
-         * end the document. */
-        while ((c = sh_getc(p)) != -1) {
-          wb_addc(&body, c, 1);
-          if (c == '\n')
-            break;
-        }
-      }
-    }
-    const char *text = body.lit ? sh_strndup(p, body.lit, body.llen) : "";
-    if (r->heredoc_quoted) {
-      sh_word *w = sh_alloc(p, sizeof *w);
-      if (body.llen) {
-        w->parts = sh_alloc(p, sizeof *w->parts);
-        w->nparts = 1;
-        w->parts[0].kind = WP_LIT;
-        w->parts[0].quoted = 1;
-        w->parts[0].u.lit.text = text;
-        w->parts[0].u.lit.len = body.llen;
-      }
-      w->src = text;
-      w->src_len = body.llen;
-      r->heredoc = w;
-    } else {
-      r->heredoc = sh_lex_heredoc_body(p, text, body.llen);
-    }
-  }
-}
-
-void sh_add_heredoc(sh_parser *p, sh_redir *r, const sh_word *w);
-void sh_add_heredoc(sh_parser *p, sh_redir *r, const sh_word *w) {
-  /* The delimiter is the word's text after quote removal, unexpanded. */
-  char *d = sh_alloc(p, w->src_len + 1);
-  size_t n = 0;
-  int quoted = 0;
-  const char *s = w->src;
-  for (size_t i = 0; i < w->src_len; i++) {
-    char c = s[i];
-    if (c == '\\' && i + 1 < w->src_len) {
-      quoted = 1;
-      d[n++] = s[++i];
-    } else if (c == '\'') {
-      quoted = 1;
-      while (++i < w->src_len && s[i] != '\'')
-        d[n++] = s[i];
-    } else if (c == '"') {
-      quoted = 1;
-      while (++i < w->src_len && s[i] != '"') {
-        if (s[i] == '\\' && i + 1 < w->src_len &&
-            strchr("$`\"\\", s[i + 1]))
-          i++;
-        d[n++] = s[i];
-      }
-    } else if (c == '$' && i + 1 < w->src_len &&
-               (s[i + 1] == '\'' || s[i + 1] == '"')) {
-      continue;
-    } else {
-      d[n++] = c;
-    }
-  }
-  r->heredoc_quoted = quoted;
-  p->docs = sh_grow(p, p->docs, &p->capdocs, p->ndocs, sizeof *p->docs);
-  p->docs[p->ndocs].r = r;
-  p->docs[p->ndocs].delim = d;
-  p->docs[p->ndocs].dlen = n;
-  p->ndocs++;
-}
-
-/* ---- tokens ------------------------------------------------------------ */
-
-static int lex_redir_op(sh_parser *p, sh_tok *t) {
-  int c = sh_getc(p);
-  int n = sh_peekc(p);
-  if (c == '<') {
-    if (n == '<') {
-      sh_getc(p);
-      if (sh_peekc(p) == '<') {
-        sh_getc(p);
-        t->rop = R_HERESTRING;
-      } else {
-        t->rop = R_HEREDOC;
-        if (sh_peekc(p) == '-') {
-          sh_getc(p);
-          t->strip = 1;
-        }
-      }
-    } else if (n == '&') {
-      sh_getc(p);
-      t->rop = R_DUP_IN;
-    } else if (n == '>') {
-      sh_getc(p);
-      t->rop = R_INOUT;
-    } else {
-      t->rop = R_IN;
-    }
-  } else {
-    if (n == '>') {
-      sh_getc(p);
-      t->rop = R_APPEND;
-    } else if (n == '&') {
-      sh_getc(p);
-      t->rop = R_DUP_OUT;
-    } else if (n == '|') {
-      sh_getc(p);
-      t->rop = R_CLOBBER;
-    } else {
-      t->rop = R_OUT;
-    }
-  }
-  return T_REDIR;
-}
-
-static void lex_token(sh_parser *p, sh_tok *t, int mode) {
-  memset(t, 0, sizeof *t);
-  t->mode = mode;
-  t->fd = -1;
-  p->blank_alias_popped = 0;
-  sh_skip_blanks(p);
-  span s = span_start(p);
-  /* The first word of an alias value and the word after a value ending in
-   * a blank are candidates for alias expansion too. */
-  t->alias_ok = p->blank_alias_popped || p->alias_first;
-  p->blank_alias_popped = 0;
-  p->alias_first = 0;
-  t->line = p->line;
-  t->src = span_ptr(s);
-  int c = sh_peekc(p), c1 = sh_peekc_at(p, 1);
-  int k = T_WORD;
-  if (c == -1 && p->in == &p->base && !p->virt_nl && p->base.len &&
-      p->base.s[p->base.len - 1] != '\n') {
-    /* Bash reads a text that does not end in a newline as if it did:
-     * `echo (` fails at `newline', an unclosed `if` on the next line. */
-    p->virt_nl = 1;
-    p->line++;
-    if (p->ndocs)
-      read_heredocs(p);
-    t->kind = T_NEWLINE;
-    return;
-  }
-  if (c == -1) {
-    if (p->ndocs)
-      read_heredocs(p);
-    k = T_EOF;
-  } else if (c == '\n') {
-    sh_getc(p);
-    if (p->ndocs)
-      read_heredocs(p);
-    t->src_len = 1;
-    t->kind = T_NEWLINE;
-    return;
-  } else if ((mode & LX_COND) &&
-             (c == '<' || c == '>' || (c == '(' && c1 != '(') || c == ')' ||
-              (c == '&' && c1 == '&') || (c == '|' && c1 == '|'))) {
-    sh_getc(p);
-    if (c == '&' || c == '|')
-      sh_getc(p);
-    k = c == '(' ? T_LPAREN : c == ')' ? T_RPAREN : c == '&' ? T_AND_IF
-        : c == '|' ? T_OR_IF : T_COND_OP;
-    t->op = c == '<' ? "<" : ">";
-  } else if (c == ';') {
-    sh_getc(p);
-    k = T_SEMI;
-    if (c1 == ';') {
-      sh_getc(p);
-      k = T_DSEMI;
-      if (sh_peekc(p) == '&') {
-        sh_getc(p);
-        k = T_DSEMI_AMP;
-      }
-    } else if (c1 == '&') {
-      sh_getc(p);
-      k = T_SEMI_AMP;
-    }
-  } else if (c == '&') {
-    sh_getc(p);
-    k = T_AMP;
-    if (c1 == '&') {
-      sh_getc(p);
-      k = T_AND_IF;
-    } else if (c1 == '>') {
-      sh_getc(p);
-      k = T_REDIR;
-      t->rop = R_OUT_ERR;
-      if (sh_peekc(p) == '>') {
-        sh_getc(p);
-        t->rop = R_APPEND_OUT_ERR;
-      }
-    }
-  } else if (c == '|') {
-    sh_getc(p);
-    k = T_PIPE;
-    if (c1 == '|') {
-      sh_getc(p);
-      k = T_OR_IF;
-    } else if (c1 == '&') {
-      sh_getc(p);
-      k = T_PIPE_AMP;
-    }
-  } else if (c == '(') {
-    sh_getc(p);
-    k = T_LPAREN;
-    if (c1 == '(' && (mode & LX_CMD) && arith_ahead(p, 1)) {
-      sh_getc(p);
-      k = T_DLPAREN;
-    }
-  } else if (c == ')') {
-    sh_getc(p);
-    k = T_RPAREN;
-  } else if ((c == '<' || c == '>') && c1 != '(') {
-    k = lex_redir_op(p, t);
-  } else {
-    /* fd number or {var} before a redirection operator */
-    size_t j = 0;
-    while (is_digit(sh_peekc_at(p, j)))
-      j++;
-    int after = sh_peekc_at(p, j);
-    if (j && (after == '<' || after == '>') &&
-        sh_peekc_at(p, j + 1) != '(' && !(mode & LX_COND)) {
-      long fd = 0;
-      for (size_t i = 0; i < j; i++) {
-        fd = fd * 10 + (sh_getc(p) - '0');
-        if (fd > 1 << 30)
-          fd = 1 << 30;
-      }
-      t->fd = (int)fd;
-      k = lex_redir_op(p, t);
-    } else if (c == '{' && is_name_start(c1) && !(mode & LX_COND)) {
-      j = 1;
-      while (is_name_char(sh_peekc_at(p, j)))
-        j++;
-      after = sh_peekc_at(p, j + 1);
-      if (sh_peekc_at(p, j) == '}' && (after == '<' || after == '>') &&
-          sh_peekc_at(p, j + 2) != '(') {
-        sh_getc(p);
-        char *v = sh_alloc(p, j);
-        for (size_t i = 0; i + 1 < j; i++)
-          v[i] = (char)sh_getc(p);
-        sh_getc(p);
-        t->fd_var = v;
-        k = lex_redir_op(p, t);
-      }
-    }
-  }
-  if (k != T_WORD) {
-    t->kind = (sh_tok_kind)k;
-    t->src_len = span_len(p, s);
-    return;
-  }
-  /* A word. */
-  t->kind = T_WORD;
-  if (mode & (LX_CMD | LX_DECL | LX_EVAL)) {
-    sh_assign *as = try_assign(p, mode);
-    if (as && (mode & LX_EVAL) && as->is_array) {
-      /* eval/let x=(...): not an assignment, the text is the argument. */
-      size_t len = span_len(p, s);
-      wbuild b;
-      wb_init(&b, p);
-      wb_adds(&b, span_ptr(s), len, 1);
-      t->w = wb_word(&b);
-      t->w->src = span_ptr(s);
-      t->w->src_len = t->src_len = len;
-      return;
-    }
-    if (as) {
-      if (!(mode & LX_EVAL))
-        t->as = as;
-      size_t len = span_len(p, s);
-      sh_word *w = sh_alloc(p, sizeof *w);
-      w->src = span_ptr(s);
-      w->src_len = len;
-      if (!(mode & LX_EVAL))
-        w->assign = as;
-      /* Parts for the interpreter's fallback and printing: the text up to
-       * and including '=' as a literal, then the value's parts. */
-      size_t eq = as->value && as->value->src >= w->src &&
-                          as->value->src <= w->src + len
-                      ? (size_t)(as->value->src - w->src)
-                      : len;
-      size_t np = 1 + (as->value ? as->value->nparts : 0);
-      w->parts = sh_alloc(p, np * sizeof *w->parts);
-      w->parts[0].kind = WP_LIT;
-      w->parts[0].u.lit.text = sh_strndup(p, w->src, eq);
-      w->parts[0].u.lit.len = eq;
-      if (as->value && as->value->nparts) {
-        memcpy(w->parts + 1, as->value->parts,
-               as->value->nparts * sizeof *w->parts);
-        w->flags = as->value->flags;
-      }
-      w->nparts = np;
-      if (mode & LX_DECL)
-        w->flags |= SW_ASSIGN_LIKE;
-      t->w = w;
-      t->src_len = len;
-      return;
-    }
-  }
-  wbuild b;
-  wb_init(&b, p);
-  lex_parts(p, &b, WM_NORMAL, 0);
-  t->w = wb_word(&b);
-  t->src_len = span_len(p, s);
-  t->w->src = t->src;
-  t->w->src_len = t->src_len;
-  if (k == T_WORD && wb_empty(&b) && !b.has_quotes && !t->src_len) {
-    /* Nothing readable here (e.g. a lone '(' in [[ ]]): report it. */
-    sh_getc(p);
-    t->src_len = 1;
-    sh_unexpected(p, t);
-  }
-}
-
-sh_tok *sh_peek(sh_parser *p, int mode) {
-  if (!p->have_tok) {
-    lex_token(p, &p->tok, mode);
-    p->have_tok = 1;
-  }
-  return &p->tok;
-}
-
-void sh_consume(sh_parser *p) { p->have_tok = 0; }

@@ -140,7 +140,9 @@ static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
       continue;
     }
     char c = s[i];
-    if (c == '\\' && i + 1 < n) {
+    if (c == '\\' && i + 1 < n && s[i + 1] == '\n') {
+      i += 2; /* a line continuation is not part of the word */
+    } else if (c == '\\' && i + 1 < n) {
       putn(p, s + i, 2);
       i += 2;
     } else if (c == '\'' && !dq) {
@@ -176,9 +178,16 @@ static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
   }
 }
 
+static void print_assign(pr *p, const sh_assign *as);
+
 static void print_word(pr *p, const sh_word *w) {
   if (!w)
     return;
+  if (w->assign && w->assign->is_array) {
+    /* bash rebuilds x=( a  b ) as x=(a b) */
+    print_assign(p, w->assign);
+    return;
+  }
   subs sb;
   sb.n = 0;
   collect_word(&sb, w);
@@ -265,6 +274,11 @@ static void print_redirs(pr *p, const sh_redir *r, int lead_space) {
       putch(p, '}');
     }
     int fd = r->fd;
+    int out = r->op == R_OUT || r->op == R_APPEND || r->op == R_CLOBBER;
+    int in = r->op == R_IN || r->op == R_INOUT || r->op == R_HEREDOC ||
+             r->op == R_HERESTRING;
+    if ((out && fd == 1) || (in && fd == 0))
+      fd = -1; /* bash does not print a default descriptor */
     if (fd < 0 && !r->fd_var) {
       if (r->op == R_DUP_IN)
         fd = 0;
@@ -320,8 +334,7 @@ static void separator(pr *p, int nl) {
     put(p, ";\n");
     indent(p);
   } else if (nl) {
-    putch(p, '\n');
-    indent(p);
+    putch(p, '\n'); /* bash does not indent here */
   } else {
     put(p, "; ");
   }
@@ -417,13 +430,16 @@ static void print_cond(pr *p, const sh_cond *c) {
 }
 
 static void print_arith_src(pr *p, const sh_word *w, int trim) {
-  if (!w || !w->src)
-    return;
-  const char *s = w->src;
-  size_t n = w->src_len;
+  const char *s = w ? w->src : NULL;
+  size_t n = s ? w->src_len : 0;
   while (trim && n && (*s == ' ' || *s == '\t' || *s == '\n')) {
     s++;
     n--;
+  }
+  if (!n) {
+    if (trim)
+      putch(p, '1'); /* for ((;;)) is for ((1; 1; 1)) */
+    return;
   }
   subs sb;
   sb.n = 0;
@@ -549,7 +565,14 @@ static void print_cmd(pr *p, const sh_node *n) {
     put(p, " )");
     break;
   case N_GROUP:
-    print_group_body(p, n->u.group.body);
+    if (p->fn) {
+      print_group_body(p, n->u.group.body);
+    } else {
+      put(p, "{ ");
+      print_list(p, n->u.group.body);
+      semicolon(p);
+      put(p, " }");
+    }
     break;
   case N_IF:
     put(p, "if ");

@@ -241,6 +241,7 @@ static void sb_free_parts(vsh_sandbox *sb) {
   for (size_t i = 0; i < sb->nhosts; i++)
     mem_free(m, sb->hosts[i].name);
   mem_free(m, sb->hosts);
+  sh_base_free(m, sb->base);
   for (size_t i = 0; sb->env && i < sb->nenv; i++)
     mem_free(m, sb->env[i]);
   mem_free(m, sb->env);
@@ -260,6 +261,10 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
     return VSH_NOMEM;
   if (sb->cwd[0] != '/')
     return sb_fail(sb, VSH_MISUSE, EINVAL, "cwd must be absolute: %s", sb->cwd);
+  /* NULL (out of memory, or an env that cannot be shared) only means every
+   * exec builds its variables itself. */
+  sb->base =
+      sh_base_new(sb->m, &sb->lim, sb->cwd, (const char *const *)sb->env);
 #ifdef VSH_HAVE_NET
   if (cfg->net) {
     char err[256] = "";

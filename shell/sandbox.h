@@ -31,6 +31,7 @@ struct vsh_sandbox {
   char *cwd;
   char **env; /* base environment "K=V", NULL-terminated */
   size_t nenv;
+  struct sh_base *base; /* variables shared by fresh execs (exec_run.c) */
   struct net_policy *net;
   const vsh_net_policy *net_src; /* for fork */
   sh_host_cmd *hosts;

@@ -380,6 +380,18 @@ sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
  * everything (background jobs, which run while the parent goes on). */
 sh_exec *sh_child(sh_exec *ex, int flat);
 void sh_free(sh_exec *ex);
+/* The variables every fresh shell starts with, built once per sandbox
+ * (exec_run.c). NULL when this environment cannot be shared. */
+typedef struct sh_base sh_base;
+sh_base *sh_base_new(mem *m, const vsh_limits *lim, const char *cwd,
+                     const char *const *env);
+void sh_base_free(mem *m, sh_base *b);
+/* b was built for this cwd. */
+int sh_base_fits(const sh_base *b, const char *cwd);
+/* No exec changed a base variable in place (see exec_run.c). */
+int sh_base_intact(const sh_base *b);
+/* Like sh_new_root(r, cwd, env, NULL, 0) for b's cwd and env, in O(1). */
+sh_exec *sh_new_root_over(sh_run *r, sh_base *b);
 /* Re-target a session's shell at a new run. */
 void sh_rebind(sh_exec *ex, sh_run *r);
 void sh_run_release_kept(sh_run *r);
@@ -617,6 +629,9 @@ void sh_print_var(sh_exec *ex, buf *b, sh_var *v, int decl);
 int sh_print_func(sh_exec *ex, buf *b, sh_func *f);
 
 int sh_parse_int(const char *s, int64_t *out);
+/* "%lld" of v into b (at least 21 bytes), NUL-terminated; returns the
+ * length. snprintf costs ~700 instructions, this ~60 (vars.c). */
+size_t sh_fmt_int(char *b, int64_t v);
 /* Path of p against the shell's cwd (arena). */
 char *sh_abspath(sh_exec *ex, const char *p);
 /* Lexical normalization of an absolute path (arena). */

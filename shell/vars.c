@@ -612,7 +612,7 @@ static const char *xform(sh_exec *ex, sh_var *v, const char *val, size_t *len,
     char *s = arena_alloc(ex->ar, 24);
     if (!s)
       return NULL;
-    *len = (size_t)snprintf(s, 24, "%lld", (long long)r);
+    *len = sh_fmt_int(s, r);
     return s;
   }
   if (v->flags & (V_LOWER | V_UPPER)) {
@@ -687,6 +687,16 @@ static int set_scalar(sh_exec *ex, sh_var *v, const char *val, size_t len,
     v->val = r;
     return 0;
   }
+  if (v->val && len <= v->len && v->len < 256) {
+    /* A small value that fits the old one's storage (i=$((i+1)) in a
+     * loop): overwrite in place instead of a malloc and a free. The block
+     * holds at least v->len + 1 bytes; the waste is bounded by 256. */
+    memmove(v->val, nv, len);
+    v->val[len] = 0;
+    v->len = len;
+    v->flags |= V_SET;
+    return 0;
+  }
   char *c = mem_strndup(m, nv, len);
   if (!c)
     return sh_oom(ex);
@@ -747,7 +757,7 @@ int sh_setvar(sh_exec *ex, const char *name, const char *val, size_t len,
 
 int sh_setvar_int(sh_exec *ex, const char *name, int64_t n) {
   char tmp[24];
-  int k = snprintf(tmp, sizeof tmp, "%lld", (long long)n);
+  int k = (int)sh_fmt_int(tmp, n);
   sh_var *v = sh_var_lookup_for_write(ex, name, 0);
   if (!v)
     return -1;
@@ -1058,6 +1068,24 @@ const char *sh_getvar(sh_exec *ex, const char *name) {
   return v->val;
 }
 
+size_t sh_fmt_int(char *b, int64_t v) {
+  char t[24];
+  size_t n = 0;
+  /* negate in unsigned arithmetic so INT64_MIN works */
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do {
+    t[n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  size_t k = 0;
+  if (v < 0)
+    b[k++] = '-';
+  while (n)
+    b[k++] = t[--n];
+  b[k] = 0;
+  return k;
+}
+
 /* ---- arithmetic glue --------------------------------------------------- */
 
 static const char *ar_get(void *ud, const char *name, const char *sub) {
@@ -1079,7 +1107,7 @@ static const char *ar_get(void *ud, const char *name, const char *sub) {
 static int ar_set(void *ud, const char *name, const char *sub, int64_t val) {
   sh_exec *ex = ud;
   char tmp[24];
-  int k = snprintf(tmp, sizeof tmp, "%lld", (long long)val);
+  int k = (int)sh_fmt_int(tmp, val);
   if (sub) {
     int r = sh_setelem(ex, name, sub, strlen(sub), tmp, (size_t)k, 0);
     return r ? -1 : 0;

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "core/mem.h"
+#include "core/stream.h"
 #include "vsh.h"
 
 typedef struct vfs vfs;
@@ -269,6 +270,11 @@ int vfs_file_dev(const vfs_file *f); /* enum vfs_dev; NONE for files */
  * or a device. For a read-only handle it is the content at open time. */
 const char *vfs_file_data(vfs_file *f, size_t *len);
 void vfs_close(vfs_file *f);
+
+/* The handle as a core stream (readable and/or writable as oflags' access
+ * mode says); the stream owns the handle and closes it when released. NULL
+ * when out of memory (the handle is then still the caller's). */
+stream *vfs_stream_new(mem *m, budget *bud, vfs_file *f, int oflags);
 
 /* ------------------------------------------------------------------------ */
 /* Snapshot, fork, diff                                                     */

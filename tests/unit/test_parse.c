@@ -17,6 +17,7 @@
 
 #include "../../shell/ast_dump.c"
 #include "../../shell/lex.c"
+#include "../../shell/lex_token.c"
 #include "../../shell/parse.c"
 #include "../../shell/parse_cond.c"
 #include "../../shell/print.c"

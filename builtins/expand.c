@@ -1,0 +1,282 @@
+/*
+ * expand.c - GNU expand and unexpand: tabs to spaces and back.
+ *
+ * Tab stops are every 8 columns, every N with -t N, or an explicit list
+ * ("4,8,12"; GNU 9.1 also allows a last "/N" or "+N" entry for repeating
+ * stops). Past the last listed stop, expand turns a tab into one space and
+ * unexpand leaves blanks alone. A backspace moves back one column. unexpand
+ * converts only leading blanks unless -a (implied by -t), and never a
+ * single space that merely reaches a stop.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins/textutil.h"
+
+const char bi_usage_expand[] = "Usage: expand [OPTION]... [FILE]...";
+const char bi_help_expand[] =
+    "Convert tabs in each FILE to spaces, writing to standard output.\n"
+    "\n"
+    "With no FILE, or when FILE is -, read standard input.\n"
+    "\n"
+    "Mandatory arguments to long options are mandatory for short options "
+    "too.\n"
+    "  -i, --initial    do not convert tabs after non blanks\n"
+    "  -t, --tabs=N     have tabs N characters apart, not 8\n"
+    "  -t, --tabs=LIST  use comma separated list of tab positions.\n"
+    "      --help        display this help and exit\n"
+    "      --version     output version information and exit\n";
+const char bi_usage_unexpand[] = "Usage: unexpand [OPTION]... [FILE]...";
+const char bi_help_unexpand[] =
+    "Convert blanks in each FILE to tabs, writing to standard output.\n"
+    "\n"
+    "With no FILE, or when FILE is -, read standard input.\n"
+    "\n"
+    "Mandatory arguments to long options are mandatory for short options "
+    "too.\n"
+    "  -a, --all        convert all blanks, instead of just initial blanks\n"
+    "      --first-only  convert only leading sequences of blanks (overrides "
+    "-a)\n"
+    "  -t, --tabs=N     have tabs N characters apart instead of 8 (enables "
+    "-a)\n"
+    "  -t, --tabs=LIST  use comma separated list of tab positions.\n"
+    "      --help        display this help and exit\n"
+    "      --version     output version information and exit\n";
+
+#define MAXSTOPS 256
+
+typedef struct tabs {
+  uint64_t stop[MAXSTOPS];
+  int n;
+  uint64_t every; /* repeat interval after the list (0: none) */
+} tabs;
+
+static int parse_tabs(bi_ctx *c, const char *s, tabs *t) {
+  const char *p = s;
+  while (*p) {
+    int rep = 0;
+    if (*p == '/' || *p == '+')
+      rep = *p++;
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(p, &e, 10);
+    if (e == p || errno) {
+      bi_error(c, "tab size contains invalid character(s): %s", tu_quote(c, p));
+      return -1;
+    }
+    if (v == 0) {
+      bi_error(c, "tab size cannot be 0");
+      return -1;
+    }
+    if (rep) {
+      t->every = rep == '+' && t->n ? v : v;
+      if (rep == '+' && t->n) /* "+N": N after the last stop */
+        t->every = v;
+    } else {
+      if (t->n && v <= t->stop[t->n - 1]) {
+        bi_error(c, "tab sizes must be ascending");
+        return -1;
+      }
+      if (t->n == MAXSTOPS) {
+        bi_error(c, "too many tab stops");
+        return -1;
+      }
+      t->stop[t->n++] = v;
+    }
+    p = e;
+    while (*p == ',' || *p == ' ')
+      p++;
+  }
+  return 0;
+}
+
+/* Next tab stop after col, or 0 when there is none. */
+static uint64_t next_stop(const tabs *t, uint64_t col) {
+  if (t->n == 0)
+    return col + 8 - col % 8;
+  if (t->n == 1 && !t->every)
+    return col + t->stop[0] - col % t->stop[0];
+  for (int i = 0; i < t->n; i++)
+    if (t->stop[i] > col)
+      return t->stop[i];
+  if (t->every) {
+    uint64_t last = t->stop[t->n - 1];
+    return col + t->every - (col - last) % t->every;
+  }
+  return 0;
+}
+
+static int tab_main(bi_ctx *c, int un) {
+  static const bi_opt eopts[] = {{"initial", 'i', BI_ARG_NONE},
+                                 {"tabs", 't', BI_ARG_REQUIRED},
+                                 {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                 {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                 {NULL, 0, 0}};
+  static const bi_opt uopts[] = {{"all", 'a', BI_ARG_NONE},
+                                 {"first-only", 0x100, BI_ARG_NONE},
+                                 {"tabs", 't', BI_ARG_REQUIRED},
+                                 {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                 {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                 {NULL, 0, 0}};
+  tabs t;
+  memset(&t, 0, sizeof t);
+  int initial = 0, all = 0, first_only = 0, ch;
+  /* Obsolete "-4" / "-4,8" forms become -t. */
+  bi_ctx sub = *c;
+  char **av = arena_alloc(c->scratch, sizeof(char *) * (size_t)(c->argc + 1));
+  if (!av)
+    return 1;
+  memcpy(av, c->argv, sizeof(char *) * (size_t)(c->argc + 1));
+  for (int i = 1; i < c->argc; i++) {
+    if (!strcmp(av[i], "--"))
+      break;
+    if (av[i][0] == '-' && av[i][1] >= '0' && av[i][1] <= '9') {
+      size_t l = strlen(av[i]);
+      char *na = arena_alloc(c->scratch, l + 2);
+      if (!na)
+        return 1;
+      na[0] = '-';
+      na[1] = 't';
+      memcpy(na + 2, av[i] + 1, l);
+      av[i] = na;
+    }
+  }
+  sub.argv = av;
+  bi_getopt g;
+  bi_getopt_init(&g, &sub, un ? "at:" : "it:", un ? uopts : eopts);
+  while ((ch = bi_getopt_next(&g)) != -1) {
+    switch (ch) {
+    case 'i':
+      initial = 1;
+      break;
+    case 'a':
+      all = 1;
+      break;
+    case 0x100:
+      first_only = 1;
+      break;
+    case 't':
+      if (parse_tabs(c, g.arg, &t))
+        return 1;
+      all = 1;
+      break;
+    case BI_OPT_HELP:
+      return bi_print_help(c);
+    case BI_OPT_VERSION:
+      return tu_version(c);
+    default:
+      return 1;
+    }
+  }
+  if (first_only)
+    all = 0;
+  static char *dash[] = {"-", NULL};
+  char **files = g.noperands ? g.operands : dash;
+  int nfiles = g.noperands ? g.noperands : 1, status = 0;
+  writer w;
+  wr_init(&w, c->out);
+  buf blanks;
+  buf_init(&blanks, c->m);
+  for (int i = 0; i < nfiles && !w.err; i++) {
+    int err;
+    stream *in = bi_open_read(c, files[i], &err);
+    if (!in) {
+      tu_file_error(c, files[i], err);
+      status = 1;
+      continue;
+    }
+    reader r;
+    rd_init(&r, c->m, in);
+    const char *l;
+    size_t n;
+    int k;
+    while ((k = rd_record(&r, '\n', &l, &n)) > 0 && !w.err) {
+      uint64_t col = 0;
+      int leading = 1;
+      if (!un) {
+        for (size_t j = 0; j < n; j++) {
+          unsigned char chr = (unsigned char)l[j];
+          if (chr == '\t' && (!initial || leading)) {
+            uint64_t ns = next_stop(&t, col);
+            if (!ns)
+              ns = col + 1;
+            for (; col < ns; col++)
+              wr_putc(&w, ' ');
+            continue;
+          }
+          if (chr == '\b')
+            col = col ? col - 1 : 0;
+          else if (chr != '\n')
+            col++;
+          if (chr != ' ' && chr != '\t')
+            leading = 0;
+          wr_putc(&w, chr);
+        }
+        continue;
+      }
+      /* unexpand: collect a run of blanks; at each stop reached, the run
+       * becomes one tab (a lone space stays a space). */
+      uint64_t run_start = 0;
+      buf_clear(&blanks);
+      for (size_t j = 0; j <= n; j++) {
+        int chr = j < n ? (unsigned char)l[j] : -1;
+        int convert = all || leading;
+        if (convert && (chr == ' ' || chr == '\t')) {
+          if (!blanks.len)
+            run_start = col;
+          uint64_t ns = next_stop(&t, col);
+          uint64_t nc = chr == '\t' ? (ns ? ns : col + 1) : col + 1;
+          buf_putc(&blanks, chr);
+          col = nc;
+          if (ns && col == ns) {
+            /* reached a stop: the run so far is one tab, unless it is a
+             * single space */
+            if (blanks.len == 1 && blanks.data[0] == ' ' && chr == ' ' &&
+                col - run_start == 1)
+              wr_putc(&w, ' ');
+            else
+              wr_putc(&w, '\t');
+            buf_clear(&blanks);
+            run_start = col;
+          }
+          continue;
+        }
+        if (blanks.len) {
+          wr_write(&w, blanks.data, blanks.len);
+          buf_clear(&blanks);
+        }
+        if (chr < 0)
+          break;
+        if (chr == '\b')
+          col = col ? col - 1 : 0;
+        else if (chr == '\t') {
+          uint64_t ns = next_stop(&t, col);
+          col = ns ? ns : col + 1;
+        } else if (chr != '\n')
+          col++;
+        if (chr != ' ' && chr != '\t' && chr != '\n')
+          leading = 0;
+        wr_putc(&w, chr);
+      }
+    }
+    if (k < 0) {
+      if (r.err != ECANCELED)
+        tu_file_error(c, files[i], r.err);
+      status = 1;
+    }
+    rd_free(&r);
+    stream_unref(in);
+  }
+  buf_free(&blanks);
+  if (wr_flush(&w))
+    return bi_stream_status(w.err);
+  return status;
+}
+
+int bi_expand(bi_ctx *c) {
+  return tab_main(c, 0);
+}
+int bi_unexpand(bi_ctx *c) {
+  return tab_main(c, 1);
+}
