@@ -230,7 +230,17 @@ static int64_t var_value(parser *p, size_t id, size_t idlen) {
   if (p->t.noeval)
     return 0;
   char *name, *sub;
-  split_id(p, id, idlen, &name, &sub);
+  /* A plain short name is copied to the stack: the getter only reads it
+   * during the call, and this saves an arena copy per variable read. */
+  char nb[64];
+  if (idlen < sizeof nb && !memchr(p->s + id, '[', idlen)) {
+    memcpy(nb, p->s + id, idlen);
+    nb[idlen] = '\0';
+    name = nb;
+    sub = NULL;
+  } else {
+    split_id(p, id, idlen, &name, &sub);
+  }
   const sh_arith_env *env = p->c->env;
   const char *v = env && env->get ? env->get(env->ud, name, sub) : NULL;
   if (!v) {
@@ -461,6 +471,18 @@ static int64_t binop(int op, int64_t a, int64_t b) {
   }
 }
 
+/* Whether the text after the current identifier token starts with ++ or
+ * --, the only case in which exp0's peek finds a postfix operator. Any other
+ * peek restores the token state and raises no error the real read that
+ * follows would not, so it is skipped. */
+static int postfix_ahead(const parser *p) {
+  size_t q = p->t.tp;
+  while (q < p->len && is_ws((unsigned char)p->s[q]))
+    q++;
+  return q + 1 < p->len && (p->s[q] == '+' || p->s[q] == '-') &&
+         p->s[q + 1] == p->s[q];
+}
+
 static int64_t exp0(parser *p) {
   int64_t val = 0;
   int ct = p->t.curtok;
@@ -484,7 +506,7 @@ static int64_t exp0(parser *p) {
     readtok(p);
   } else if (ct == T_NUM || ct == T_STR) {
     val = p->t.tokval;
-    if (ct == T_STR) {
+    if (ct == T_STR && postfix_ahead(p)) {
       /* Peek (without side effects) for a postfix ++/--. */
       tokstate saved = p->t;
       p->t.noeval = 1;
@@ -769,6 +791,287 @@ static int64_t subexpr(actx *c, const char *s, size_t len) {
   return v;
 }
 
+/*
+ * Flat fast path. Most expressions in scripts are operands (plain variables,
+ * decimal constants) joined by binary operators, e.g. `s + i * 2`. For
+ * those the whole text is first translated to postfix with no side effect,
+ * then evaluated on a value stack. Operands are read in text order and each
+ * operator is applied right after its right operand, just as the recursive
+ * evaluator does, so variable reads, division errors and their messages
+ * happen in the same order. Anything else (assignment, ++/--, && || ?: ,
+ * **, subscripts, other bases, any syntax error) is declined before
+ * anything is evaluated, and the recursive evaluator runs instead.
+ */
+#define FLAT_MAX 32
+
+enum { F_NUM, F_VAR, F_BIN, F_UN };
+
+typedef struct fitem {
+  unsigned char kind;
+  int op;
+  size_t pos, len; /* F_VAR: the name; F_BIN: the byte after the operator */
+  int64_t val;
+} fitem;
+
+/* Binding strength of the binary operators in the subset (0: not one). */
+static int flat_prec(int op) {
+  switch (op) {
+  case '*':
+  case '/':
+  case '%':
+    return 10;
+  case '+':
+  case '-':
+    return 9;
+  case T_LSH:
+  case T_RSH:
+    return 8;
+  case '<':
+  case '>':
+  case T_LEQ:
+  case T_GEQ:
+    return 7;
+  case T_EQEQ:
+  case T_NEQ:
+    return 6;
+  case '&':
+    return 5;
+  case '^':
+    return 4;
+  case '|':
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+#define FLAT_UNARY_PREC 11
+
+/* Translate s[0..n) to postfix in out[]; the count, or -1 to decline. */
+static int flat_compile(const char *str, size_t n, fitem *out) {
+  const unsigned char *s = (const unsigned char *)str;
+  struct {
+    int op, prec;
+    size_t pos;
+  } st[FLAT_MAX];
+  int ns = 0, no = 0, want_operand = 1;
+  size_t i = 0;
+  for (;;) {
+    while (i < n && is_ws(s[i]))
+      i++;
+    if (want_operand) {
+      if (i >= n)
+        return -1;
+      int c = s[i];
+      if (no >= FLAT_MAX)
+        return -1;
+      if (var_start(c)) {
+        size_t st0 = i;
+        while (i < n && var_char(s[i]))
+          i++;
+        if (i < n && s[i] == '[')
+          return -1;
+        out[no].kind = F_VAR;
+        out[no].pos = st0;
+        out[no].len = i - st0;
+        no++;
+        want_operand = 0;
+      } else if (is_digit(c)) {
+        size_t st0 = i;
+        uint64_t v = 0;
+        while (i < n && is_digit(s[i]))
+          v = v * 10 + (uint64_t)(s[i++] - '0');
+        /* octal, hex and base# constants go the long way */
+        if ((i < n &&
+             (is_alpha(s[i]) || s[i] == '#' || s[i] == '@' || s[i] == '_')) ||
+            (s[st0] == '0' && i - st0 > 1))
+          return -1;
+        out[no].kind = F_NUM;
+        out[no].val = (int64_t)v;
+        no++;
+        want_operand = 0;
+      } else if (c == '(' || c == '-' || c == '+' || c == '!' || c == '~') {
+        /* ++ and -- mean too many things (pre-increment, double sign) */
+        int c1 = i + 1 < n ? s[i + 1] : 0;
+        if (ns >= FLAT_MAX || (c != '(' && (c1 == '=' || c1 == c)))
+          return -1;
+        st[ns].op = c;
+        st[ns].prec = c == '(' ? 0 : FLAT_UNARY_PREC;
+        st[ns].pos = i;
+        ns++;
+        i++;
+      } else {
+        return -1;
+      }
+      continue;
+    }
+    /* want an operator, a ')' or the end */
+    int op;
+    if (i >= n || s[i] == ')') {
+      while (ns > 0 && st[ns - 1].op != '(') {
+        if (no >= FLAT_MAX)
+          return -1;
+        ns--;
+        out[no].kind = st[ns].prec == FLAT_UNARY_PREC ? F_UN : F_BIN;
+        out[no].op = st[ns].op;
+        out[no].pos = st[ns].pos;
+        no++;
+      }
+      if (i >= n)
+        return ns == 0 ? no : -1;
+      if (ns == 0)
+        return -1;
+      ns--; /* the '(' */
+      i++;
+      continue;
+    }
+    int c = s[i], c1 = i + 1 < n ? s[i + 1] : 0;
+    size_t w = 1;
+    switch (c) {
+    case '*':
+    case '/':
+    case '%':
+    case '+':
+    case '-':
+    case '^':
+      /* OP=, ** and the postfix/prefix ++ -- go the long way */
+      if (c1 == '=' || (c1 == c && (c == '*' || c == '+' || c == '-')))
+        return -1;
+      op = c;
+      break;
+    case '&':
+    case '|':
+      if (c1 == '=' || c1 == c)
+        return -1;
+      op = c;
+      break;
+    case '<':
+    case '>':
+      if (c1 == c) {
+        if (i + 2 < n && s[i + 2] == '=')
+          return -1;
+        op = c == '<' ? T_LSH : T_RSH;
+        w = 2;
+      } else if (c1 == '=') {
+        op = c == '<' ? T_LEQ : T_GEQ;
+        w = 2;
+      } else {
+        op = c;
+      }
+      break;
+    case '=':
+    case '!':
+      if (c1 != '=')
+        return -1;
+      op = c == '=' ? T_EQEQ : T_NEQ;
+      w = 2;
+      break;
+    default:
+      return -1;
+    }
+    int prec = flat_prec(op);
+    while (ns > 0 && st[ns - 1].prec >= prec) {
+      if (no >= FLAT_MAX)
+        return -1;
+      ns--;
+      out[no].kind = st[ns].prec == FLAT_UNARY_PREC ? F_UN : F_BIN;
+      out[no].op = st[ns].op;
+      out[no].pos = st[ns].pos;
+      no++;
+    }
+    if (ns >= FLAT_MAX)
+      return -1;
+    i += w;
+    st[ns].op = op;
+    st[ns].prec = prec;
+    st[ns].pos = i;
+    ns++;
+    want_operand = 1;
+  }
+}
+
+/* Evaluate s[0..n) if it is in the subset: 1 and *out, or 0 (declined,
+ * nothing evaluated). Runtime errors longjmp like the recursive path. */
+static int flat_eval(actx *c, const char *s, size_t n, int64_t *out) {
+  fitem code[FLAT_MAX];
+  int nc = flat_compile(s, n, code);
+  if (nc <= 0)
+    return 0;
+  /* A parser over the whole text, for var_value and error messages; depth
+   * as inside subexpr, so nested values hit the same recursion limit. */
+  parser p;
+  memset(&p, 0, sizeof p);
+  p.c = c;
+  p.s = s;
+  p.len = n;
+  c->depth++;
+  int64_t vals[FLAT_MAX];
+  int nv = 0;
+  for (int k = 0; k < nc; k++) {
+    const fitem *f = &code[k];
+    switch (f->kind) {
+    case F_NUM:
+      vals[nv++] = f->val;
+      break;
+    case F_VAR:
+      p.t.lasttp = f->pos;
+      vals[nv++] = var_value(&p, f->pos, f->len);
+      break;
+    case F_UN: {
+      int64_t v = vals[nv - 1];
+      vals[nv - 1] = f->op == '!'   ? !v
+                     : f->op == '~' ? ~v
+                     : f->op == '-' ? (int64_t)(0 - (uint64_t)v)
+                                    : v;
+      break;
+    }
+    default: {
+      int64_t a = vals[nv - 2], b = vals[nv - 1], r;
+      nv--;
+      switch (f->op) {
+      case '<':
+        r = a < b;
+        break;
+      case '>':
+        r = a > b;
+        break;
+      case T_LEQ:
+        r = a <= b;
+        break;
+      case T_GEQ:
+        r = a >= b;
+        break;
+      case T_EQEQ:
+        r = a == b;
+        break;
+      case T_NEQ:
+        r = a != b;
+        break;
+      case '/':
+      case '%':
+        if (b == 0) {
+          /* the error token is what follows the operator */
+          size_t after = f->pos;
+          while (after < n && is_ws((unsigned char)s[after]))
+            after++;
+          ar_fail_span(&p, "division by 0", after, n);
+        }
+        r = binop(f->op, a, b);
+        break;
+      default:
+        r = binop(f->op, a, b);
+        break;
+      }
+      vals[nv - 1] = r;
+      break;
+    }
+    }
+  }
+  c->depth--;
+  *out = vals[0];
+  return 1;
+}
+
 int sh_arith_eval(arena *a, const sh_arith_env *env, const char *expr,
                   size_t len, int64_t *out, const char **err) {
   /* volatile: read after longjmp */
@@ -784,7 +1087,8 @@ int sh_arith_eval(arena *a, const sh_arith_env *env, const char *expr,
     *err = c->err;
     return -1;
   }
-  *out = subexpr(c, expr ? expr : "", expr ? len : 0);
+  if (!expr || !flat_eval(c, expr, len, out))
+    *out = subexpr(c, expr ? expr : "", expr ? len : 0);
   *err = NULL;
   return 0;
 }

@@ -280,12 +280,18 @@ static int assign_all(sh_exec *ex, sh_assign *as, unsigned flags) {
 /* ---- $_ ----------------------------------------------------------------- */
 
 static void set_last_arg(sh_exec *ex, const char *s) {
+  /* Runs after every simple command: reuse the buffer while it fits rather
+   * than reallocating each time. */
   size_t n = strlen(s);
-  char *p = mem_realloc(ex->m, ex->last_arg, n + 1);
-  if (!p)
-    return;
-  memcpy(p, s, n + 1);
-  ex->last_arg = p;
+  if (!ex->last_arg || n + 1 > ex->last_arg_cap) {
+    size_t cap = n + 1 < 32 ? 32 : n + 1;
+    char *p = mem_realloc(ex->m, ex->last_arg, cap);
+    if (!p)
+      return;
+    ex->last_arg = p;
+    ex->last_arg_cap = cap;
+  }
+  memcpy(ex->last_arg, s, n + 1);
 }
 
 /* ---- builtin context ------------------------------------------------------

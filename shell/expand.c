@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,42 @@ static int finish_field(fb *f) {
   f->started = 0;
   f->glob = 0;
   return 0;
+}
+
+/* $(< file) and `< file`: bash reads the file instead of running a
+ * command. That is a body of exactly one simple command made of a lone
+ * input redirection (no words, no assignments); the redirection, or NULL. */
+static sh_redir *cat_redir(sh_node *n) {
+  while (n && n->kind == N_LIST && n->u.list.nitems == 1 &&
+         !n->u.list.items[0].async)
+    n = n->u.list.items[0].node;
+  if (!n || n->kind != N_SIMPLE || n->u.simple.nwords || n->u.simple.assigns)
+    return NULL;
+  sh_redir *r = n->redirs;
+  if (!r || r->next || r->op != R_IN || r->fd > 0 || r->fd_var)
+    return NULL;
+  return r;
+}
+
+/* Read the file of a $(< file) into out: status 0, or 1 with bash's
+ * message when it cannot be opened. */
+static int cmdsub_cat(sh_exec *ex, sh_redir *r, buf *out) {
+  size_t tl;
+  char *path = sh_expand_str(ex, r->target, &tl);
+  if (!path)
+    return 1;
+  int err = 0;
+  stream *s = sh_open_stream(ex, path, O_RDONLY, &err);
+  if (!s) {
+    sh_err(ex, "%s: %s", path, bi_strerror(err));
+    return 1;
+  }
+  char tmp[4096];
+  long k;
+  while ((k = stream_read(s, tmp, sizeof tmp)) > 0)
+    buf_append(out, tmp, (size_t)k);
+  stream_unref(s);
+  return k < 0 ? 1 : 0;
 }
 
 /* Unquoted expansion result: split on IFS (fields mode only). */
@@ -479,14 +516,15 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
         return 0;
       }
       load_ifs(f);
-      int ws = f->ifs[' '] == 1 || f->ifs['\t'] == 1 || f->ifs['\n'] == 1;
       for (size_t i = 0; i < v.n; i++) {
-        if (i && fb_break(f))
-          return -1;
-        if (!v.v[i][0] && !ws && !f->ifs_null && v.n > 1) {
-          /* without IFS whitespace, empty elements stay empty fields */
-          f->started = 1;
-          continue;
+        /* With IFS set, bash splits unquoted $@ / $* as if the elements
+         * were joined with IFS[0]: feeding that separator through the
+         * splitter makes empty elements empty fields only between
+         * non-whitespace separators, and drops a trailing one. With IFS
+         * null, each non-empty element is its own field. */
+        if (i) {
+          if (f->ifs_null ? fb_break(f) : fb_split(f, &f->ifs_first, 1))
+            return -1;
         }
         if (fb_split(f, v.v[i], strlen(v.v[i])))
           return -1;
@@ -507,7 +545,9 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
   case WP_CMDSUB: {
     buf out;
     buf_init(&out, ex->m);
-    int st = sh_cmdsub(ex, p->u.cmdsub.body, &out);
+    sh_redir *cr = cat_redir(p->u.cmdsub.body);
+    int st =
+        cr ? cmdsub_cat(ex, cr, &out) : sh_cmdsub(ex, p->u.cmdsub.body, &out);
     ex->cmdsub_status = st;
     ex->has_cmdsub = 1;
     cmdsub_trim(&out);

@@ -308,7 +308,9 @@ static const char *replace(xctx *x, const char *s, size_t n) {
     }
     size_t from = 0;
     int all = sub == PS_REPLACE_ALL;
-    while (from <= n) {
+    /* Like bash, never try to match the empty tail of a non-empty
+     * string: a pattern matching all of it replaces once, not twice. */
+    while (from < n || (n == 0 && from == 0)) {
       size_t ml = 0;
       long at = sh_pat_find(x->pat, x->plen, s, n, from, &ml, fl);
       if (at < 0)
@@ -569,6 +571,12 @@ static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
   }
 }
 
+/* bash exits 127 on an unbound variable under set -u, but 1 when errexit
+ * is also set (whether or not it is suppressed at that point). */
+static int unbound_status(sh_exec *ex) {
+  return (ex->opts & O_ERREXIT) ? 1 : 127;
+}
+
 static int is_null(pval *v) {
   if (v->kind == PV_UNSET)
     return 1;
@@ -795,6 +803,10 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
   const char *name = p->name;
   if (!name || !*name)
     return bad_subst(ex, p);
+  /* The lexer flags text it could not read as an operator (${a&}) or an
+   * operator where none may go (${#x-w}, ${#x:1}): bash fails at run time. */
+  if (p->bad)
+    return bad_subst(ex, p);
 
   if (p->op == PO_NAMES)
     return names_with_prefix(ex, name, v) ? -1
@@ -864,7 +876,7 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
     }
     if (v->kind == PV_UNSET && (ex->opts & O_NOUNSET)) {
       sh_err(ex, "%s: unbound variable", name);
-      sh_fatal(ex, 127);
+      sh_fatal(ex, unbound_status(ex));
       return -1;
     }
     set_str(v, itoa_ar(ex, (long long)u8_len(v->s, v->len)));
@@ -877,6 +889,16 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
     int unset =
         p->colon ? is_null(v)
                  : (v->kind == PV_UNSET || (v->kind == PV_LIST && v->n == 0));
+    if (p->colon && !unset && in_dq && v->kind == PV_LIST && v->star) {
+      /* "${*:-w}" tests the joined word; with IFS null there is no
+       * separator, so all-empty elements join to a null string. */
+      const char *ifs = sh_getvar(ex, "IFS");
+      if (ifs && !*ifs) {
+        unset = 1;
+        for (size_t i = 0; i < v->n && unset; i++)
+          unset = !v->v[i][0];
+      }
+    }
     if (sub == PS_ALT) {
       if (unset) {
         v->kind = PV_UNSET;
@@ -937,7 +959,7 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
     } else {
       sh_err(ex, "%s: unbound variable", name);
     }
-    sh_fatal(ex, 127);
+    sh_fatal(ex, unbound_status(ex));
     return -1;
   }
   if (sub == PS_NONE)

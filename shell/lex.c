@@ -1076,7 +1076,8 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
                lex_tilde(p, b, mode, flags)) {
       /* tilde part added */
     } else if (mode == WM_NORMAL && strchr("@*+?!", c) &&
-               sh_peekc_at(p, 1) == '(' && extglob_on(p)) {
+               sh_peekc_at(p, 1) == '(' &&
+               ((flags & WF_EXTGLOB) || extglob_on(p))) {
       lex_extglob(p, b);
     } else {
       sh_getc(p);

@@ -61,7 +61,8 @@ enum {
   WF_DQ = 1 << 0,      /* inside "..." (${...} words within double quotes) */
   WF_PATTERN = 1 << 1, /* a pattern: quotes keep their meaning even in "" */
   WF_ASSIGN = 1 << 2,  /* assignment value: ~ after = and : */
-  WF_SEMI = 1 << 3     /* WM_ARITH: stop at ; (for ((;;))) */
+  WF_SEMI = 1 << 3,    /* WM_ARITH: stop at ; (for ((;;))) */
+  WF_EXTGLOB = 1 << 4  /* extglob patterns whatever the option (in [[ ]]) */
 };
 
 /* Read parts into b until the mode's terminator (not consumed). */

@@ -348,6 +348,20 @@ static void lex_token(sh_parser *p, sh_tok *t, int mode) {
     t->src_len = 1;
     t->kind = T_NEWLINE;
     return;
+  } else if ((mode & LX_COND) && !(mode & LX_PAT) && c == '!' && c1 == '(') {
+    /* [[ !(a) ]] is the ! operator then a group, not an extglob */
+    sh_getc(p);
+    t->kind = T_WORD;
+    t->src_len = 1;
+    t->w = sh_alloc(p, sizeof *t->w);
+    t->w->parts = sh_alloc(p, sizeof *t->w->parts);
+    t->w->nparts = 1;
+    t->w->parts[0].kind = WP_LIT;
+    t->w->parts[0].u.lit.text = "!";
+    t->w->parts[0].u.lit.len = 1;
+    t->w->src = t->src;
+    t->w->src_len = 1;
+    return;
   } else if ((mode & LX_COND) &&
              (c == '<' || c == '>' || (c == '(' && c1 != '(') || c == ')' ||
               (c == '&' && c1 == '&') || (c == '|' && c1 == '|'))) {
@@ -496,7 +510,8 @@ static void lex_token(sh_parser *p, sh_tok *t, int mode) {
   }
   wbuild b;
   sh_wb_init(&b, p);
-  sh_lex_parts(p, &b, WM_NORMAL, 0);
+  /* bash parses [[ ]] with extglob on */
+  sh_lex_parts(p, &b, WM_NORMAL, (mode & LX_COND) ? WF_EXTGLOB : 0);
   t->w = sh_wb_word(&b);
   t->src_len = sh_span_len(p, s);
   t->w->src = t->src;

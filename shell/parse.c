@@ -367,8 +367,11 @@ static sh_node *parse_if(sh_parser *p, int line) {
 static sh_node *parse_do_group(sh_parser *p, int brace_ok) {
   sh_tok *t = sh_peek(p, LX_CMD);
   if (brace_ok && sh_tok_is(t, "{")) {
-    sh_node *g = parse_group(p, t->line);
-    return g;
+    /* for ... { list; }: the braces replace do/done (no group) */
+    sh_consume(p);
+    sh_node *body = parse_compound_list(p, 0);
+    expect_rw(p, "}");
+    return body;
   }
   if (!sh_tok_is(t, "do"))
     sh_unexpected(p, t);

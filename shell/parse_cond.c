@@ -132,7 +132,7 @@ static sh_cond *primary(sh_parser *p) {
     c->b = sh_lex_regex(p);
     return c;
   }
-  t = sh_peek(p, LX_COND);
+  t = sh_peek(p, LX_COND | LX_PAT);
   if (t->kind != T_WORD || is_end(t))
     cond_fail(p, t, "unexpected argument `%s' to conditional binary operator");
   c->b = t->w;

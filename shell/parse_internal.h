@@ -56,7 +56,9 @@ enum {
   LX_CMD = 1 << 0,  /* command position: assignments and (( recognised */
   LX_DECL = 1 << 1, /* argument of declare & co: NAME=... is assign-like */
   LX_COND = 1 << 2, /* inside [[ ]] */
-  LX_EVAL = 1 << 3  /* argument of eval/let: x=(...) is one literal word */
+  LX_EVAL = 1 << 3, /* argument of eval/let: x=(...) is one literal word */
+  LX_PAT = 1 << 4   /* with LX_COND: a pattern operand, where !( starts an
+                       extglob rather than being the ! operator */
 };
 
 typedef struct sh_tok {

@@ -16,19 +16,24 @@
 
 #define PR_MAX_DOCS 32
 
+/* Printer state, modelled on how bash prints: bash sees a list as a
+ * left-leaning tree of connections (((a ; b) ; c) & ) and the spacing
+ * depends on where in that tree a command sits. */
 typedef struct pr {
   buf *o;
-  int ind;
-  int fn; /* inside a function definition: ';' ends the line */
-  const sh_redir *docs[PR_MAX_DOCS];
+  int ind;     /* indentation in columns */
+  int fn;      /* inside a function definition: ';' ends the line */
+  int comsub;  /* printing a $(...) body: newlines stay newlines */
+  int skip;    /* the next command does not indent itself */
+  int conn;    /* inside a connection: here-doc bodies wait for the
+                  connector */
+  const sh_redir *docs[PR_MAX_DOCS]; /* deferred here-documents */
   size_t ndocs;
-  int after_docs; /* here-documents were just printed: no ';' */
+  int was_doc; /* here-doc bodies were just printed: no ';' */
   int err;
 } pr;
 
-static void print_cmd(pr *p, const sh_node *n);
-static void print_list(pr *p, const sh_node *n);
-static void flush_docs(pr *p);
+static void mcs(pr *p, const sh_node *n);
 
 static void putn(pr *p, const char *s, size_t n) {
   if (n && buf_append(p->o, s, n))
@@ -44,7 +49,7 @@ static void putch(pr *p, int c) {
 
 static void indent(pr *p) {
   for (int i = 0; i < p->ind; i++)
-    put(p, "    ");
+    putch(p, ' ');
 }
 
 static int last_char(const pr *p) {
@@ -74,7 +79,10 @@ static void collect_parts(subs *s, const sh_part *parts, size_t n) {
     switch (pt->kind) {
     case WP_CMDSUB:
     case WP_PROCSUB:
-      if (!pt->u.cmdsub.backtick && pt->u.cmdsub.src && s->n < 64)
+      /* bash keeps $( (...) ) that looked like $(( verbatim */
+      if (!pt->u.cmdsub.backtick && pt->u.cmdsub.src && s->n < 64 &&
+          !(pt->kind == WP_CMDSUB && pt->u.cmdsub.src_len &&
+            pt->u.cmdsub.src[0] == '('))
         s->v[s->n++] = pt;
       break;
     case WP_DQUOTE:
@@ -110,15 +118,16 @@ static void single_quote(pr *p, const char *s, size_t n) {
   putch(p, '\'');
 }
 
+static void print_deferred(pr *p, const char *cs);
+
+/* bash renders $(...) bodies when it reads them, in a fresh context. */
 static void print_sub_body(pr *p, const sh_node *body) {
   pr save = *p;
-  p->ind = 0;
-  p->fn = 0;
-  p->ndocs = 0;
-  p->after_docs = 0;
-  if (body)
-    print_list(p, body);
-  flush_docs(p);
+  memset(p, 0, sizeof *p);
+  p->o = save.o;
+  p->comsub = 1;
+  mcs(p, body);
+  print_deferred(p, "");
   int err = p->err;
   *p = save;
   p->err |= err;
@@ -127,12 +136,12 @@ static void print_sub_body(pr *p, const sh_node *body) {
 /* Print source text s[0..n), replacing $(...) bodies listed in subs by
  * their re-printed form and $'...' by its single-quoted value. */
 static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
-  int dq = 0;
+  int dq = 0, br = 0;
   size_t i = 0;
   while (i < n) {
     const sh_part *hit = NULL;
     for (size_t k = 0; k < sb->n; k++)
-      if (sb->v[k]->u.cmdsub.src == s + i)
+      if (sb->v[k]->u.cmdsub.src == s + i && sb->v[k]->u.cmdsub.src_len)
         hit = sb->v[k];
     if (hit) {
       print_sub_body(p, hit->u.cmdsub.body);
@@ -145,7 +154,7 @@ static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
     } else if (c == '\\' && i + 1 < n) {
       putn(p, s + i, 2);
       i += 2;
-    } else if (c == '\'' && !dq) {
+    } else if (c == '\'' && (!dq || br)) {
       size_t j = i + 1;
       while (j < n && s[j] != '\'')
         j++;
@@ -156,7 +165,17 @@ static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
       dq = !dq;
       putch(p, c);
       i++;
-    } else if (c == '$' && !dq && i + 1 < n && s[i + 1] == '\'') {
+    } else if (c == '$' && !dq && i + 1 < n && s[i + 1] == '"') {
+      i++; /* $"..." prints as "..." */
+    } else if (c == '$' && i + 1 < n && s[i + 1] == '{') {
+      br++;
+      putn(p, s + i, 2);
+      i += 2;
+    } else if (c == '}' && br) {
+      br--;
+      putch(p, c);
+      i++;
+    } else if (c == '$' && (!dq || br) && i + 1 < n && s[i + 1] == '\'') {
       size_t j = i + 2;
       while (j < n && s[j] != '\'')
         j += s[j] == '\\' ? 2 : 1;
@@ -235,163 +254,246 @@ static void print_delim(pr *p, const sh_redir *r) {
   if (!w || !w->src)
     return;
   /* the delimiter after quote removal, as the parser computed it */
-  char tmp[256];
-  size_t n = 0;
   const char *s = w->src;
-  for (size_t i = 0; i < w->src_len && n < sizeof tmp; i++) {
+  for (size_t i = 0; i < w->src_len; i++) {
     char c = s[i];
     if (c == '\\' && i + 1 < w->src_len)
-      tmp[n++] = s[++i];
+      putch(p, s[++i]);
+    else if (c == '$' && i + 1 < w->src_len &&
+             (s[i + 1] == '\'' || s[i + 1] == '"'))
+      continue;
     else if (c != '\'' && c != '"')
-      tmp[n++] = c;
+      putch(p, c);
   }
-  putn(p, tmp, n);
 }
 
-static void flush_docs(pr *p) {
-  if (!p->ndocs)
-    return;
+static void print_bodies(pr *p, const sh_redir *const *docs, size_t n) {
   putch(p, '\n');
-  for (size_t i = 0; i < p->ndocs; i++) {
-    const sh_redir *r = p->docs[i];
+  for (size_t i = 0; i < n; i++) {
+    const sh_redir *r = docs[i];
     if (r->heredoc && r->heredoc->src)
       putn(p, r->heredoc->src, r->heredoc->src_len);
     print_delim(p, r);
     putch(p, '\n');
   }
-  p->ndocs = 0;
-  p->after_docs = 1;
+  p->was_doc = 1;
 }
 
-static void print_redirs(pr *p, const sh_redir *r, int lead_space) {
-  for (; r; r = r->next) {
-    if (lead_space)
+/* Bodies of here-documents wait until the connector after their command
+ * (cs) is printed: `cat <<E |` newline, body, then the next command. */
+static void print_deferred(pr *p, const char *cs) {
+  int show = cs[0] && (cs[0] != ';' || cs[1]);
+  if (show)
+    put(p, cs);
+  if (p->ndocs) {
+    print_bodies(p, p->docs, p->ndocs);
+    if (show)
       putch(p, ' ');
-    lead_space = 1;
-    if (r->fd_var) {
-      putch(p, '{');
-      put(p, r->fd_var);
-      putch(p, '}');
+    p->ndocs = 0;
+    p->was_doc = 1;
+  }
+}
+
+/* Whether a word is a plain number (for <&N, >&N and N- forms). */
+static int word_digits(const sh_word *w, int *dash) {
+  const char *s = sh_word_plain(w);
+  *dash = 0;
+  if (!s || !*s)
+    return 0;
+  size_t n = strlen(s);
+  if (n > 1 && s[n - 1] == '-') {
+    *dash = 1;
+    n--;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (s[i] < '0' || s[i] > '9')
+      return 0;
+  return 1;
+}
+
+static void print_fd(pr *p, const sh_redir *r, int def, int always) {
+  if (r->fd_var) {
+    putch(p, '{');
+    put(p, r->fd_var);
+    putch(p, '}');
+    return;
+  }
+  int fd = r->fd < 0 ? def : r->fd;
+  if (always || fd != def)
+    buf_printf(p->o, "%d", fd);
+}
+
+static void print_redir(pr *p, const sh_redir *r) {
+  int dash;
+  switch (r->op) {
+  case R_IN: print_fd(p, r, 0, 0); put(p, "< "); break;
+  case R_OUT: print_fd(p, r, 1, 0); put(p, "> "); break;
+  case R_CLOBBER: print_fd(p, r, 1, 0); put(p, ">| "); break;
+  case R_APPEND: print_fd(p, r, 1, 0); put(p, ">> "); break;
+  /* bash compares <> with 1, so a default <> prints as 0<> */
+  case R_INOUT:
+    if (r->fd_var || r->fd < 0 || r->fd != 1)
+      print_fd(p, r, -1, 1);
+    put(p, "<> ");
+    break;
+  case R_HERESTRING: print_fd(p, r, 0, 0); put(p, "<<< "); break;
+  case R_OUT_ERR: put(p, "&> "); break;
+  case R_APPEND_OUT_ERR: put(p, "&>> "); break;
+  case R_DUP_IN:
+  case R_DUP_OUT: {
+    int in = r->op == R_DUP_IN;
+    const char *s = sh_word_plain(r->target);
+    if (s && !strcmp(s, "-")) {
+      /* closing prints as N>&- whichever way it was written */
+      print_fd(p, r, in ? 0 : 1, 1);
+      put(p, ">&-");
+      return;
     }
-    int fd = r->fd;
-    int out = r->op == R_OUT || r->op == R_APPEND || r->op == R_CLOBBER;
-    int in = r->op == R_IN || r->op == R_INOUT || r->op == R_HEREDOC ||
-             r->op == R_HERESTRING;
-    if ((out && fd == 1) || (in && fd == 0))
-      fd = -1; /* bash does not print a default descriptor */
-    if (fd < 0 && !r->fd_var) {
-      if (r->op == R_DUP_IN)
-        fd = 0;
-      else if (r->op == R_DUP_OUT)
-        fd = 1;
-    }
-    if (fd >= 0 && !r->fd_var)
-      buf_printf(p->o, "%d", fd);
-    switch (r->op) {
-    case R_IN: put(p, "< "); break;
-    case R_OUT: put(p, "> "); break;
-    case R_CLOBBER: put(p, ">| "); break;
-    case R_APPEND: put(p, ">> "); break;
-    case R_INOUT: put(p, "<> "); break;
-    case R_DUP_IN: put(p, "<&"); break;
-    case R_DUP_OUT: put(p, ">&"); break;
-    case R_HERESTRING: put(p, "<<< "); break;
-    case R_OUT_ERR: put(p, "&> "); break;
-    case R_APPEND_OUT_ERR: put(p, "&>> "); break;
-    case R_HEREDOC:
-      put(p, r->strip_tabs ? "<<-" : "<<");
-      if (r->heredoc_quoted)
-        putch(p, '\'');
-      print_delim(p, r);
-      if (r->heredoc_quoted)
-        putch(p, '\'');
-      if (p->ndocs < PR_MAX_DOCS)
-        p->docs[p->ndocs++] = r;
-      continue;
-    }
-    print_word(p, r->target);
+    print_fd(p, r, in ? 0 : 1, word_digits(r->target, &dash));
+    put(p, in ? "<&" : ">&");
+    break;
+  }
+  case R_HEREDOC:
+    print_fd(p, r, 0, 0);
+    put(p, r->strip_tabs ? "<<-" : "<<");
+    if (r->heredoc_quoted)
+      putch(p, '\'');
+    print_delim(p, r);
+    if (r->heredoc_quoted)
+      putch(p, '\'');
+    return;
+  }
+  print_word(p, r->target);
+}
+
+/* extra: " 2>&1" appended for |& (bash turns it into that redirection) */
+static void print_redirs(pr *p, const sh_redir *r, int extra) {
+  const sh_redir *docs[PR_MAX_DOCS];
+  size_t nd = 0;
+  p->was_doc = 0;
+  for (; r; r = r->next) {
+    print_redir(p, r);
+    if (r->op == R_HEREDOC && nd < PR_MAX_DOCS)
+      docs[nd++] = r;
+    if (r->next || extra)
+      putch(p, ' ');
+  }
+  if (extra)
+    put(p, "2>&1");
+  if (nd && p->conn) {
+    for (size_t i = 0; i < nd && p->ndocs < PR_MAX_DOCS; i++)
+      p->docs[p->ndocs++] = docs[i];
+  } else if (nd) {
+    print_bodies(p, docs, nd);
   }
 }
 
 /* ---- commands ---------------------------------------------------------- */
 
-/* Start a new line at the current indent (here-documents go first). */
-static void newline(pr *p) {
-  flush_docs(p);
+static void newline_str(pr *p, const char *s) {
   putch(p, '\n');
-  p->after_docs = 0;
   indent(p);
+  put(p, s);
 }
 
-/* The separator between two list items. */
-static void separator(pr *p, int nl) {
-  flush_docs(p);
-  if (p->after_docs) {
-    putch(p, '\n');
-    p->after_docs = 0;
+/* The connector between two parts of a connection, then the second. */
+static void connect(pr *p, int c, int has_second) {
+  switch (c) {
+  case '&':
+  case '|': {
+    char cs[3] = {' ', (char)c, 0};
+    print_deferred(p, cs);
+    if (c != '&' || has_second) {
+      putch(p, ' ');
+      p->skip++;
+    }
+    break;
+  }
+  case 'a':
+  case 'o':
+    print_deferred(p, c == 'a' ? " && " : " || ");
+    if (has_second)
+      p->skip++;
+    break;
+  default: { /* ';' or '\n' */
+    char cs[2] = {p->comsub ? (char)c : ';', 0};
+    if (!p->ndocs) {
+      if (!p->was_doc)
+        put(p, cs);
+      else
+        p->was_doc = 0;
+    } else {
+      print_deferred(p, p->fn ? "" : ";");
+    }
+    if (p->fn) {
+      putch(p, '\n');
+    } else {
+      if (c == ';')
+        putch(p, ' ');
+      if (has_second)
+        p->skip++;
+    }
+  }
+  }
+}
+
+/* Entry of a command: bash indents it unless told not to. */
+static void enter(pr *p) {
+  if (p->skip)
+    p->skip--;
+  else
     indent(p);
-  } else if (p->fn) {
-    put(p, ";\n");
-    indent(p);
-  } else if (nl) {
-    putch(p, '\n'); /* bash does not indent here */
-  } else {
-    put(p, "; ");
-  }
 }
 
-static void print_list(pr *p, const sh_node *n) {
-  if (!n)
-    return;
-  if (n->kind != N_LIST) {
-    print_cmd(p, n);
+static void conn_list(pr *p, const sh_list_item *it, size_t n, int async);
+
+/* Items 0..n-1 of a list as bash's left-leaning tree; `async`: the last
+ * item ends with & (a connection with no second command). */
+static void conn_list(pr *p, const sh_list_item *it, size_t n, int async) {
+  if (n == 1 && !async) {
+    mcs(p, it[0].node);
     return;
   }
-  for (size_t i = 0; i < n->u.list.nitems; i++) {
-    const sh_list_item *it = &n->u.list.items[i];
-    print_cmd(p, it->node);
-    int last = i + 1 == n->u.list.nitems;
-    if (it->async)
-      put(p, last ? " &" : " & ");
-    else if (!last)
-      separator(p, it->newline);
-  }
-}
-
-/* body at one more indent level, on its own lines */
-static void print_block(pr *p, const sh_node *body) {
-  p->ind++;
-  indent(p);
-  print_list(p, body);
-}
-
-static void print_group_body(pr *p, const sh_node *body) {
-  put(p, "{ \n");
-  print_block(p, body);
-  p->ind--;
-  newline(p);
-  putch(p, '}');
-}
-
-static void print_func(pr *p, const sh_node *n, int keyword) {
-  if (keyword)
-    put(p, "function ");
-  put(p, n->u.func.name);
-  put(p, " () \n");
-  indent(p);
-  int fn = p->fn;
-  p->fn = 1;
-  const sh_node *b = n->u.func.body;
-  if (b && b->kind == N_GROUP) {
-    print_cmd(p, b);
+  enter(p);
+  p->skip++;
+  p->conn++;
+  if (async) {
+    conn_list(p, it, n, 0);
+    connect(p, '&', 0);
   } else {
-    put(p, "{ \n");
-    print_block(p, b);
-    p->ind--;
-    newline(p);
-    putch(p, '}');
+    conn_list(p, it, n - 1, 0);
+    const sh_list_item *prev = &it[n - 2];
+    connect(p, prev->async ? '&' : prev->newline ? '\n' : ';', 1);
+    mcs(p, it[n - 1].node);
   }
-  p->fn = fn;
+  print_deferred(p, "");
+  p->conn--;
+}
+
+static void conn_pipe(pr *p, const sh_node *n, size_t k) {
+  const sh_node *c = n->u.pipe.cmds[k - 1];
+  int extra = k < n->u.pipe.ncmds && n->u.pipe.stderr_too &&
+              n->u.pipe.stderr_too[k - 1];
+  if (k == 1) {
+    mcs(p, c);
+    if (extra) { /* |& is 2>&1 on this command for bash */
+      putch(p, ' ');
+      print_redirs(p, NULL, 1);
+    }
+    return;
+  }
+  enter(p);
+  p->skip++;
+  p->conn++;
+  conn_pipe(p, n, k - 1);
+  connect(p, '|', 1);
+  mcs(p, c);
+  if (extra) {
+    putch(p, ' ');
+    print_redirs(p, NULL, 1);
+  }
+  print_deferred(p, "");
+  p->conn--;
 }
 
 static void print_cond(pr *p, const sh_cond *c) {
@@ -447,166 +549,232 @@ static void print_arith_src(pr *p, const sh_word *w, int trim) {
   print_src(p, s, n, &sb);
 }
 
-static void print_for_words(pr *p, const sh_node *n) {
-  put(p, n->kind == N_FOR ? "for " : "select ");
-  put(p, n->u.for_.var);
-  put(p, " in ");
-  if (!n->u.for_.has_in) {
-    put(p, "\"$@\"");
-  } else {
-    for (size_t i = 0; i < n->u.for_.nwords; i++) {
-      if (i)
-        putch(p, ' ');
-      print_word(p, n->u.for_.words[i]);
-    }
-  }
-  putch(p, ';');
+/* body of for/select/while...: one level deeper, then ';' */
+static void body_block(pr *p, const sh_node *body) {
+  p->ind += 4;
+  mcs(p, body);
+  print_deferred(p, "");
+  semicolon(p);
+  p->ind -= 4;
 }
 
 static void print_do_done(pr *p, const sh_node *body) {
-  newline(p);
-  put(p, "do\n");
-  print_block(p, body);
-  semicolon(p);
-  p->ind--;
-  newline(p);
-  put(p, "done");
-}
-
-/* Binary connectors (| && ||): here-documents of the left side are
- * printed right after the operator, as bash does. */
-static void connector(pr *p, const char *op) {
-  if (p->ndocs) {
-    putch(p, ' ');
-    put(p, op);
-    flush_docs(p);
-    put(p, "  ");
-  } else {
-    putch(p, ' ');
-    put(p, op);
-    putch(p, ' ');
-  }
+  newline_str(p, "do\n");
+  body_block(p, body);
+  newline_str(p, "done");
 }
 
 static void print_case(pr *p, const sh_node *n) {
   put(p, "case ");
   print_word(p, n->u.case_.word);
   put(p, " in ");
-  p->ind++;
+  p->ind += 4;
   for (size_t i = 0; i < n->u.case_.nitems; i++) {
     const sh_case_item *it = &n->u.case_.items[i];
-    newline(p);
+    newline_str(p, "");
     for (size_t j = 0; j < it->npatterns; j++) {
       if (j)
         put(p, " | ");
       print_word(p, it->patterns[j]);
     }
     put(p, ")\n");
-    p->ind++;
-    if (it->body) {
-      indent(p);
-      print_list(p, it->body);
-    }
-    p->ind--;
-    newline(p);
-    put(p, it->term == CT_BREAK ? ";;" : it->term == CT_FALL ? ";&" : ";;&");
+    p->ind += 4;
+    mcs(p, it->body);
+    p->ind -= 4;
+    print_deferred(p, "");
+    newline_str(p, it->term == CT_BREAK  ? ";;"
+                   : it->term == CT_FALL ? ";&"
+                                         : ";;&");
   }
-  p->ind--;
-  newline(p);
-  put(p, "esac");
+  p->ind -= 4;
+  newline_str(p, "esac");
 }
 
-static void print_cmd(pr *p, const sh_node *n) {
+static int is_reserved(const char *s) {
+  static const char *const rw[] = {
+      "if",   "then",     "elif",   "else", "fi",    "case", "esac",
+      "for",  "select",   "while",  "until", "do",   "done", "in",
+      "function", "time", "{",      "}",    "!",     "[[",   "]]",
+      "coproc", NULL};
+  for (int i = 0; rw[i]; i++)
+    if (!strcmp(rw[i], s))
+      return 1;
+  return 0;
+}
+
+/* A function: the body's braces are part of the definition; redirections
+ * of a { } body print after its closing brace. */
+static void print_func_body(pr *p, const sh_node *n, int ind0) {
+  const sh_node *b = n->u.func.body;
+  const sh_redir *redirs = NULL;
+  p->fn++;
+  if (b && b->kind == N_GROUP) {
+    redirs = b->redirs;
+    b = b->u.group.body;
+  }
+  mcs(p, b);
+  print_deferred(p, "");
+  p->ind = ind0;
+  p->fn--;
+  if (redirs) {
+    newline_str(p, "} ");
+    print_redirs(p, redirs, 0);
+  } else {
+    newline_str(p, "}");
+  }
+}
+
+static void print_func(pr *p, const sh_node *n, int top) {
+  int ind0 = p->ind;
+  if (!top || is_reserved(n->u.func.name))
+    put(p, "function ");
+  put(p, n->u.func.name);
+  put(p, " () \n");
+  indent(p);
+  put(p, "{ \n");
+  p->ind += 4;
+  print_func_body(p, n, ind0);
+}
+
+static void print_simple(pr *p, const sh_node *n) {
+  int sp = 0;
+  for (const sh_assign *as = n->u.simple.assigns; as; as = as->next) {
+    if (sp)
+      putch(p, ' ');
+    print_assign(p, as);
+    sp = 1;
+  }
+  for (size_t i = 0; i < n->u.simple.nwords; i++) {
+    if (sp)
+      putch(p, ' ');
+    print_word(p, n->u.simple.words[i]);
+    sp = 1;
+  }
+  if (n->redirs) {
+    if (sp)
+      putch(p, ' ');
+    print_redirs(p, n->redirs, 0);
+  }
+}
+
+/* bash's make_command_string_internal for one node */
+static void mcs(pr *p, const sh_node *n) {
   if (!n)
     return;
-  size_t i;
-  switch (n->kind) {
-  case N_SIMPLE: {
-    int sp = 0;
-    for (const sh_assign *as = n->u.simple.assigns; as; as = as->next) {
-      if (sp)
-        putch(p, ' ');
-      print_assign(p, as);
-      sp = 1;
-    }
-    for (i = 0; i < n->u.simple.nwords; i++) {
-      if (sp)
-        putch(p, ' ');
-      print_word(p, n->u.simple.words[i]);
-      sp = 1;
-    }
-    print_redirs(p, n->redirs, sp);
-    return;
+  enter(p);
+  if (n->kind == N_TIME) {
+    put(p, n->u.time.posix ? "time -p " : "time ");
+    n = n->u.time.pipeline;
+    if (!n)
+      return;
   }
+  if (n->kind == N_PIPELINE && n->u.pipe.bang)
+    put(p, "! ");
+  switch (n->kind) {
+  case N_SIMPLE:
+    print_simple(p, n);
+    return;
   case N_PIPELINE:
-    if (n->u.pipe.bang)
-      put(p, "! ");
-    for (i = 0; i < n->u.pipe.ncmds; i++) {
-      if (i) {
-        if (n->u.pipe.stderr_too && n->u.pipe.stderr_too[i - 1])
-          put(p, " 2>&1");
-        connector(p, "|");
-      }
-      print_cmd(p, n->u.pipe.cmds[i]);
-    }
+    if (!n->u.pipe.ncmds)
+      return;
+    p->skip++;
+    conn_pipe(p, n, n->u.pipe.ncmds);
     return;
   case N_AND:
   case N_OR:
-    print_cmd(p, n->u.andor.l);
-    connector(p, n->kind == N_AND ? "&&" : "||");
-    print_cmd(p, n->u.andor.r);
+    p->skip++;
+    p->conn++;
+    mcs(p, n->u.andor.l);
+    connect(p, n->kind == N_AND ? 'a' : 'o', 1);
+    mcs(p, n->u.andor.r);
+    print_deferred(p, "");
+    p->conn--;
     return;
   case N_LIST:
-    print_list(p, n);
+    if (!n->u.list.nitems)
+      return;
+    p->skip++;
+    conn_list(p, n->u.list.items, n->u.list.nitems,
+              n->u.list.items[n->u.list.nitems - 1].async);
     return;
   case N_SUBSHELL:
     put(p, "( ");
-    print_list(p, n->u.group.body);
+    p->skip++;
+    mcs(p, n->u.group.body);
+    print_deferred(p, "");
     put(p, " )");
     break;
   case N_GROUP:
-    if (p->fn) {
-      print_group_body(p, n->u.group.body);
+    put(p, "{ ");
+    if (!p->fn) {
+      p->skip++;
     } else {
-      put(p, "{ ");
-      print_list(p, n->u.group.body);
-      semicolon(p);
-      put(p, " }");
+      putch(p, '\n');
+      p->ind += 4;
     }
+    mcs(p, n->u.group.body);
+    print_deferred(p, "");
+    if (p->fn) {
+      putch(p, '\n');
+      p->ind -= 4;
+      indent(p);
+    } else {
+      semicolon(p);
+      putch(p, ' ');
+    }
+    putch(p, '}');
     break;
   case N_IF:
     put(p, "if ");
-    print_list(p, n->u.if_.cond);
+    p->skip++;
+    mcs(p, n->u.if_.cond);
     semicolon(p);
     put(p, " then\n");
-    print_block(p, n->u.if_.then_part);
-    semicolon(p);
-    p->ind--;
+    p->ind += 4;
+    mcs(p, n->u.if_.then_part);
+    print_deferred(p, "");
+    p->ind -= 4;
     if (n->u.if_.else_part) {
-      newline(p);
-      put(p, "else\n");
-      print_block(p, n->u.if_.else_part);
       semicolon(p);
-      p->ind--;
+      newline_str(p, "else\n");
+      p->ind += 4;
+      mcs(p, n->u.if_.else_part);
+      print_deferred(p, "");
+      p->ind -= 4;
     }
-    newline(p);
-    put(p, "fi");
+    semicolon(p);
+    newline_str(p, "fi");
     break;
   case N_WHILE:
   case N_UNTIL:
     put(p, n->kind == N_WHILE ? "while " : "until ");
-    print_list(p, n->u.loop.cond);
+    p->skip++;
+    mcs(p, n->u.loop.cond);
+    print_deferred(p, "");
     semicolon(p);
     put(p, " do\n");
-    print_block(p, n->u.loop.body);
+    p->ind += 4;
+    mcs(p, n->u.loop.body);
+    print_deferred(p, "");
+    p->ind -= 4;
     semicolon(p);
-    p->ind--;
-    newline(p);
-    put(p, "done");
+    newline_str(p, "done");
     break;
   case N_FOR:
   case N_SELECT:
-    print_for_words(p, n);
+    put(p, n->kind == N_FOR ? "for " : "select ");
+    put(p, n->u.for_.var);
+    put(p, " in ");
+    if (!n->u.for_.has_in) {
+      put(p, "\"$@\"");
+    } else {
+      for (size_t i = 0; i < n->u.for_.nwords; i++) {
+        if (i)
+          putch(p, ' ');
+        print_word(p, n->u.for_.words[i]);
+      }
+    }
+    putch(p, ';');
     print_do_done(p, n->u.for_.body);
     break;
   case N_FOR_ARITH:
@@ -623,7 +791,7 @@ static void print_cmd(pr *p, const sh_node *n) {
     print_case(p, n);
     break;
   case N_FUNCDEF:
-    print_func(p, n, 1);
+    print_func(p, n, 0);
     return;
   case N_ARITH:
     put(p, "((");
@@ -636,22 +804,23 @@ static void print_cmd(pr *p, const sh_node *n) {
     put(p, " ]]");
     break;
   case N_TIME:
-    put(p, n->u.time.posix ? "time -p " : "time ");
-    print_cmd(p, n->u.time.pipeline);
-    return;
+    break;
   }
-  print_redirs(p, n->redirs, 1);
+  if (n->redirs) {
+    putch(p, ' ');
+    print_redirs(p, n->redirs, 0);
+  }
 }
 
 int sh_print_node(struct buf *out, const sh_node *n, int ind) {
   pr p;
   memset(&p, 0, sizeof p);
   p.o = out;
-  p.ind = ind;
+  p.ind = ind * 4;
   if (n && n->kind == N_FUNCDEF)
-    print_func(&p, n, 0);
+    print_func(&p, n, 1);
   else
-    print_list(&p, n);
-  flush_docs(&p);
+    mcs(&p, n);
+  print_deferred(&p, "");
   return p.err ? -1 : 0;
 }

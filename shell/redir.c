@@ -269,10 +269,12 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
     }
     case R_DUP_IN:
     case R_DUP_OUT: {
-      size_t tl;
-      char *t = sh_expand_str(ex, r->target, &tl);
+      /* Split like any redirection word: 1>& "$@" with two words is
+       * ambiguous rather than a file named by their join. */
+      char *t = target_path(ex, r->target);
       if (!t)
         return 1;
+      size_t tl = strlen(t);
       if (strcmp(t, "-") == 0) {
         if (save_fd(ex, fd, save, nsave, &cap))
           return 1;
@@ -285,8 +287,8 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
       char *e;
       long k = strtol(t, &e, 10);
       if (*e || tl == 0) {
-        if (r->op == R_DUP_OUT && r->fd < 0) {
-          /* >&file is &>file */
+        if (r->op == R_DUP_OUT && (r->fd < 0 || r->fd == 1)) {
+          /* >&file (and 1>&file, as bash treats it) is &>file */
           s = sh_open_stream(ex, t, O_WRONLY | O_CREAT | O_TRUNC, &err);
           if (!s)
             return redir_err(ex, t, err);

@@ -265,6 +265,16 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       }
       if (cur && (on & D_NAMEREF)) {
         v = cur;
+      } else if (cur && (cur->flags & V_READONLY)) {
+        /* Only -x/-r reach here (checked above): bash lets `export x`
+         * mark a readonly variable. The write lookup refuses readonly
+         * variables, so lift the flag just for the lookup (which may
+         * clone cur into this shell's scope) and put it back on both. */
+        cur->flags &= ~(unsigned)V_READONLY;
+        v = sh_var_lookup_for_write(ex, name, sflags);
+        cur->flags |= V_READONLY;
+        if (v)
+          v->flags |= V_READONLY;
       } else {
         v = sh_var_lookup_for_write(
             ex, name, sflags | ((on & D_NAMEREF) ? SV_NOARITH : 0));

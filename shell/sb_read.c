@@ -47,7 +47,7 @@ static int rb_add(sh_exec *ex, rbuf *b, char c, int esc) {
 }
 
 int sb_read(sh_exec *ex, int argc, char **argv) {
-  int raw = 0, nchars = -1, exact = 0, silent = 0;
+  int raw = 0, nchars = -1, exact = 0, silent = 0, tzero = 0;
   const char *arr = NULL, *prompt = NULL;
   int delim = '\n';
   stream *in = ex->fd[0];
@@ -96,6 +96,10 @@ int sb_read(sh_exec *ex, int argc, char **argv) {
           prompt = val;
           break;
         case 't':
+          /* -t 0 only polls: input in memory is always ready (or at
+           * EOF, which bash also reports as ready). */
+          if (strtod(val, NULL) == 0)
+            tzero = 1;
           break;
         case 'u':
           in = fd_stream(ex, val, "read");
@@ -121,6 +125,8 @@ int sb_read(sh_exec *ex, int argc, char **argv) {
       return 1;
     }
   }
+  if (tzero)
+    return 0;
   if (prompt && ex->fd[2])
     stream_puts(ex->fd[2], prompt);
   if (!in) {
@@ -197,8 +203,9 @@ int sb_read(sh_exec *ex, int argc, char **argv) {
     }
   }
   if (exact && !arr) {
-    if (i < argc)
-      sh_setvar(ex, argv[i], b.s ? b.s : "", b.n, 0);
+    /* -N: the first name takes everything, the others are emptied. */
+    for (int k = i; k < argc; k++)
+      sh_setvar(ex, argv[k], k == i && b.s ? b.s : "", k == i ? b.n : 0, 0);
     goto done;
   }
   {

@@ -193,6 +193,8 @@ int sb_set(sh_exec *ex, int argc, char **argv) {
       set_args = i < argc;
       break;
     }
+    if (strcmp(a, "+") == 0) /* bash skips a lone + among the options */
+      continue;
     if ((a[0] != '-' && a[0] != '+') || !a[1])
       break;
     int on = a[0] == '-';

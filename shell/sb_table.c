@@ -2,6 +2,7 @@
  * sb_table.c - the table of shell builtins (commands that need the shell's
  * state), looked up before the builtin commands of builtins/.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,9 +113,45 @@ static int cmp(const void *k, const void *e) {
   return strcmp(k, ((const sh_builtin *)e)->name);
 }
 
+/* Looked up for every simple command, and usually a miss (the name is a
+ * builtin of builtins/ or a function), so a hash probe replaces bsearch. The
+ * index (slot -> entry + 1) is built on first use; a thread that finds
+ * another one building it uses bsearch, never a half-built index. */
+#define NTABLE (sizeof table / sizeof table[0])
+#define HSLOTS 128 /* a power of two, more than twice the entries */
+_Static_assert(NTABLE < 255 && NTABLE * 2 <= HSLOTS, "builtin hash too small");
+
+static unsigned char hindex[HSLOTS];
+static atomic_int hstate; /* 0 unbuilt, 1 building, 2 ready */
+
+static unsigned name_hash(const char *s) {
+  unsigned h = 5381;
+  for (; *s; s++)
+    h = h * 33 + (unsigned char)*s;
+  return h;
+}
+
 const sh_builtin *sh_builtin_lookup(const char *name) {
-  return bsearch(name, table, sizeof table / sizeof table[0], sizeof table[0],
-                 cmp);
+  int st = atomic_load_explicit(&hstate, memory_order_acquire);
+  if (st != 2) {
+    int expect = 0;
+    if (st != 0 || !atomic_compare_exchange_strong(&hstate, &expect, 1))
+      return bsearch(name, table, NTABLE, sizeof table[0], cmp);
+    for (size_t i = 0; i < NTABLE; i++) {
+      unsigned h = name_hash(table[i].name) & (HSLOTS - 1);
+      while (hindex[h])
+        h = (h + 1) & (HSLOTS - 1);
+      hindex[h] = (unsigned char)(i + 1);
+    }
+    atomic_store_explicit(&hstate, 2, memory_order_release);
+  }
+  for (unsigned h = name_hash(name) & (HSLOTS - 1); hindex[h];
+       h = (h + 1) & (HSLOTS - 1)) {
+    const sh_builtin *b = &table[hindex[h] - 1];
+    if (b->name[0] == name[0] && strcmp(b->name, name) == 0)
+      return b;
+  }
+  return NULL;
 }
 
 const sh_builtin *sh_builtin_all(size_t *n) {

@@ -228,12 +228,14 @@ int sb_command(sh_exec *ex, int argc, char **argv) {
   if (i >= argc)
     return 0;
   if (v || V) {
-    int st = 0;
+    /* bash: the status is 0 when any of the names was found. */
+    int any = 0;
     buf b;
     buf_init(&b, ex->m);
     for (; i < argc; i++) {
-      if (!describe(ex, &b, argv[i], V ? 'V' : 'v', 0, 0, 0)) {
-        st = 1;
+      if (describe(ex, &b, argv[i], V ? 'V' : 'v', 0, 0, 0)) {
+        any = 1;
+      } else {
         if (V) {
           sh_out(ex, b.data ? b.data : "", b.len);
           buf_clear(&b);
@@ -243,12 +245,16 @@ int sb_command(sh_exec *ex, int argc, char **argv) {
     }
     sh_out(ex, b.data ? b.data : "", b.len);
     buf_free(&b);
-    return st;
+    return !any;
   }
   return sh_dispatch(ex, argc - i, argv + i, 1);
 }
 
 int sb_builtin(sh_exec *ex, int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--") == 0) {
+    argc--;
+    argv++;
+  }
   if (argc < 2)
     return 0;
   const char *name = argv[1];
@@ -423,6 +429,10 @@ int sb_getopts(sh_exec *ex, int argc, char **argv) {
     ex->getopts_sub = 0;
   char optstr[2] = {0, 0};
   if (optind > nargs) {
+    /* Past the end, bash pulls OPTIND back to just after the last
+     * argument (1 when there are none). */
+    optind = nargs + 1;
+    sh_setvar_int(ex, "OPTIND", optind);
     sh_setvar(ex, name, "?", 1, 0);
     ex->getopts_ind = (int)optind;
     return 1;
@@ -501,6 +511,11 @@ int sb_getopts(sh_exec *ex, int argc, char **argv) {
   }
   sh_setvar_int(ex, "OPTIND", optind);
   ex->getopts_ind = (int)optind;
+  if (!sh_valid_name(name, strlen(name))) {
+    /* bash has already moved OPTIND and OPTARG; only the name fails. */
+    sh_builtin_err(ex, "getopts", "`%s': not a valid identifier", name);
+    return 1;
+  }
   sh_setvar(ex, name, optstr, 1, 0);
   return 0;
 }

@@ -303,6 +303,7 @@ struct sh_exec {
   int cmdsub_status; /* status of the last $(...) in this command */
   int has_cmdsub;
   char *last_arg;      /* $_ */
+  size_t last_arg_cap; /* bytes allocated at last_arg (set_last_arg) */
   const char *errname; /* "bash" or the script name for messages */
   int pipestatus[64];
   int npipestatus;

@@ -156,7 +156,7 @@ static void t_compound(void **st) {
   EQ("for i; do x; done", "(for i (cmd x))");
   EQ("for i do x; done", "(for i (cmd x))");
   EQ("for ((i=0; i<3; i++)); do x; done", "(for((i=0; i<3; i++)) (cmd x))");
-  EQ("for ((;;)) { x; }", "(for((;;)) (group (cmd x)))");
+  EQ("for ((;;)) { x; }", "(for((;;)) (cmd x))");
   EQ("case $x in a|b) x;; (c) y;& *) z;;& esac",
      "(case $x (a|b (cmd x) ;;) (c (cmd y) ;&) (* (cmd z) ;;&))");
   EQ("case x in\n a) ;;\n esac", "(case x (a - ;;))");
