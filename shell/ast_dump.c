@@ -40,9 +40,9 @@ static void dump_word(buf *o, const sh_word *w) {
 }
 
 static const char *sub_text(const sh_param *pm) {
-  static const char *const t[] = {
-      "",  "-", "=", "?", "+",  "#",  "##", "%", "%%", "/",
-      "//", "/#", "/%", ":", "^", "^^", ",", ",,", "@"};
+  static const char *const t[] = {"",  "-",  "=", "?",  "+",  "#",  "##",
+                                  "%", "%%", "/", "//", "/#", "/%", ":",
+                                  "^", "^^", ",", ",,", "@"};
   return t[pm->sub];
 }
 
@@ -139,7 +139,7 @@ static void dump_parts(buf *o, const sh_part *parts, size_t n, int in_dq) {
 }
 
 static const char *redir_text(sh_redir_op op) {
-  static const char *const t[] = {"<",  ">",  ">|", ">>", "<>", "<&",
+  static const char *const t[] = {"<",  ">",  ">|",  ">>", "<>", "<&",
                                   ">&", "<<", "<<<", "&>", "&>>"};
   return t[op];
 }
@@ -306,8 +306,7 @@ static void dump_node(buf *o, const sh_node *n) {
     break;
   case N_FOR:
   case N_SELECT:
-    buf_printf(o, "(%s %s", n->kind == N_FOR ? "for" : "select",
-               n->u.for_.var);
+    buf_printf(o, "(%s %s", n->kind == N_FOR ? "for" : "select", n->u.for_.var);
     if (n->u.for_.has_in) {
       buf_puts(o, " in");
       for (i = 0; i < n->u.for_.nwords; i++) {

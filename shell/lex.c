@@ -83,6 +83,14 @@ _Noreturn void sh_fail_eof_match(sh_parser *p, int line, const char *what) {
 }
 
 void sh_unexpected(sh_parser *p, const sh_tok *t) {
+  if (t->kind == T_EOF && p->cmdsub_depth) {
+    /* the end of input inside $(...) is reported against the ( */
+    p->err = "unexpected EOF while looking for matching `)'";
+    p->err_line = eof_line(p);
+    p->incomplete = 1;
+    p->failed = 1;
+    longjmp(*p->jb, 1);
+  }
   if (t->kind == T_EOF) {
     p->err = "syntax error: unexpected end of file";
     p->err_line = eof_line(p);
@@ -102,7 +110,9 @@ void sh_enter(sh_parser *p) {
     sh_fail(p, 0, "maximum nesting depth exceeded");
 }
 
-void sh_leave(sh_parser *p) { p->depth--; }
+void sh_leave(sh_parser *p) {
+  p->depth--;
+}
 
 /* ---- input stack ------------------------------------------------------- */
 
@@ -133,7 +143,9 @@ int sh_peekc_at(sh_parser *p, size_t k) {
   }
 }
 
-int sh_peekc(sh_parser *p) { return sh_peekc_at(p, 0); }
+int sh_peekc(sh_parser *p) {
+  return sh_peekc_at(p, 0);
+}
 
 /* Drop exhausted alias inputs. Done lazily (at the next read or token), so
  * that while the word an alias produced is examined, the alias is still on
@@ -162,7 +174,6 @@ const char *sh_here(sh_parser *p) {
   return p->in->s + p->in->pos;
 }
 
-
 span sh_span_start(sh_parser *p) {
   settle(p);
   span s = {p->in, p->in->pos};
@@ -175,10 +186,11 @@ size_t sh_span_len(sh_parser *p, span s) {
   return s.in->len - s.pos;
 }
 
-const char *sh_span_ptr(span s) { return s.in->s + s.pos; }
+const char *sh_span_ptr(span s) {
+  return s.in->s + s.pos;
+}
 
 /* ---- word builder ------------------------------------------------------ */
-
 
 void sh_wb_init(wbuild *b, sh_parser *p) {
   memset(b, 0, sizeof *b);
@@ -231,7 +243,9 @@ void sh_wb_adds(wbuild *b, const char *s, size_t n, int quoted) {
     sh_wb_addc(b, (unsigned char)s[i], quoted);
 }
 
-int sh_wb_empty(const wbuild *b) { return !b->n && !b->llen; }
+int sh_wb_empty(const wbuild *b) {
+  return !b->n && !b->llen;
+}
 
 sh_word *sh_wb_word(wbuild *b) {
   sh_wb_flush(b);
@@ -252,9 +266,13 @@ int sh_is_name_char(int c) {
   return sh_is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-int sh_is_digit(int c) { return c >= '0' && c <= '9'; }
+int sh_is_digit(int c) {
+  return c >= '0' && c <= '9';
+}
 
-int sh_is_blank(int c) { return c == ' ' || c == '\t'; }
+int sh_is_blank(int c) {
+  return c == ' ' || c == '\t';
+}
 
 /* Characters that end an unquoted word. */
 int sh_is_meta(int c) {
@@ -263,8 +281,8 @@ int sh_is_meta(int c) {
 }
 
 int sh_is_special_param(int c) {
-  return c == '@' || c == '*' || c == '#' || c == '?' || c == '$' ||
-         c == '!' || c == '-';
+  return c == '@' || c == '*' || c == '#' || c == '?' || c == '$' || c == '!' ||
+         c == '-';
 }
 
 int sh_is_name(const char *s, size_t n) {
@@ -277,8 +295,7 @@ int sh_is_name(const char *s, size_t n) {
 }
 
 const char *sh_word_plain(const sh_word *w) {
-  if (!w || w->nparts != 1 || w->parts[0].kind != WP_LIT ||
-      w->parts[0].quoted)
+  if (!w || w->nparts != 1 || w->parts[0].kind != WP_LIT || w->parts[0].quoted)
     return NULL;
   return w->parts[0].u.lit.text;
 }
@@ -308,8 +325,6 @@ void sh_skip_blanks(sh_parser *p) {
 }
 
 /* ---- word lexing ------------------------------------------------------- */
-
-
 
 static void lex_dollar(sh_parser *p, wbuild *b, int dq);
 static void lex_backtick(sh_parser *p, wbuild *b, int dq);
@@ -351,14 +366,17 @@ static size_t put_utf8(char *o, unsigned long cp) {
     o[2] = (char)(0x80 | (cp & 0x3f));
     return 3;
   }
-  if (cp < 0x110000) {
-    o[0] = (char)(0xf0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
+  /* Past U+10FFFF bash keeps the original (pre-2003) UTF-8 scheme. */
+  int n = cp < 0x200000 ? 4 : cp < 0x4000000 ? 5 : cp < 0x80000000 ? 6 : 0;
+  if (!n)
+    return 0;
+  static const unsigned char lead[] = {0, 0, 0, 0, 0xf0, 0xf8, 0xfc};
+  for (int i = n - 1; i > 0; i--) {
+    o[i] = (char)(0x80 | (cp & 0x3f));
+    cp >>= 6;
   }
-  return 0;
+  o[0] = (char)(lead[n] | cp);
+  return (size_t)n;
 }
 
 static int hexval(int c) {
@@ -383,19 +401,37 @@ size_t sh_ansi_decode(const char *s, size_t n, char *out) {
     unsigned long v = 0;
     int k, d;
     switch (c) {
-    case 'a': out[o++] = 7; break;
-    case 'b': out[o++] = 8; break;
+    case 'a':
+      out[o++] = 7;
+      break;
+    case 'b':
+      out[o++] = 8;
+      break;
     case 'e':
-    case 'E': out[o++] = 27; break;
-    case 'f': out[o++] = 12; break;
-    case 'n': out[o++] = '\n'; break;
-    case 'r': out[o++] = '\r'; break;
-    case 't': out[o++] = '\t'; break;
-    case 'v': out[o++] = 11; break;
+    case 'E':
+      out[o++] = 27;
+      break;
+    case 'f':
+      out[o++] = 12;
+      break;
+    case 'n':
+      out[o++] = '\n';
+      break;
+    case 'r':
+      out[o++] = '\r';
+      break;
+    case 't':
+      out[o++] = '\t';
+      break;
+    case 'v':
+      out[o++] = 11;
+      break;
     case '\\':
     case '\'':
     case '"':
-    case '?': out[o++] = (char)c; break;
+    case '?':
+      out[o++] = (char)c;
+      break;
     case 'c':
       if (i == n) {
         out[o++] = '\\';
@@ -479,17 +515,20 @@ static void lex_ansi(sh_parser *p, wbuild *b) {
   sh_wb_adds(b, out, n, 1);
 }
 
-/* "...": one WP_DQUOTE part. `heredoc` reads a here-document body instead:
- * no closing quote (the input's end), and \" keeps its backslash. */
-static void lex_dq_into(sh_parser *p, wbuild *inner, int heredoc, int line) {
+/* Double-quoted text into inner. DQ_CLOSE: "..." (ends at the closing
+ * quote); DQ_DOC: a here-document body (ends with the input, \" keeps its
+ * backslash); DQ_TEXT: a whole text read as if quoted (\" is "). */
+enum { DQ_CLOSE, DQ_DOC, DQ_TEXT };
+
+static void lex_dq_into(sh_parser *p, wbuild *inner, int kind, int line) {
   for (;;) {
     int c = sh_peekc(p);
     if (c == -1) {
-      if (heredoc)
+      if (kind != DQ_CLOSE)
         return;
       sh_fail_eof_match(p, line, "\"");
     }
-    if (c == '"' && !heredoc) {
+    if (c == '"' && kind == DQ_CLOSE) {
       sh_getc(p);
       return;
     }
@@ -500,7 +539,7 @@ static void lex_dq_into(sh_parser *p, wbuild *inner, int heredoc, int line) {
         sh_getc(p);
         continue;
       }
-      if (n == '$' || n == '`' || n == '\\' || (n == '"' && !heredoc)) {
+      if (n == '$' || n == '`' || n == '\\' || (n == '"' && kind != DQ_DOC)) {
         sh_getc(p);
         sh_getc(p);
         sh_wb_addc(inner, n, 1);
@@ -530,7 +569,7 @@ static void lex_dquote(sh_parser *p, wbuild *b) {
   wbuild inner;
   sh_wb_init(&inner, p);
   sh_enter(p);
-  lex_dq_into(p, &inner, 0, line);
+  lex_dq_into(p, &inner, DQ_CLOSE, line);
   sh_leave(p);
   sh_wb_flush(&inner);
   sh_part *pt = sh_wb_new(b, WP_DQUOTE);
@@ -616,7 +655,7 @@ int sh_arith_ahead(sh_parser *p, size_t k) {
       break;
     case ')':
       if (!depth)
-        return sh_peekc_at(p, k) == ')';
+        return sh_peekc_at(p, k) == ')' || sh_peekc_at(p, k) == -1;
       depth--;
       break;
     }
@@ -754,10 +793,11 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
   pm.braced = 1;
   int c = sh_peekc(p), c1 = sh_peekc_at(p, 1);
   int bad = 0;
+  /* ${#x} is a length; ${#} and ${##} ${#-w} (a special parameter not
+   * followed by }) name the parameter # itself. */
   if (c == '#' && c1 != '}' &&
-      (sh_is_name_char(c1) || sh_is_special_param(c1) || c1 == '0') &&
-      !((c1 == '-' || c1 == '?' || c1 == '=' || c1 == '+') &&
-        sh_peekc_at(p, 2) != '}')) {
+      (sh_is_name_char(c1) ||
+       (sh_is_special_param(c1) && sh_peekc_at(p, 2) == '}'))) {
     sh_getc(p);
     pm.op = PO_LENGTH;
   } else if (c == '!' && c1 != '}' &&
@@ -772,7 +812,9 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
     c = sh_peekc(p);
     if (c == '[' && sh_is_name_start((unsigned char)pm.name[0])) {
       read_subscript(p, &pm, line);
-      if (pm.op == PO_INDIRECT && pm.index_at)
+      /* ${!a[@]} lists keys; with an operator after it, it is an
+       * indirection through "a[@]" as in bash */
+      if (pm.op == PO_INDIRECT && pm.index_at && sh_peekc(p) == '}')
         pm.op = PO_KEYS;
     } else if (pm.op == PO_INDIRECT && (c == '*' || c == '@') &&
                sh_peekc_at(p, 1) == '}' &&
@@ -834,7 +876,8 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
     pm.arg1 = sh_sub_word(p, WM_SLASH, WF_PATTERN | (dq ? WF_DQ : 0), 0);
     if (sh_peekc(p) == '/') {
       sh_getc(p);
-      pm.arg2 = sh_sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 1);
+      /* the replacement quotes like a pattern inside "..." too */
+      pm.arg2 = sh_sub_word(p, WM_BRACE, WF_PATTERN | (dq ? WF_DQ : 0), 1);
     }
   } else if (c == '^' || c == ',') {
     sh_getc(p);
@@ -844,8 +887,7 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
     pm.sub = c == '^' ? (two ? PS_UPPER_ALL : PS_UPPER_FIRST)
                       : (two ? PS_LOWER_ALL : PS_LOWER_FIRST);
     pm.arg1 = sh_sub_word(p, WM_BRACE, WF_PATTERN | (dq ? WF_DQ : 0), 0);
-  } else if (c == '@' && sh_peekc_at(p, 1) != -1 &&
-             sh_peekc_at(p, 2) == '}') {
+  } else if (c == '@' && sh_peekc_at(p, 1) != -1 && sh_peekc_at(p, 2) == '}') {
     sh_getc(p);
     pm.sub = PS_TRANSFORM;
     pm.transform = (char)sh_getc(p);
@@ -882,7 +924,8 @@ static void lex_dollar(sh_parser *p, wbuild *b, int dq) {
     /* $"...": locale translation is the identity here. */
     sh_getc(p);
     lex_dquote(p, b);
-  } else if (sh_is_name_start(c1) || sh_is_digit(c1) || sh_is_special_param(c1)) {
+  } else if (sh_is_name_start(c1) || sh_is_digit(c1) ||
+             sh_is_special_param(c1)) {
     sh_getc(p);
     char nm[2] = {0, 0};
     const char *name;
@@ -1061,18 +1104,33 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       at_start = 0;
       continue;
     }
-    if (c == '\'' && !lit_mode && !(dq && !(flags & WF_PATTERN))) {
+    if (c == '\'' && dq && !lit_mode && !(flags & WF_PATTERN)) {
+      /* "${x-'a}'}": the quotes are kept as text but still hide a } */
+      int line = p->line;
+      sh_wb_addc(b, sh_getc(p), 1);
+      for (;;) {
+        int q = sh_getc(p);
+        if (q == -1)
+          sh_fail_eof_match(p, line, "'");
+        sh_wb_addc(b, q, 1);
+        if (q == '\'')
+          break;
+      }
+    } else if (c == '\'' && !lit_mode) {
       lex_squote(p, b);
     } else if (c == '"') {
       lex_dquote(p, b);
     } else if (c == '`') {
       lex_backtick(p, b, dq);
+    } else if (c == '$' && lit_mode && sh_peekc_at(p, 1) == '\'') {
+      /* $'3' in arithmetic is the text '3' (an error there), as in bash */
+      sh_getc(p);
     } else if (c == '$') {
       lex_dollar(p, b, 0);
     } else if (c == '~' && !dq && !lit_mode && mode != WM_SUBSCRIPT &&
-               (at_start || ((flags & WF_ASSIGN) && b->llen && !b->lq &&
-                             (b->lit[b->llen - 1] == ':' ||
-                              b->lit[b->llen - 1] == '='))) &&
+               (at_start ||
+                ((flags & WF_ASSIGN) && b->llen && !b->lq &&
+                 (b->lit[b->llen - 1] == ':' || b->lit[b->llen - 1] == '='))) &&
                lex_tilde(p, b, mode, flags)) {
       /* tilde part added */
     } else if (mode == WM_NORMAL && strchr("@*+?!", c) &&
@@ -1084,11 +1142,11 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       sh_wb_addc(b, c, 0);
       /* NAME=~ in any word gets tilde expansion after = and :, as bash
        * does outside posix mode. */
-      if (c == '=' && mode == WM_NORMAL && !(flags & WF_ASSIGN) &&
-          b->n == 0 && !b->lq && sh_is_name(b->lit, b->llen - 1))
+      int promote = mode == WM_NORMAL && !(flags & (WF_ASSIGN | WF_ELEM)) &&
+                    b->n == 0 && !b->lq;
+      if (c == '=' && promote && sh_is_name(b->lit, b->llen - 1))
         flags |= WF_ASSIGN;
-      if (c == '+' && mode == WM_NORMAL && !(flags & WF_ASSIGN) &&
-          sh_peekc(p) == '=' && b->n == 0 && !b->lq &&
+      if (c == '+' && promote && sh_peekc(p) == '=' &&
           sh_is_name(b->lit, b->llen - 1)) {
         sh_getc(p);
         sh_wb_addc(b, '=', 0);
@@ -1124,12 +1182,11 @@ sh_word *sh_lex_dq_text(sh_parser *p, const char *s, size_t n) {
   sh_push_input(p, s, n, NULL, 1);
   wbuild b;
   sh_wb_init(&b, p);
-  lex_dq_into(p, &b, 0, p->line);
-  /* lex_dq_into stops at a " too: keep going as literal text. */
-  while (sh_peekc(p) != -1) {
-    sh_wb_addc(&b, sh_getc(p), 1);
-    lex_dq_into(p, &b, 1, p->line);
-  }
+  /* A text ending in " brings its own closing quote (callers append one):
+   * read it as "...", and an unclosed one (\" at the end) is an error. */
+  if (n && s[n - 1] == '"')
+    lex_dq_into(p, &b, DQ_CLOSE, p->line);
+  lex_dq_into(p, &b, DQ_TEXT, p->line);
   p->in = save;
   sh_word *w = sh_wb_word(&b);
   w->src = s;
@@ -1145,7 +1202,7 @@ sh_word *sh_lex_heredoc_body(sh_parser *p, const char *s, size_t n) {
   sh_tok save_tok = p->tok;
   int save_have = p->have_tok;
   p->have_tok = 0;
-  lex_dq_into(p, &b, 1, p->line);
+  lex_dq_into(p, &b, DQ_DOC, p->line);
   p->tok = save_tok;
   p->have_tok = save_have;
   p->in = save;
@@ -1154,4 +1211,3 @@ sh_word *sh_lex_heredoc_body(sh_parser *p, const char *s, size_t n) {
   w->src_len = n;
   return w;
 }
-

@@ -246,8 +246,7 @@ void sh_add_heredoc(sh_parser *p, sh_redir *r, const sh_word *w) {
     } else if (c == '"') {
       quoted = 1;
       while (++i < w->src_len && s[i] != '"') {
-        if (s[i] == '\\' && i + 1 < w->src_len &&
-            strchr("$`\"\\", s[i + 1]))
+        if (s[i] == '\\' && i + 1 < w->src_len && strchr("$`\"\\", s[i + 1]))
           i++;
         d[n++] = s[i];
       }
@@ -368,8 +367,11 @@ static void lex_token(sh_parser *p, sh_tok *t, int mode) {
     sh_getc(p);
     if (c == '&' || c == '|')
       sh_getc(p);
-    k = c == '(' ? T_LPAREN : c == ')' ? T_RPAREN : c == '&' ? T_AND_IF
-        : c == '|' ? T_OR_IF : T_COND_OP;
+    k = c == '('   ? T_LPAREN
+        : c == ')' ? T_RPAREN
+        : c == '&' ? T_AND_IF
+        : c == '|' ? T_OR_IF
+                   : T_COND_OP;
     t->op = c == '<' ? "<" : ">";
   } else if (c == ';') {
     sh_getc(p);
@@ -428,8 +430,8 @@ static void lex_token(sh_parser *p, sh_tok *t, int mode) {
     while (sh_is_digit(sh_peekc_at(p, j)))
       j++;
     int after = sh_peekc_at(p, j);
-    if (j && (after == '<' || after == '>') &&
-        sh_peekc_at(p, j + 1) != '(' && !(mode & LX_COND)) {
+    if (j && (after == '<' || after == '>') && sh_peekc_at(p, j + 1) != '(' &&
+        !(mode & LX_COND)) {
       long fd = 0;
       for (size_t i = 0; i < j; i++) {
         fd = fd * 10 + (sh_getc(p) - '0');
@@ -524,12 +526,48 @@ static void lex_token(sh_parser *p, sh_tok *t, int mode) {
   }
 }
 
+/* ---- aliases ----------------------------------------------------------- */
+
+static int alias_active(sh_parser *p, const char *name) {
+  for (const sh_input *in = p->in; in; in = in->prev)
+    if (in->alias && !strcmp(in->alias, name))
+      return 1;
+  return 0;
+}
+
+/* If the word token is an alias, replace it by the alias value (read in
+ * its place) and return 1: the caller reads the token again. */
+int sh_try_alias(sh_parser *p, sh_tok *t) {
+  if (!p->o.alias || t->kind != T_WORD || t->as)
+    return 0;
+  const char *name = sh_word_plain(t->w);
+  if (!name || alias_active(p, name))
+    return 0;
+  const char *v = p->o.alias(p->o.alias_ud, name);
+  if (!v)
+    return 0;
+  /* Copy: the alias may be redefined while this tree lives. */
+  size_t n = strlen(v);
+  char *copy = sh_strndup(p, v, n);
+  sh_consume(p);
+  sh_push_input(p, copy, n, sh_strndup(p, name, strlen(name)), 0);
+  return 1;
+}
+
 sh_tok *sh_peek(sh_parser *p, int mode) {
   if (!p->have_tok) {
     lex_token(p, &p->tok, mode);
     p->have_tok = 1;
+    /* A word after an alias whose value ends in a blank (and the first
+     * word of an alias value) is checked too, wherever it is. */
+    while (p->tok.alias_ok && !(mode & LX_COND) && sh_try_alias(p, &p->tok)) {
+      lex_token(p, &p->tok, mode);
+      p->have_tok = 1;
+    }
   }
   return &p->tok;
 }
 
-void sh_consume(sh_parser *p) { p->have_tok = 0; }
+void sh_consume(sh_parser *p) {
+  p->have_tok = 0;
+}

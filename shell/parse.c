@@ -40,7 +40,7 @@ static void expect_rw(sh_parser *p, const char *rw) {
 
 /* Tokens that end a compound list: what may follow it in some construct. */
 static int is_stop(const sh_tok *t) {
-  static const char *const rws[] = {"then", "elif", "else", "fi",  "do",
+  static const char *const rws[] = {"then", "elif", "else", "fi", "do",
                                     "done", "esac", "}",    NULL};
   switch (t->kind) {
   case T_EOF:
@@ -175,34 +175,6 @@ static void parse_trailing_redirs(sh_parser *p, sh_node *n) {
     parse_redir(p, &tail);
 }
 
-/* ---- aliases ----------------------------------------------------------- */
-
-static int alias_active(sh_parser *p, const char *name) {
-  for (const sh_input *in = p->in; in; in = in->prev)
-    if (in->alias && !strcmp(in->alias, name))
-      return 1;
-  return 0;
-}
-
-/* If the word token is an alias, replace it by the alias value (read in
- * its place) and return 1: the caller reads the token again. */
-static int try_alias(sh_parser *p, sh_tok *t) {
-  if (!p->o.alias || t->kind != T_WORD || t->as)
-    return 0;
-  const char *name = sh_word_plain(t->w);
-  if (!name || alias_active(p, name))
-    return 0;
-  const char *v = p->o.alias(p->o.alias_ud, name);
-  if (!v)
-    return 0;
-  /* Copy: the alias may be redefined while this tree lives. */
-  size_t n = strlen(v);
-  char *copy = sh_strndup(p, v, n);
-  sh_consume(p);
-  sh_push_input(p, copy, n, sh_strndup(p, name, strlen(name)), 0);
-  return 1;
-}
-
 /* ---- simple commands and function definitions -------------------------- */
 
 /* Commands whose NAME=... arguments bash reads as assignments: LX_DECL
@@ -274,10 +246,10 @@ static sh_node *parse_simple(sh_parser *p) {
       sh_consume(p);
       continue;
     }
-    if ((n->u.simple.nwords == 0 || t->alias_ok) && try_alias(p, t))
+    if (n->u.simple.nwords == 0 && sh_try_alias(p, t))
       continue;
-    n->u.simple.words = sh_grow(p, n->u.simple.words, &cap,
-                                n->u.simple.nwords, sizeof(sh_word *));
+    n->u.simple.words = sh_grow(p, n->u.simple.words, &cap, n->u.simple.nwords,
+                                sizeof(sh_word *));
     n->u.simple.words[n->u.simple.nwords++] = t->w;
     sh_consume(p);
     if (n->u.simple.nwords == 1) {
@@ -505,9 +477,8 @@ static sh_node *parse_case(sh_parser *p, int line) {
     it->body = parse_compound_list(p, 1);
     n->u.case_.nitems++;
     t = sh_peek(p, LX_CMD);
-    if (t->kind == T_DSEMI || t->kind == T_SEMI_AMP ||
-        t->kind == T_DSEMI_AMP) {
-      it->term = t->kind == T_DSEMI     ? CT_BREAK
+    if (t->kind == T_DSEMI || t->kind == T_SEMI_AMP || t->kind == T_DSEMI_AMP) {
+      it->term = t->kind == T_DSEMI      ? CT_BREAK
                  : t->kind == T_SEMI_AMP ? CT_FALL
                                          : CT_CONTINUE;
       sh_consume(p);
@@ -586,7 +557,7 @@ static sh_node *parse_compound(sh_parser *p, sh_tok *t) {
 
 static sh_node *parse_command(sh_parser *p) {
   sh_tok *t = sh_peek(p, LX_CMD);
-  while (try_alias(p, t))
+  while (sh_try_alias(p, t))
     t = sh_peek(p, LX_CMD);
   sh_node *n = parse_compound(p, t);
   if (n)
@@ -610,7 +581,7 @@ static sh_node *parse_pipeline(sh_parser *p) {
   int line = t->line;
   int bang = 0, timed = 0, posix = 0;
   for (;;) {
-    while (try_alias(p, t))
+    while (sh_try_alias(p, t))
       t = sh_peek(p, LX_CMD);
     if (sh_tok_is(t, "!")) {
       bang = !bang;
@@ -629,8 +600,8 @@ static sh_node *parse_pipeline(sh_parser *p) {
     t = sh_peek(p, LX_CMD);
   }
   sh_node *first = NULL;
-  if (timed && (t->kind == T_SEMI || t->kind == T_NEWLINE ||
-                t->kind == T_EOF || t->kind == T_AMP || is_stop(t))) {
+  if (timed && (t->kind == T_SEMI || t->kind == T_NEWLINE || t->kind == T_EOF ||
+                t->kind == T_AMP || is_stop(t))) {
     /* bare `time`: times nothing */
   } else {
     first = parse_command(p);
@@ -692,6 +663,7 @@ sh_node *sh_parse_cmdsub_body(sh_parser *p, int backtick) {
   (void)backtick;
   int line = p->line;
   sh_enter(p);
+  p->cmdsub_depth++;
   skip_newlines(p, LX_CMD);
   sh_tok *t = sh_peek(p, LX_CMD);
   sh_node *body = NULL;
@@ -707,17 +679,23 @@ sh_node *sh_parse_cmdsub_body(sh_parser *p, int backtick) {
   if (t->kind != T_RPAREN)
     sh_unexpected(p, t);
   sh_consume(p);
+  p->cmdsub_depth--;
   sh_leave(p);
   return body;
 }
 
 sh_node *sh_parse_list_until_eof(sh_parser *p) {
+  /* a backtick body is a text of its own: its end is a plain EOF */
+  int save = p->cmdsub_depth;
+  p->cmdsub_depth = 0;
+  p->cond_err = 0;
   sh_enter(p);
   sh_node *body = parse_compound_list(p, 1);
   sh_tok *t = sh_peek(p, LX_ARG);
   if (t->kind != T_EOF)
     sh_unexpected(p, t);
   sh_leave(p);
+  p->cmdsub_depth = save;
   return body;
 }
 
@@ -745,6 +723,7 @@ static void recover(sh_parser *p) {
   p->have_tok = 0;
   p->ndocs = 0;
   p->depth = 0;
+  p->cmdsub_depth = 0;
   p->failed = 0;
   p->incomplete = 0;
   p->err = NULL;
@@ -793,11 +772,21 @@ const char *sh_parse_error(const sh_parser *p) {
   return p->err ? p->err : "";
 }
 
-int sh_parse_error_line(const sh_parser *p) { return p->err_line; }
+int sh_parse_error_line(const sh_parser *p) {
+  return p->err_line;
+}
 
-int sh_parse_incomplete(const sh_parser *p) { return p->incomplete; }
+int sh_parse_incomplete(const sh_parser *p) {
+  return p->incomplete;
+}
 
-int sh_parse_line(const sh_parser *p) { return p->line; }
+int sh_parse_error_cond(const sh_parser *p) {
+  return p->cond_err;
+}
+
+int sh_parse_line(const sh_parser *p) {
+  return p->line;
+}
 
 int sh_parse_all(arena *a, const char *src, size_t len, const sh_parse_opts *o,
                  sh_node **out, const char **err, int *err_line) {

@@ -41,6 +41,10 @@ int sh_parse_error_line(const sh_parser *p);
 /* After -1: the input ended inside a construct (an interactive prompt
  * asks for another line instead of reporting the error). */
 int sh_parse_incomplete(const sh_parser *p);
+/* After -1: the error is in a [[ ]] expression. bash prints only the
+ * message for those (no second line quoting the source) and leaves $? as
+ * it was instead of setting 2. */
+int sh_parse_error_cond(const sh_parser *p);
 /* Current line number (for $LINENO of the next command). */
 int sh_parse_line(const sh_parser *p);
 

@@ -18,13 +18,13 @@ static void skip_nl(sh_parser *p) {
 }
 
 static const char *const unary_ops[] = {
-    "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s",
-    "-t", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-z", "-n", "-o",
-    "-v", "-R", NULL};
+    "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k",
+    "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L",
+    "-N", "-O", "-S", "-z", "-n", "-o", "-v", "-R", NULL};
 
-static const char *const binary_ops[] = {
-    "==",  "=",   "!=",  "=~",  "-eq", "-ne", "-lt", "-le",
-    "-gt", "-ge", "-nt", "-ot", "-ef", NULL};
+static const char *const binary_ops[] = {"==",  "=",   "!=",  "=~",  "-eq",
+                                         "-ne", "-lt", "-le", "-gt", "-ge",
+                                         "-nt", "-ot", "-ef", NULL};
 
 static const char *find_op(const char *const *ops, const char *s) {
   if (!s)
@@ -55,13 +55,14 @@ static const char *tok_text(const sh_tok *t, char *buf, size_t n) {
 static _Noreturn void cond_fail(sh_parser *p, const sh_tok *t,
                                 const char *fmt) {
   char buf[128];
-  if (t->kind == T_EOF)
-    sh_unexpected(p, t);
   p->line = t->line;
-  sh_fail(p, 0, fmt, tok_text(t, buf, sizeof buf));
+  p->cond_err = 1;
+  sh_fail(p, t->kind == T_EOF, fmt, tok_text(t, buf, sizeof buf));
 }
 
-static int is_end(const sh_tok *t) { return sh_tok_is(t, "]]"); }
+static int is_end(const sh_tok *t) {
+  return sh_tok_is(t, "]]");
+}
 
 static sh_cond *primary(sh_parser *p) {
   sh_tok *t = sh_peek(p, LX_COND);
@@ -127,7 +128,8 @@ static sh_cond *primary(sh_parser *p) {
           sh_peekc_at(p, 2) == '\n' || sh_peekc_at(p, 2) == ';' ||
           sh_peekc_at(p, 2) == -1))) {
       t = sh_peek(p, LX_COND);
-      cond_fail(p, t, "unexpected argument `%s' to conditional binary operator");
+      cond_fail(p, t,
+                "unexpected argument `%s' to conditional binary operator");
     }
     c->b = sh_lex_regex(p);
     return c;
@@ -156,7 +158,6 @@ static sh_cond *cond_not(sh_parser *p) {
   sh_leave(p);
   return c;
 }
-
 
 static sh_cond *cond_and(sh_parser *p) {
   sh_cond *l = cond_not(p);
@@ -188,14 +189,22 @@ static sh_cond *cond_or(sh_parser *p) {
 }
 
 sh_cond *sh_parse_cond(sh_parser *p) {
+  int line = p->line;
   sh_cond *c = cond_or(p);
   sh_tok *t = sh_peek(p, LX_COND);
+  if (t->kind == T_EOF) {
+    p->line = line;
+    p->cond_err = 1;
+    sh_fail(p, 1, "unexpected EOF while looking for `]]'");
+  }
   if (!is_end(t)) {
     if (t->kind == T_WORD)
-      cond_fail(p, t, "syntax error in conditional expression: unexpected "
-                      "token `%s'");
-    cond_fail(p, t, "unexpected token `%s', conditional binary operator "
-                    "expected");
+      cond_fail(p, t,
+                "syntax error in conditional expression: unexpected "
+                "token `%s'");
+    cond_fail(p, t,
+              "unexpected token `%s', conditional binary operator "
+              "expected");
   }
   sh_consume(p);
   return c;

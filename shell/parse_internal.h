@@ -23,10 +23,10 @@
 typedef struct sh_input {
   const char *s;
   size_t len, pos;
-  const char *alias;  /* alias being expanded (recursion guard), or NULL */
-  int boundary;       /* the end of this text is the end of input */
-  int trail_blank;    /* alias value ends in a blank: check the next word */
-  int count_lines;    /* newlines here advance the line counter */
+  const char *alias; /* alias being expanded (recursion guard), or NULL */
+  int boundary;      /* the end of this text is the end of input */
+  int trail_blank;   /* alias value ends in a blank: check the next word */
+  int count_lines;   /* newlines here advance the line counter */
   struct sh_input *prev;
 } sh_input;
 
@@ -46,8 +46,8 @@ typedef enum sh_tok_kind {
   T_DSEMI_AMP, /* ;;& */
   T_LPAREN,
   T_RPAREN,
-  T_DLPAREN,   /* (( at command start or after for: arithmetic follows */
-  T_COND_OP    /* inside [[ ]]: < > ! ( ) && || as operators */
+  T_DLPAREN, /* (( at command start or after for: arithmetic follows */
+  T_COND_OP  /* inside [[ ]]: < > ! ( ) && || as operators */
 } sh_tok_kind;
 
 /* Lexing modes requested by the grammar when it looks at the next token. */
@@ -63,18 +63,18 @@ enum {
 
 typedef struct sh_tok {
   sh_tok_kind kind;
-  int mode;           /* LX_* it was lexed with */
+  int mode; /* LX_* it was lexed with */
   int line;
-  const char *src;    /* token text (for error messages) */
+  const char *src; /* token text (for error messages) */
   size_t src_len;
-  sh_word *w;         /* T_WORD */
-  sh_assign *as;      /* T_WORD that is an assignment (LX_CMD/LX_DECL) */
-  int alias_ok;       /* word follows an alias whose value ends in blank */
-  sh_redir_op rop;    /* T_REDIR */
+  sh_word *w;      /* T_WORD */
+  sh_assign *as;   /* T_WORD that is an assignment (LX_CMD/LX_DECL) */
+  int alias_ok;    /* word follows an alias whose value ends in blank */
+  sh_redir_op rop; /* T_REDIR */
   int fd;
   const char *fd_var;
-  int strip;          /* <<- */
-  const char *op;     /* T_COND_OP text */
+  int strip;      /* <<- */
+  const char *op; /* T_COND_OP text */
 } sh_tok;
 
 typedef struct sh_pending_doc {
@@ -97,9 +97,11 @@ struct sh_parser {
   sh_pending_doc *docs;
   size_t ndocs, capdocs;
   int depth;
+  int cmdsub_depth; /* inside $( ), <( ) or >( ): EOF errors name the ) */
   const char *err;
   int err_line;
   int incomplete;
+  int cond_err; /* the error is inside [[ ]] */
   int failed;
   int virt_nl; /* the newline assumed at the end of the text was read */
 };
@@ -125,6 +127,9 @@ void sh_push_input(sh_parser *p, const char *s, size_t len, const char *alias,
 const char *sh_here(sh_parser *p);
 
 sh_tok *sh_peek(sh_parser *p, int mode);
+/* If the word token t is an alias, read its value in its place and return
+ * 1 (the token is consumed: peek again). */
+int sh_try_alias(sh_parser *p, sh_tok *t);
 void sh_consume(sh_parser *p);
 void sh_skip_blanks(sh_parser *p);
 

@@ -21,12 +21,12 @@
  * depends on where in that tree a command sits. */
 typedef struct pr {
   buf *o;
-  int ind;     /* indentation in columns */
-  int fn;      /* inside a function definition: ';' ends the line */
-  int comsub;  /* printing a $(...) body: newlines stay newlines */
-  int skip;    /* the next command does not indent itself */
-  int conn;    /* inside a connection: here-doc bodies wait for the
-                  connector */
+  int ind;    /* indentation in columns */
+  int fn;     /* inside a function definition: ';' ends the line */
+  int comsub; /* printing a $(...) body: newlines stay newlines */
+  int skip;   /* the next command does not indent itself */
+  int conn;   /* inside a connection: here-doc bodies wait for the
+                 connector */
   const sh_redir *docs[PR_MAX_DOCS]; /* deferred here-documents */
   size_t ndocs;
   int was_doc; /* here-doc bodies were just printed: no ';' */
@@ -40,7 +40,9 @@ static void putn(pr *p, const char *s, size_t n) {
     p->err = 1;
 }
 
-static void put(pr *p, const char *s) { putn(p, s, strlen(s)); }
+static void put(pr *p, const char *s) {
+  putn(p, s, strlen(s));
+}
 
 static void putch(pr *p, int c) {
   if (buf_putc(p->o, c))
@@ -126,17 +128,51 @@ static void print_sub_body(pr *p, const sh_node *body) {
   memset(p, 0, sizeof *p);
   p->o = save.o;
   p->comsub = 1;
+  size_t at = p->o->len;
   mcs(p, body);
   print_deferred(p, "");
+  /* $( (a) ) must not print as $((a)) */
+  if (p->o->len > at && p->o->data[at] == '(' && !buf_putc(p->o, ' ')) {
+    memmove(p->o->data + at + 1, p->o->data + at, p->o->len - at - 1);
+    p->o->data[at] = ' ';
+  }
   int err = p->err;
   *p = save;
   p->err |= err;
+}
+
+/* Inside "...", ${x-word} (and = ? +) takes $'...' as plain text: bash
+ * prints it decoded without quotes. i is just after "${". */
+static int brace_plain(const char *s, size_t i, size_t n) {
+  if (i < n && (s[i] == '#' || s[i] == '!'))
+    i++;
+  if (i < n && !(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+                 (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+    i++; /* a special parameter */
+  while (i < n &&
+         (s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+          (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+    i++;
+  if (i < n && s[i] == '[') {
+    int d = 0;
+    for (; i < n; i++) {
+      if (s[i] == '[')
+        d++;
+      else if (s[i] == ']' && !--d)
+        break;
+    }
+    i++;
+  }
+  if (i < n && s[i] == ':')
+    i++;
+  return i < n && (s[i] == '-' || s[i] == '=' || s[i] == '?' || s[i] == '+');
 }
 
 /* Print source text s[0..n), replacing $(...) bodies listed in subs by
  * their re-printed form and $'...' by its single-quoted value. */
 static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
   int dq = 0, br = 0;
+  unsigned plain = 0; /* bit k: brace level k+1 takes $'' as plain text */
   size_t i = 0;
   while (i < n) {
     const sh_part *hit = NULL;
@@ -168,6 +204,11 @@ static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
     } else if (c == '$' && !dq && i + 1 < n && s[i + 1] == '"') {
       i++; /* $"..." prints as "..." */
     } else if (c == '$' && i + 1 < n && s[i + 1] == '{') {
+      if (br < 31) {
+        plain &= ~(1u << br);
+        if (dq && brace_plain(s, i + 2, n))
+          plain |= 1u << br;
+      }
       br++;
       putn(p, s + i, 2);
       i += 2;
@@ -185,7 +226,10 @@ static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
       char tmp[512];
       if (len < sizeof tmp) {
         size_t m = sh_ansi_decode(s + i + 2, len, tmp);
-        single_quote(p, tmp, m);
+        if (br && br <= 31 && (plain & (1u << (br - 1))))
+          putn(p, tmp, m);
+        else
+          single_quote(p, tmp, m);
       } else {
         putn(p, s + i, j - i + 1);
       }
@@ -326,19 +370,40 @@ static void print_fd(pr *p, const sh_redir *r, int def, int always) {
 static void print_redir(pr *p, const sh_redir *r) {
   int dash;
   switch (r->op) {
-  case R_IN: print_fd(p, r, 0, 0); put(p, "< "); break;
-  case R_OUT: print_fd(p, r, 1, 0); put(p, "> "); break;
-  case R_CLOBBER: print_fd(p, r, 1, 0); put(p, ">| "); break;
-  case R_APPEND: print_fd(p, r, 1, 0); put(p, ">> "); break;
+  case R_IN:
+    print_fd(p, r, 0, 0);
+    put(p, "< ");
+    break;
+  case R_OUT:
+    print_fd(p, r, 1, 0);
+    put(p, "> ");
+    break;
+  case R_CLOBBER:
+    print_fd(p, r, 1, 0);
+    put(p, ">| ");
+    break;
+  case R_APPEND:
+    print_fd(p, r, 1, 0);
+    put(p, ">> ");
+    break;
   /* bash compares <> with 1, so a default <> prints as 0<> */
   case R_INOUT:
-    if (r->fd_var || r->fd < 0 || r->fd != 1)
-      print_fd(p, r, -1, 1);
+    if (r->fd_var)
+      print_fd(p, r, 0, 1);
+    else if (r->fd != 1)
+      buf_printf(p->o, "%d", r->fd < 0 ? 0 : r->fd);
     put(p, "<> ");
     break;
-  case R_HERESTRING: print_fd(p, r, 0, 0); put(p, "<<< "); break;
-  case R_OUT_ERR: put(p, "&> "); break;
-  case R_APPEND_OUT_ERR: put(p, "&>> "); break;
+  case R_HERESTRING:
+    print_fd(p, r, 0, 0);
+    put(p, "<<< ");
+    break;
+  case R_OUT_ERR:
+    put(p, "&> ");
+    break;
+  case R_APPEND_OUT_ERR:
+    put(p, "&>> ");
+    break;
   case R_DUP_IN:
   case R_DUP_OUT: {
     int in = r->op == R_DUP_IN;
@@ -592,10 +657,9 @@ static void print_case(pr *p, const sh_node *n) {
 
 static int is_reserved(const char *s) {
   static const char *const rw[] = {
-      "if",   "then",     "elif",   "else", "fi",    "case", "esac",
-      "for",  "select",   "while",  "until", "do",   "done", "in",
-      "function", "time", "{",      "}",    "!",     "[[",   "]]",
-      "coproc", NULL};
+      "if",     "then",  "elif",  "else", "fi",   "case",   "esac",     "for",
+      "select", "while", "until", "do",   "done", "in",     "function", "time",
+      "{",      "}",     "!",     "[[",   "]]",   "coproc", NULL};
   for (int i = 0; rw[i]; i++)
     if (!strcmp(rw[i], s))
       return 1;
@@ -792,6 +856,7 @@ static void mcs(pr *p, const sh_node *n) {
     break;
   case N_FUNCDEF:
     print_func(p, n, 0);
+    p->was_doc = 0; /* bash ends a nested definition with ';' regardless */
     return;
   case N_ARITH:
     put(p, "((");
