@@ -1005,7 +1005,7 @@ static void lex_extglob(sh_parser *p, wbuild *b) {
 }
 
 void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
-  int depth = 0, ternary = 0;
+  int depth = 0, ternary = 0, sq = 0;
   int at_start = 1;
   int dq = flags & WF_DQ;
   sh_enter(p);
@@ -1041,7 +1041,9 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       break;
     case WM_BRACE:
     case WM_SLASH:
-      if (c == '}') {
+      if (sq) {
+        /* inside '...' of "${x-'...'}" */
+      } else if (c == '}') {
         if (!depth)
           goto done;
         depth--;
@@ -1105,17 +1107,10 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       continue;
     }
     if (c == '\'' && dq && !lit_mode && !(flags & WF_PATTERN)) {
-      /* "${x-'a}'}": the quotes are kept as text but still hide a } */
-      int line = p->line;
+      /* "${x-'$y}'}": the quotes are kept as text, what they enclose is
+       * still expanded, but they hide a } */
       sh_wb_addc(b, sh_getc(p), 1);
-      for (;;) {
-        int q = sh_getc(p);
-        if (q == -1)
-          sh_fail_eof_match(p, line, "'");
-        sh_wb_addc(b, q, 1);
-        if (q == '\'')
-          break;
-      }
+      sq = !sq;
     } else if (c == '\'' && !lit_mode) {
       lex_squote(p, b);
     } else if (c == '"') {

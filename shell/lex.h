@@ -62,7 +62,8 @@ enum {
   WF_PATTERN = 1 << 1, /* a pattern: quotes keep their meaning even in "" */
   WF_ASSIGN = 1 << 2,  /* assignment value: ~ after = and : */
   WF_SEMI = 1 << 3,    /* WM_ARITH: stop at ; (for ((;;))) */
-  WF_EXTGLOB = 1 << 4  /* extglob patterns whatever the option (in [[ ]]) */
+  WF_EXTGLOB = 1 << 4, /* extglob patterns whatever the option (in [[ ]]) */
+  WF_ELEM = 1 << 5     /* array literal element: x=~ keeps its ~ */
 };
 
 /* Read parts into b until the mode's terminator (not consumed). */

@@ -92,7 +92,7 @@ static void lex_array(sh_parser *p, sh_assign *as) {
       span s = sh_span_start(p);
       wbuild b;
       sh_wb_init(&b, p);
-      sh_lex_parts(p, &b, WM_NORMAL, 0);
+      sh_lex_parts(p, &b, WM_NORMAL, WF_ELEM);
       if (sh_wb_empty(&b)) {
         sh_tok t;
         memset(&t, 0, sizeof t);
@@ -225,6 +225,25 @@ static void read_heredocs(sh_parser *p) {
       r->heredoc = sh_lex_heredoc_body(p, text, body.llen);
     }
   }
+  /* A function whose body has here-documents: its text runs to the end of
+   * the last body (the interpreter may keep a function as text). */
+  const char *end = sh_here(p);
+  for (size_t i = 0; i < p->ndoc_funcs; i++) {
+    sh_node *f = p->doc_funcs[i];
+    const char *src = f->u.func.src;
+    for (const sh_input *in = p->in; in && src; in = in->prev) {
+      if (src >= in->s && src <= in->s + in->len) {
+        if (end >= src && end <= in->s + in->len) {
+          size_t len = (size_t)(end - src);
+          while (len && src[len - 1] == '\n')
+            len--;
+          f->u.func.src_len = len;
+        }
+        break;
+      }
+    }
+  }
+  p->ndoc_funcs = 0;
 }
 
 void sh_add_heredoc(sh_parser *p, sh_redir *r, const sh_word *w);
@@ -258,6 +277,7 @@ void sh_add_heredoc(sh_parser *p, sh_redir *r, const sh_word *w) {
     }
   }
   r->heredoc_quoted = quoted;
+  p->ndocs_total++;
   p->docs = sh_grow(p, p->docs, &p->capdocs, p->ndocs, sizeof *p->docs);
   p->docs[p->ndocs].r = r;
   p->docs[p->ndocs].delim = d;

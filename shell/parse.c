@@ -211,6 +211,7 @@ static size_t src_span(sh_parser *p, const char *start) {
 
 static sh_node *parse_funcdef_body(sh_parser *p, const char *name, int line,
                                    const char *start) {
+  size_t docs0 = p->ndocs_total;
   skip_newlines(p, LX_CMD);
   sh_tok *t = sh_peek(p, LX_CMD);
   sh_node *body = parse_compound(p, t);
@@ -221,6 +222,11 @@ static sh_node *parse_funcdef_body(sh_parser *p, const char *name, int line,
   n->u.func.body = body;
   n->u.func.src = start;
   n->u.func.src_len = src_span(p, start);
+  if (p->ndocs_total > docs0 && p->ndocs) {
+    p->doc_funcs = sh_grow(p, p->doc_funcs, &p->capdoc_funcs, p->ndoc_funcs,
+                           sizeof *p->doc_funcs);
+    p->doc_funcs[p->ndoc_funcs++] = n;
+  }
   return n;
 }
 
@@ -298,8 +304,18 @@ static sh_node *parse_subshell(sh_parser *p, int line) {
   return n;
 }
 
+/* An arithmetic expression of blanks only is an empty one. */
 static sh_word *nonempty(sh_word *w) {
-  return w && (w->nparts || (w->flags & SW_HAS_QUOTES)) ? w : NULL;
+  if (!w || (w->flags & SW_HAS_QUOTES))
+    return w;
+  for (size_t i = 0; i < w->nparts; i++) {
+    if (w->parts[i].kind != WP_LIT)
+      return w;
+    for (size_t j = 0; j < w->parts[i].u.lit.len; j++)
+      if (!strchr(" \t\n", w->parts[i].u.lit.text[j]))
+        return w;
+  }
+  return NULL;
 }
 
 static void expect_dparen_end(sh_parser *p) {
@@ -689,6 +705,7 @@ sh_node *sh_parse_list_until_eof(sh_parser *p) {
   int save = p->cmdsub_depth;
   p->cmdsub_depth = 0;
   p->cond_err = 0;
+  p->ndoc_funcs = 0;
   sh_enter(p);
   sh_node *body = parse_compound_list(p, 1);
   sh_tok *t = sh_peek(p, LX_ARG);

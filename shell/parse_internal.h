@@ -96,6 +96,11 @@ struct sh_parser {
   int alias_first;        /* an alias value was just pushed */
   sh_pending_doc *docs;
   size_t ndocs, capdocs;
+  size_t ndocs_total; /* here-documents seen so far */
+  /* Functions of the current line whose here-document bodies are still to
+   * be read: their source text is extended over the bodies. */
+  sh_node **doc_funcs;
+  size_t ndoc_funcs, capdoc_funcs;
   int depth;
   int cmdsub_depth; /* inside $( ), <( ) or >( ): EOF errors name the ) */
   const char *err;
