@@ -586,7 +586,6 @@ static void lex_backtick(sh_parser *p, wbuild *b, int dq) {
   span s = sh_span_start(p);
   wbuild t;
   sh_wb_init(&t, p);
-  const char *raw_end = NULL;
   for (;;) {
     int c = sh_getc(p);
     if (c == -1)
@@ -604,8 +603,6 @@ static void lex_backtick(sh_parser *p, wbuild *b, int dq) {
     sh_wb_addc(&t, c, 0);
   }
   size_t rawlen = sh_span_len(p, s);
-  raw_end = sh_span_ptr(s) + (rawlen ? rawlen - 1 : 0);
-  (void)raw_end;
   char *body = sh_strndup(p, t.lit ? t.lit : "", t.llen);
   sh_wb_flush(b);
   sh_part *pt = sh_wb_new(b, WP_CMDSUB);
@@ -670,7 +667,7 @@ static void lex_cmdsub(sh_parser *p, wbuild *b, int skip, sh_part_kind kind,
   sh_tok save_tok = p->tok;
   int save_have = p->have_tok;
   p->have_tok = 0;
-  sh_node *n = sh_parse_cmdsub_body(p, 0);
+  sh_node *n = sh_parse_cmdsub_body(p);
   size_t len = sh_span_len(p, s);
   p->tok = save_tok;
   p->have_tok = save_have;
@@ -851,6 +848,10 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
     sh_getc(p);
     pm.sub = PS_SLICE;
     pm.arg1 = sh_sub_word(p, WM_SLICE, 0, 1);
+    /* ${x:} is a bad substitution (but ${x: } and ${x::} are fine) */
+    if (!pm.arg1->nparts && !(pm.arg1->flags & SW_HAS_QUOTES) &&
+        sh_peekc(p) != ':')
+      bad = 1;
     if (sh_peekc(p) == ':') {
       sh_getc(p);
       pm.arg2 = sh_sub_word(p, WM_SLICE, 0, 1);
@@ -873,7 +874,19 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
                : c == '#' ? PS_REPLACE_PRE
                           : PS_REPLACE_SUF;
     }
-    pm.arg1 = sh_sub_word(p, WM_SLASH, WF_PATTERN | (dq ? WF_DQ : 0), 0);
+    if (pm.sub == PS_REPLACE_ALL && sh_peekc(p) == '/') {
+      /* ${x////c}: after //, a first / is the pattern, not the end */
+      span s = sh_span_start(p);
+      wbuild w;
+      sh_wb_init(&w, p);
+      sh_wb_addc(&w, sh_getc(p), 0);
+      sh_lex_parts(p, &w, WM_SLASH, WF_PATTERN | (dq ? WF_DQ : 0));
+      pm.arg1 = sh_wb_word(&w);
+      pm.arg1->src = sh_span_ptr(s);
+      pm.arg1->src_len = sh_span_len(p, s);
+    } else {
+      pm.arg1 = sh_sub_word(p, WM_SLASH, WF_PATTERN | (dq ? WF_DQ : 0), 0);
+    }
     if (sh_peekc(p) == '/') {
       sh_getc(p);
       /* the replacement quotes like a pattern inside "..." too */
@@ -970,8 +983,25 @@ static int lex_tilde(sh_parser *p, wbuild *b, int mode, int flags) {
   return 1;
 }
 
-static int extglob_on(sh_parser *p) {
+int sh_extglob_on(sh_parser *p) {
   return p->o.extglob && p->o.extglob(p->o.alias_ud);
+}
+
+/* Inside ${...}: is there a ) closing the extglob at offset 1 before the
+ * } that ends the word? ("${x##*([}" has none: plain text then.) */
+static int extglob_closes(sh_parser *p) {
+  int depth = 0;
+  for (size_t k = 2;; k++) {
+    int c = sh_peekc_at(p, k);
+    if (c == -1 || c == '}')
+      return 0;
+    if (c == '\\')
+      k++;
+    else if (c == '(')
+      depth++;
+    else if (c == ')' && !depth--)
+      return 1;
+  }
 }
 
 /* @(...) and friends: kept as source text for the pattern matcher. */
@@ -1092,6 +1122,8 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       }
       sh_getc(p);
       if (n == -1) {
+        if (p->o.interactive)
+          sh_fail(p, 1, "unexpected end of file after \\");
         sh_wb_addc(b, '\\', 0);
         break;
       }
@@ -1128,9 +1160,12 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
                  (b->lit[b->llen - 1] == ':' || b->lit[b->llen - 1] == '='))) &&
                lex_tilde(p, b, mode, flags)) {
       /* tilde part added */
-    } else if (mode == WM_NORMAL && strchr("@*+?!", c) &&
-               sh_peekc_at(p, 1) == '(' &&
-               ((flags & WF_EXTGLOB) || extglob_on(p))) {
+    } else if (c && strchr("@*+?!", c) && sh_peekc_at(p, 1) == '(' &&
+               (mode == WM_NORMAL ||
+                ((mode == WM_BRACE || mode == WM_SLASH) &&
+                 (!dq || (flags & WF_PATTERN)) && extglob_closes(p))) &&
+               ((flags & WF_EXTGLOB) || sh_extglob_on(p))) {
+      /* (also in ${x:-@(a|b)} and ${x#@(a|b)}, where ( ends nothing) */
       lex_extglob(p, b);
     } else {
       sh_getc(p);

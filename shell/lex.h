@@ -73,5 +73,7 @@ sh_word *sh_sub_word(sh_parser *p, int mode, int flags, int keep_empty);
 /* After $(( at offset k: is this arithmetic (vs. $( (subshell) ))? */
 int sh_arith_ahead(sh_parser *p, size_t k);
 _Noreturn void sh_fail_eof_match(sh_parser *p, int line, const char *what);
+/* The extglob option as the hook reports it now. */
+int sh_extglob_on(sh_parser *p);
 
 #endif

@@ -173,8 +173,14 @@ static void read_heredocs(sh_parser *p) {
     wbuild body;
     sh_wb_init(&body, p);
     for (;;) {
-      if (sh_peekc(p) == -1)
+      if (sh_peekc(p) == -1) {
+        if (p->o.interactive)
+          sh_fail(p, 1,
+                  "here-document at line %d delimited by end-of-file "
+                  "(wanted `%s')",
+                  p->line, d->delim);
         break; /* bash warns and takes what it has */
+      }
       size_t start = body.llen;
       int c;
       int cont = 0;
@@ -367,8 +373,9 @@ static void lex_token(sh_parser *p, sh_tok *t, int mode) {
     t->src_len = 1;
     t->kind = T_NEWLINE;
     return;
-  } else if ((mode & LX_COND) && !(mode & LX_PAT) && c == '!' && c1 == '(') {
-    /* [[ !(a) ]] is the ! operator then a group, not an extglob */
+  } else if ((mode & LX_COND) && !(mode & LX_PAT) && c == '!' && c1 == '(' &&
+             !sh_extglob_on(p)) {
+    /* [[ !(a) ]] is the ! operator then a group, unless extglob is on */
     sh_getc(p);
     t->kind = T_WORD;
     t->src_len = 1;

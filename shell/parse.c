@@ -675,9 +675,7 @@ static sh_node *parse_and_or(sh_parser *p) {
 
 /* ---- nested bodies ----------------------------------------------------- */
 
-sh_node *sh_parse_cmdsub_body(sh_parser *p, int backtick) {
-  (void)backtick;
-  int line = p->line;
+sh_node *sh_parse_cmdsub_body(sh_parser *p) {
   sh_enter(p);
   p->cmdsub_depth++;
   skip_newlines(p, LX_CMD);
@@ -687,11 +685,7 @@ sh_node *sh_parse_cmdsub_body(sh_parser *p, int backtick) {
     body = parse_compound_list(p, 0);
     t = sh_peek(p, LX_ARG);
   }
-  if (t->kind == T_EOF) {
-    p->err = NULL;
-    (void)line;
-    sh_fail(p, 1, "unexpected EOF while looking for matching `)'");
-  }
+  /* (EOF is reported as a missing ")" while cmdsub_depth is set) */
   if (t->kind != T_RPAREN)
     sh_unexpected(p, t);
   sh_consume(p);

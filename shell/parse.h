@@ -24,6 +24,10 @@ typedef struct sh_parse_opts {
   /* Whether extglob patterns (@(..) ...) are recognised. */
   int (*extglob)(void *ud);
   int first_line; /* line number of the first line (default 1) */
+  /* The text may go on (a prompt gathering lines): a here-document or a
+   * backslash-newline cut off by the end is incomplete (-1 with
+   * sh_parse_incomplete) instead of ending there as in a script. */
+  int interactive;
 } sh_parse_opts;
 
 /* The parser allocates the tree in a (and keeps pointers into src, which

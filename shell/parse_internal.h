@@ -154,7 +154,7 @@ int sh_tok_is(const sh_tok *t, const char *rw);
 int sh_is_name(const char *s, size_t n);
 
 /* ---- grammar (parse.c) ---- */
-sh_node *sh_parse_cmdsub_body(sh_parser *p, int backtick);
+sh_node *sh_parse_cmdsub_body(sh_parser *p);
 sh_node *sh_parse_list_until_eof(sh_parser *p);
 sh_node *sh_new_node(sh_parser *p, sh_node_kind k, int line);
 

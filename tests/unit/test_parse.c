@@ -114,6 +114,8 @@ static void t_params(void **st) {
   EQ("echo ${#} ${##} ${#-} ${!}", "(cmd echo ${#} ${##} ${#-} ${!})");
   EQ("echo ${###} ${#-x} ${#?}", "(cmd echo ${# ##} ${# - x} ${#?})");
   EQ("echo ${!a[@]:1} ${!a[*]}", "(cmd echo ${!a[@] : 1} ${!a[*]})");
+  EQ("echo ${x////c} ${x///} ${x/#/y} ${x:}",
+     "(cmd echo ${x // / / c} ${x // /} ${x /# / y} ${!bad:${x:}})");
 }
 
 static void t_subst(void **st) {
@@ -269,6 +271,57 @@ static void t_alias(void **st) {
   /* the word after a blank-ending alias is checked wherever it is */
   assert_string_equal(N("F2 i2 IN a; do :; done", 1),
                       "1:(for i in a ; (cmd :))");
+}
+
+static void t_interactive(void **st) {
+  (void)st;
+  sh_parse_opts o = {0};
+  o.interactive = 1;
+  const char *inc[] = {"cat <<EOF\nab", "echo a\\", "cat <<E; echo $(\n"};
+  for (int i = 0; i < 3; i++) {
+    sh_parser *p = sh_parser_new(&A, inc[i], strlen(inc[i]), &o);
+    sh_node *n;
+    assert_int_equal(sh_parse_next(p, &n), -1);
+    assert_true(sh_parse_incomplete(p));
+  }
+  const char *ok = "cat <<EOF\nab\nEOF\necho a\\\nb";
+  sh_parser *p = sh_parser_new(&A, ok, strlen(ok), &o);
+  sh_node *n;
+  assert_int_equal(sh_parse_next(p, &n), 1);
+  assert_int_equal(sh_parse_next(p, &n), 1);
+  assert_int_equal(sh_parse_next(p, &n), 0);
+}
+
+static int eg_on(void *ud) {
+  (void)ud;
+  return 1;
+}
+
+static const char *PX(const char *src) {
+  sh_parse_opts o = {0};
+  o.extglob = eg_on;
+  sh_node *n;
+  const char *err;
+  int line;
+  buf_clear(&B);
+  if (sh_parse_all(&A, src, strlen(src), &o, &n, &err, &line) < 0)
+    buf_printf(&B, "ERR:%d:%s", line, err);
+  else
+    sh_ast_dump(&B, n->u.list.items[0].node);
+  return buf_cstr(&B);
+}
+
+static void t_extglob(void **st) {
+  (void)st;
+  assert_string_equal(PX("echo @(a|b) x*(y) ${v:-+(c)} ${v#?(d)}"),
+                      "(cmd echo <eg:@(a|b)> x<eg:*(y)> ${v :- <eg:+(c)>} "
+                      "${v # <eg:?(d)>})");
+  assert_string_equal(PX("echo \"${l##*([}\""), "(cmd echo \"${l ## *([}\")");
+  assert_string_equal(PX("[[ !($x) ]]"), "(cond <eg:!($x)>)");
+  assert_string_equal(P("[[ !($x) ]]"), "(cond (! $x))");
+  assert_string_equal(P("[[ a == @(b|c) ]]"), "(cond (== a <eg:@(b|c)>))");
+  assert_string_equal(P("echo @(a)"), "ERR:1:syntax error near unexpected "
+                                      "token `('");
 }
 
 static void t_cond_error(void **st) {
@@ -969,6 +1022,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(t_alias, setup, teardown),
       cmocka_unit_test_setup_teardown(t_incomplete, setup, teardown),
       cmocka_unit_test_setup_teardown(t_cond_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(t_extglob, setup, teardown),
+      cmocka_unit_test_setup_teardown(t_interactive, setup, teardown),
       cmocka_unit_test_setup_teardown(t_print, setup, teardown),
       cmocka_unit_test_setup_teardown(t_bash_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(t_structure, setup, teardown),
