@@ -35,7 +35,7 @@ vsh_ctx_switch:
 vsh_ctx_start:
 	movq %r12, %rdi
 	subq $8, %rsp
-	call vsh_fiber_entry
+	call fiber_entry_main
 	ud2
 	.size vsh_ctx_start,.-vsh_ctx_start
 #endif

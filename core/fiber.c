@@ -128,8 +128,8 @@ static void to_root(sched *s, fiber *f) {
 #endif
 }
 
-void vsh_fiber_entry(fiber *f);
-void vsh_fiber_entry(fiber *f) {
+void fiber_entry_main(fiber *f);
+void fiber_entry_main(fiber *f) {
 #ifdef VSH_ASAN
   __sanitizer_finish_switch_fiber(NULL, &f->s->root_bottom, &f->s->root_size);
 #endif
@@ -142,7 +142,7 @@ void vsh_fiber_entry(fiber *f) {
 #if !VSH_CTX_ASM
 static void uc_entry(unsigned lo, unsigned hi) {
   fiber *f = (fiber *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
-  vsh_fiber_entry(f);
+  fiber_entry_main(f);
 }
 #endif
 

@@ -8,7 +8,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/mem.h"
-#include "shell/parse.h"
+#include "shell/syntax/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

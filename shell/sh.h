@@ -26,7 +26,7 @@
 #include "core/fiber.h"
 #include "core/mem.h"
 #include "core/stream.h"
-#include "shell/ast.h"
+#include "shell/syntax/ast.h"
 #include "vfs/vfs.h"
 #include "vsh.h"
 
@@ -223,13 +223,18 @@ typedef struct sh_job {
   struct sh_job *next;
 } sh_job;
 
-typedef struct sh_host_cmd {
-  char *name;
-  vsh_command_fn fn;
-  void *ud;
-} sh_host_cmd;
-
-struct vsh_sandbox;
+/* The host layer (api/) under the shell: the sandbox's clock and random
+ * hooks and the embedder's commands. Whoever creates an sh_run fills it in;
+ * the shell reaches nothing above itself except through this table. */
+typedef struct sh_host_cmd sh_host_cmd; /* opaque: owned by the host */
+typedef struct sh_host {
+  int64_t (*now_ns)(void *ud); /* wall clock, ns since the epoch */
+  void (*random)(void *ud, void *p, size_t n);
+  /* The host command registered under name, or NULL. */
+  const sh_host_cmd *(*find_cmd)(void *ud, const char *name);
+  /* Run it as a simple command in ex with ex's fds; returns its status. */
+  int (*call_cmd)(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv);
+} sh_host;
 
 typedef struct sh_kept {
   arena *a;
@@ -238,7 +243,9 @@ typedef struct sh_kept {
 
 /* One vsh_exec / vsh_session_exec call. */
 struct sh_run {
-  struct vsh_sandbox *sb;
+  const sh_host *host;
+  void *host_ud;                /* the sandbox, passed to host hooks */
+  const struct net_policy *net; /* NULL: no network */
   mem *m;
   vfs *v;
   sched *sc;
@@ -354,7 +361,6 @@ void sh_xtrace_prefix(sh_exec *ex, buf *b);
 int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace);
 int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs);
 int sh_call_function(sh_exec *ex, sh_func *f, int argc, char **argv);
-int sh_call_host(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv);
 int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
                        size_t len, int argc, char **argv);
 size_t sh_procsub_mark(sh_exec *ex);
@@ -364,13 +370,27 @@ void sh_aliases_copy(sh_exec *ex);
 void sh_aliases_free(sh_exec *ex);
 int sh_builtin_disabled(sh_exec *ex, const char *name);
 
-/* ---- sandbox hooks used by the shell ----------------------------------- */
+/* ---- host hooks (see sh_host) ------------------------------------------ */
 
-int64_t sh_now_ns(sh_exec *ex); /* wall clock */
-void sh_random_bytes(sh_exec *ex, void *p, size_t n);
-const sh_host_cmd *sh_host_lookup(sh_exec *ex, const char *name);
-int sh_have_net(sh_exec *ex);
-const struct net_policy *sh_net(sh_exec *ex);
+static inline int64_t sh_now_ns(sh_exec *ex) {
+  return ex->run->host->now_ns(ex->run->host_ud);
+}
+static inline void sh_random_bytes(sh_exec *ex, void *p, size_t n) {
+  ex->run->host->random(ex->run->host_ud, p, n);
+}
+static inline const sh_host_cmd *sh_host_lookup(sh_exec *ex, const char *name) {
+  return ex->run->host->find_cmd(ex->run->host_ud, name);
+}
+static inline int sh_call_host(sh_exec *ex, const sh_host_cmd *h, int argc,
+                               char **argv) {
+  return ex->run->host->call_cmd(ex, h, argc, argv);
+}
+static inline int sh_have_net(sh_exec *ex) {
+  return ex->run->net != NULL;
+}
+static inline const struct net_policy *sh_net(sh_exec *ex) {
+  return ex->run->net;
+}
 
 /* ---- shell process lifecycle (exec.c) ---------------------------------- */
 

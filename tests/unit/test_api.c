@@ -1,4 +1,4 @@
-// layers: core vfs shell builtins
+// layers: core vfs shell builtins api
 /* test_api.c - sessions, host commands, the file API, snapshots. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "shell/arith.c"
+#include "shell/state/arith.c"
 
 /* A tiny variable store: "name" or "name[sub]" keys, raw subscripts. */
 typedef struct var {

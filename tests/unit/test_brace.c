@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "shell/brace.c"
 #include "core/pattern.h"
+#include "shell/expand/brace.c"
 
 /* sh_pat_unescape lives in pattern.c; a local copy keeps this test
  * independent of it. */

@@ -1,4 +1,4 @@
-// layers: core vfs shell builtins
+// layers: core vfs shell builtins api
 /* test_exec.c - the interpreter end to end through the public API:
  * quoting, expansions, control flow, functions, pipelines, redirections. */
 #include <setjmp.h>

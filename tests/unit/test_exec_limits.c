@@ -1,4 +1,4 @@
-// layers: core vfs shell builtins
+// layers: core vfs shell builtins api
 /* test_exec_limits.c - limits, cancel, timeout, streaming output, memory
  * returning to its level after every exec. */
 #include <pthread.h>

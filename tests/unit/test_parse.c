@@ -16,12 +16,12 @@
 
 #include <cmocka.h>
 
-#include "../../shell/ast_dump.c"
-#include "../../shell/lex.c"
-#include "../../shell/lex_token.c"
-#include "../../shell/parse.c"
-#include "../../shell/parse_cond.c"
-#include "../../shell/print.c"
+#include "../../shell/syntax/ast_dump.c"
+#include "../../shell/syntax/lex.c"
+#include "../../shell/syntax/lex_token.c"
+#include "../../shell/syntax/parse.c"
+#include "../../shell/syntax/parse_cond.c"
+#include "../../shell/syntax/print.c"
 
 static mem *M;
 static arena A;

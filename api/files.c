@@ -1,0 +1,248 @@
+/*
+ * api_files.c - the public file API: thin wrappers over vfs.h, resolving
+ * relative paths against the sandbox cwd, with the error kept on the
+ * handle. Returned buffers are malloc'd (vsh_free).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/sandbox.h"
+
+/* The embedder owns its sandbox: file calls from the host are not subject
+ * to the script user's permissions (new files still belong to that user). */
+static void fs_lock(vsh_sandbox *sb) {
+  sb_lock(sb);
+  vfs_privileged_enter(sb->v);
+}
+
+static void fs_unlock(vsh_sandbox *sb) {
+  vfs_privileged_leave(sb->v);
+  sb_unlock(sb);
+}
+
+#define CHECK(sb, p)                                                           \
+  do {                                                                         \
+    if (!(sb) || !(p))                                                         \
+      return sb_fail((sb), VSH_MISUSE, EINVAL, "invalid argument");            \
+  } while (0)
+
+vsh_status vsh_read_file(vsh_sandbox *sb, const char *path, char **data,
+                         size_t *len) {
+  CHECK(sb, path);
+  if (!data)
+    return VSH_MISUSE;
+  fs_lock(sb);
+  char *d = NULL;
+  size_t n = 0;
+  int rc = vfs_read_file(sb->v, sb->cwd, path, &d, &n);
+  if (rc == 0) {
+    *data = sb_strdup_out(d, n);
+    vfs_release(sb->v, d);
+    if (len)
+      *len = n;
+    fs_unlock(sb);
+    if (!*data)
+      return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+    return VSH_OK;
+  }
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "read", path);
+}
+
+vsh_status vsh_write_file(vsh_sandbox *sb, const char *path, const void *data,
+                          size_t len, unsigned mode) {
+  CHECK(sb, path);
+  fs_lock(sb);
+  int rc = vfs_write_file(sb->v, sb->cwd, path, data ? data : "", len, mode);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "write", path);
+}
+
+vsh_status vsh_append_file(vsh_sandbox *sb, const char *path, const void *data,
+                           size_t len) {
+  CHECK(sb, path);
+  fs_lock(sb);
+  int rc = vfs_append_file(sb->v, sb->cwd, path, data ? data : "", len);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "append", path);
+}
+
+static vsh_status do_stat(vsh_sandbox *sb, const char *path, vsh_stat *st,
+                          int follow) {
+  CHECK(sb, path);
+  if (!st)
+    return VSH_MISUSE;
+  fs_lock(sb);
+  vfs_stat_t vs;
+  int rc = follow ? vfs_stat(sb->v, sb->cwd, path, &vs)
+                  : vfs_lstat(sb->v, sb->cwd, path, &vs);
+  fs_unlock(sb);
+  if (rc)
+    return sb_fs_fail(sb, rc, "stat", path);
+  vfs_to_vsh_stat(&vs, st);
+  return VSH_OK;
+}
+
+vsh_status vsh_stat_path(vsh_sandbox *sb, const char *path, vsh_stat *st) {
+  return do_stat(sb, path, st, 1);
+}
+
+vsh_status vsh_lstat_path(vsh_sandbox *sb, const char *path, vsh_stat *st) {
+  return do_stat(sb, path, st, 0);
+}
+
+vsh_status vsh_readdir(vsh_sandbox *sb, const char *path, char ***names,
+                       size_t *n) {
+  CHECK(sb, path);
+  if (!names || !n)
+    return VSH_MISUSE;
+  fs_lock(sb);
+  char **vn = NULL;
+  size_t k = 0;
+  int rc = vfs_readdir(sb->v, sb->cwd, path, &vn, &k);
+  if (rc) {
+    fs_unlock(sb);
+    return sb_fs_fail(sb, rc, "readdir", path);
+  }
+  char **out = calloc(k + 1, sizeof *out);
+  int bad = !out;
+  for (size_t i = 0; !bad && i < k; i++) {
+    out[i] = sb_strdup_out(vn[i], strlen(vn[i]));
+    if (!out[i])
+      bad = 1;
+  }
+  vfs_free_names(sb->v, vn, k);
+  fs_unlock(sb);
+  if (bad) {
+    vsh_free_names(sb, out, k);
+    return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+  }
+  *names = out;
+  *n = k;
+  return VSH_OK;
+}
+
+void vsh_free_names(vsh_sandbox *sb, char **names, size_t n) {
+  (void)sb;
+  if (!names)
+    return;
+  for (size_t i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+}
+
+int vsh_exists(vsh_sandbox *sb, const char *path) {
+  if (!sb || !path)
+    return 0;
+  fs_lock(sb);
+  int r = vfs_exists(sb->v, sb->cwd, path);
+  fs_unlock(sb);
+  return r;
+}
+
+vsh_status vsh_mkdir(vsh_sandbox *sb, const char *path, unsigned flags) {
+  CHECK(sb, path);
+  fs_lock(sb);
+  int rc = vfs_vsh_mkdir(sb->v, sb->cwd, path, flags);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "mkdir", path);
+}
+
+vsh_status vsh_rm(vsh_sandbox *sb, const char *path, unsigned flags) {
+  CHECK(sb, path);
+  fs_lock(sb);
+  int rc = vfs_vsh_rm(sb->v, sb->cwd, path, flags);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "rm", path);
+}
+
+vsh_status vsh_rename(vsh_sandbox *sb, const char *from, const char *to) {
+  CHECK(sb, from);
+  if (!to)
+    return VSH_MISUSE;
+  fs_lock(sb);
+  int rc = vfs_rename(sb->v, sb->cwd, from, to);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "rename", from);
+}
+
+vsh_status vsh_link(vsh_sandbox *sb, const char *target, const char *path) {
+  CHECK(sb, target);
+  if (!path)
+    return VSH_MISUSE;
+  fs_lock(sb);
+  int rc = vfs_link(sb->v, sb->cwd, target, path);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "link", path);
+}
+
+vsh_status vsh_symlink(vsh_sandbox *sb, const char *target, const char *path) {
+  CHECK(sb, target);
+  if (!path)
+    return VSH_MISUSE;
+  fs_lock(sb);
+  int rc = vfs_symlink(sb->v, sb->cwd, target, path);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "symlink", path);
+}
+
+vsh_status vsh_readlink(vsh_sandbox *sb, const char *path, char **target) {
+  CHECK(sb, path);
+  if (!target)
+    return VSH_MISUSE;
+  fs_lock(sb);
+  char *t = NULL;
+  size_t n = 0;
+  int rc = vfs_readlink(sb->v, sb->cwd, path, &t, &n);
+  if (rc == 0) {
+    *target = sb_strdup_out(t, n);
+    vfs_release(sb->v, t);
+  }
+  fs_unlock(sb);
+  if (rc)
+    return sb_fs_fail(sb, rc, "readlink", path);
+  return *target ? VSH_OK : sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+}
+
+vsh_status vsh_realpath(vsh_sandbox *sb, const char *path, char **resolved) {
+  CHECK(sb, path);
+  if (!resolved)
+    return VSH_MISUSE;
+  fs_lock(sb);
+  char *t = NULL;
+  int rc = vfs_realpath(sb->v, sb->cwd, path, &t);
+  if (rc == 0) {
+    *resolved = sb_strdup_out(t, strlen(t));
+    vfs_release(sb->v, t);
+  }
+  fs_unlock(sb);
+  if (rc)
+    return sb_fs_fail(sb, rc, "realpath", path);
+  return *resolved ? VSH_OK : sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+}
+
+vsh_status vsh_chmod(vsh_sandbox *sb, const char *path, unsigned mode) {
+  CHECK(sb, path);
+  fs_lock(sb);
+  int rc = vfs_chmod(sb->v, sb->cwd, path, mode);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "chmod", path);
+}
+
+vsh_status vsh_utimes(vsh_sandbox *sb, const char *path, int64_t atime_ns,
+                      int64_t mtime_ns) {
+  CHECK(sb, path);
+  fs_lock(sb);
+  int rc = vfs_utimes(sb->v, sb->cwd, path, atime_ns, mtime_ns, 0);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "utimes", path);
+}
+
+vsh_status vsh_truncate(vsh_sandbox *sb, const char *path, uint64_t size) {
+  CHECK(sb, path);
+  fs_lock(sb);
+  int rc = vfs_truncate(sb->v, sb->cwd, path, size);
+  fs_unlock(sb);
+  return sb_fs_fail(sb, rc, "truncate", path);
+}

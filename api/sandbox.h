@@ -1,0 +1,64 @@
+/*
+ * sandbox.h - the vsh_sandbox object behind the public API: allocator,
+ * filesystem, scheduler (reused by every exec), configuration kept for
+ * fork, host commands, the network policy, and the last error.
+ */
+#ifndef VSH_SHELL_SANDBOX_H
+#define VSH_SHELL_SANDBOX_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "shell/sh.h"
+
+struct net_policy;
+
+struct sh_host_cmd {
+  char *name;
+  vsh_command_fn fn;
+  void *ud;
+};
+
+struct vsh_cancel {
+  atomic_int flag;
+};
+
+struct vsh_sandbox {
+  mem *m;
+  vfs *v;
+  sched *sc;
+  pthread_mutex_t lock; /* recursive: host commands may call file APIs */
+  vsh_limits lim;
+  vsh_clock_fn clock;
+  void *clock_ud;
+  vsh_random_fn random;
+  void *random_ud;
+  unsigned flags;
+  char *cwd;
+  char **env; /* base environment "K=V", NULL-terminated */
+  size_t nenv;
+  struct sh_base *base; /* variables shared by fresh execs (exec_run.c) */
+  struct net_policy *net;
+  const vsh_net_policy *net_src; /* for fork */
+  sh_host_cmd *hosts;
+  size_t nhosts, caphosts;
+  uint64_t rng; /* fallback random state */
+  int in_exec;
+  char errmsg[512];
+  int errcode;
+};
+
+/* Record an error on the handle; returns st. */
+vsh_status sb_fail(vsh_sandbox *sb, vsh_status st, int code, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+vsh_status sb_fs_fail(vsh_sandbox *sb, int rc, const char *what,
+                      const char *path);
+void sb_lock(vsh_sandbox *sb);
+void sb_unlock(vsh_sandbox *sb);
+char *sb_strdup_out(const char *s, size_t n); /* malloc'd copy */
+/* The hooks every sh_run of a sandbox gets (host_ud: the sandbox). */
+extern const sh_host sb_host;
+/* Runs a host command for the shell (cmd.c). */
+int sb_call_cmd(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv);
+
+#endif

@@ -1,0 +1,334 @@
+/* awk.c - the awk command: options, program text, variables, setup and
+ * teardown around the interpreter. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins/data/awk/awk.h"
+#include "builtins/textutil.h"
+
+const char bi_usage_awk[] =
+    "Usage: awk [-F fs] [-v var=value] [-f progfile | 'prog'] [file ...]";
+const char bi_help_awk[] =
+    "Pattern scanning and processing language (POSIX awk).\n"
+    "\n"
+    "  -F fs          field separator (a regex when longer than one char)\n"
+    "  -v var=value   assign before the program starts\n"
+    "  -f progfile    read the program from a file (repeatable)\n";
+
+static void *pmalloc(size_t n, void *ud) {
+  return mem_alloc((mem *)ud, n);
+}
+static void pfree(void *p, void *ud) {
+  if (p)
+    mem_free((mem *)ud, p);
+}
+
+/* Command-line values get string-literal escapes, then are strnums. */
+static aval unescape_val(awk *A, const char *s) {
+  buf b;
+  buf_init(&b, A->m);
+  for (size_t i = 0; s[i]; i++) {
+    if (s[i] != '\\' || !s[i + 1]) {
+      buf_putc(&b, s[i]);
+      continue;
+    }
+    char d = s[++i];
+    switch (d) {
+    case 'n':
+      buf_putc(&b, '\n');
+      break;
+    case 't':
+      buf_putc(&b, '\t');
+      break;
+    case 'r':
+      buf_putc(&b, '\r');
+      break;
+    case 'f':
+      buf_putc(&b, '\f');
+      break;
+    case 'v':
+      buf_putc(&b, '\v');
+      break;
+    case 'b':
+      buf_putc(&b, '\b');
+      break;
+    case 'a':
+      buf_putc(&b, '\a');
+      break;
+    case '\\':
+      buf_putc(&b, '\\');
+      break;
+    case '"':
+      buf_putc(&b, '"');
+      break;
+    case '/':
+      buf_putc(&b, '/');
+      break;
+    default:
+      if (d >= '0' && d <= '7') {
+        int v = 0, k = 0;
+        while (k < 3 && s[i] >= '0' && s[i] <= '7') {
+          v = v * 8 + (s[i] - '0');
+          i++;
+          k++;
+        }
+        i--;
+        buf_putc(&b, v);
+      } else {
+        buf_putc(&b, '\\');
+        buf_putc(&b, d);
+      }
+    }
+  }
+  aval v = av_strnum(A, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  return v;
+}
+
+void awk_cmdline_assign(awk *A, const char *s) {
+  const char *eq = strchr(s, '=');
+  char name[256];
+  size_t n = (size_t)(eq - s);
+  if (n >= sizeof name)
+    return;
+  memcpy(name, s, n);
+  name[n] = 0;
+  int slot = -1;
+  for (int i = 0; i < A->ngl; i++)
+    if (strcmp(A->gnames[i], name) == 0)
+      slot = i;
+  if (slot < 0) /* the program never mentions it: nothing to set */
+    return;
+  node lv = {0};
+  lv.op = N_VAR;
+  lv.slot = slot;
+  awk_assign_var(A, &lv, unescape_val(A, eq + 1));
+}
+
+static void set_special(awk *A, int slot, const char *s) {
+  av_free(A, &A->globals[slot].v);
+  A->globals[slot].v = av_str(A, s, strlen(s));
+  A->globals[slot].kind = C_SCALAR;
+}
+
+static const char *special_names[SV_COUNT] = {
+    "NF",   "NR",       "FNR",    "FS",     "OFS",     "ORS",
+    "RS",   "FILENAME", "SUBSEP", "RSTART", "RLENGTH", "CONVFMT",
+    "OFMT", "ENVIRON",  "ARGC",   "ARGV"};
+
+int bi_awk(bi_ctx *c) {
+  static const bi_opt opts[] = {{"help", BI_OPT_HELP, BI_ARG_NONE},
+                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                {NULL, 0, 0}};
+  awk *A = mem_calloc(c->m, 1, sizeof *A);
+  if (!A)
+    return bi_error(c, "out of memory"), 2;
+  A->c = c;
+  A->m = c->m;
+  A->line = 1;
+  arena_init(&A->ar, c->m);
+  buf_init(&A->tstr, c->m);
+  buf_init(&A->rec, c->m);
+  buf_init(&A->tmp, c->m);
+  buf_init(&A->para, c->m);
+  wr_init(&A->out, c->out);
+  A->gc = pcre2_general_context_create(pmalloc, pfree, c->m);
+  A->cc = A->gc ? pcre2_compile_context_create(A->gc) : NULL;
+  A->mc = A->gc ? pcre2_match_context_create(A->gc) : NULL;
+  A->dfaws = mem_alloc(c->m, 2048 * sizeof(int));
+  for (int i = 0; i < SV_COUNT; i++)
+    awk_global(A, special_names[i]);
+  A->globals = NULL;
+
+  buf prog;
+  buf_init(&prog, c->m);
+  const char *fs = NULL;
+  char **assigns = mem_calloc(c->m, (size_t)c->argc + 1, sizeof *assigns);
+  int nassign = 0, haveprog = 0, st = 0;
+  bi_getopt g;
+  bi_getopt_init(&g, c, "+F:v:f:", opts);
+  int o;
+  while ((o = bi_getopt_next(&g)) != -1) {
+    switch (o) {
+    case 'F':
+      fs = g.arg;
+      break;
+    case 'v':
+      if (!strchr(g.arg, '=')) {
+        stream_printf(c->err, "awk: invalid -v argument: %s\n", g.arg);
+        st = 2;
+        goto out;
+      }
+      assigns[nassign++] = (char *)g.arg;
+      break;
+    case 'f': {
+      int err = 0;
+      stream *s = bi_open_read(c, g.arg, &err);
+      if (!s) {
+        stream_printf(c->err, "awk: can't open file %s\n", g.arg);
+        st = 2;
+        goto out;
+      }
+      const char *d;
+      size_t n;
+      buf copy;
+      buf_init(&copy, c->m);
+      if (tu_slurp(c, s, &d, &n, &copy, &err) == 0) {
+        buf_append(&prog, d, n);
+        buf_putc(&prog, '\n');
+      }
+      buf_free(&copy);
+      stream_unref(s);
+      haveprog = 1;
+      break;
+    }
+    case BI_OPT_HELP:
+      st = bi_print_help(c);
+      goto out;
+    case BI_OPT_VERSION:
+      stream_puts(c->out, "awk version 20240728 (vsh)\n");
+      goto out;
+    default:
+      st = 2;
+      goto out;
+    }
+  }
+  int opi = 0;
+  if (!haveprog) {
+    if (g.noperands < 1) {
+      stream_printf(c->err, "usage: awk [-F fs][-v var=value][prog | -f "
+                            "progfile][file ...]\n");
+      st = 2;
+      goto out;
+    }
+    buf_puts(&prog, g.operands[0]);
+    opi = 1;
+  }
+  A->src = prog.data ? prog.data : "";
+  A->srclen = prog.len;
+  if (awk_parse(A) < 0) {
+    st = 2;
+    goto out;
+  }
+  A->globals = mem_calloc(c->m, (size_t)A->ngl + 1, sizeof *A->globals);
+  if (!A->globals) {
+    st = 2;
+    goto out;
+  }
+  /* names referenced only at run time (-v, operands) extend the table */
+  set_special(A, SV_FS, " ");
+  set_special(A, SV_OFS, " ");
+  set_special(A, SV_ORS, "\n");
+  set_special(A, SV_RS, "\n");
+  set_special(A, SV_SUBSEP, "\034");
+  set_special(A, SV_CONVFMT, "%.6g");
+  set_special(A, SV_OFMT, "%.6g");
+  set_special(A, SV_FILENAME, "");
+  A->globals[SV_RSTART].v = av_num(0);
+  A->globals[SV_RLENGTH].v = av_num(-1);
+  {
+    aarr *env = arr_new(A), *argv = arr_new(A);
+    A->globals[SV_ENVIRON].kind = C_ARRAY;
+    A->globals[SV_ENVIRON].a = env;
+    A->globals[SV_ARGV].kind = C_ARRAY;
+    A->globals[SV_ARGV].a = argv;
+    char **ev = c->environ ? c->environ(c) : NULL;
+    for (; ev && *ev; ev++) {
+      const char *eq = strchr(*ev, '=');
+      if (!eq)
+        continue;
+      aval *v = arr_get(A, env, *ev, (size_t)(eq - *ev), 1);
+      if (v)
+        *v = av_strnum(A, eq + 1, strlen(eq + 1));
+    }
+    aval *v = arr_get(A, argv, "0", 1, 1);
+    *v = av_str(A, "awk", 3);
+    int n = 1;
+    for (int i = opi; i < g.noperands; i++, n++) {
+      char key[16];
+      int kl = snprintf(key, sizeof key, "%d", n);
+      v = arr_get(A, argv, key, (size_t)kl, 1);
+      if (v)
+        *v = av_strnum(A, g.operands[i], strlen(g.operands[i]));
+    }
+    A->globals[SV_ARGC].v = av_num(n);
+    A->globals[SV_ARGC].kind = C_SCALAR;
+  }
+  A->argi = 1;
+  /* assignments may name variables the program never mentions: those get
+   * slots past the table and are simply dropped */
+  if (fs) {
+    if (strcmp(fs, "t") == 0)
+      set_special(A, SV_FS, "\t");
+    else {
+      aval v = unescape_val(A, fs);
+      av_free(A, &A->globals[SV_FS].v);
+      A->globals[SV_FS].v = v;
+    }
+  }
+  for (int i = 0; i < nassign; i++)
+    awk_cmdline_assign(A, assigns[i]);
+  st = awk_run(A);
+  if (!A->stop || A->status != 141) {
+    io_closeall(A);
+    if (wr_flush(&A->out) < 0 && A->out.err == EPIPE)
+      st = 141;
+  }
+out:
+  if (A->globals) {
+    for (int i = 0; i < A->ngl; i++) {
+      cell *cl = &A->globals[i];
+      if (cl->kind == C_ARRAY)
+        arr_free(A, cl->a);
+      av_free(A, &cl->v);
+    }
+    mem_free(c->m, A->globals);
+  }
+  while (A->ios) {
+    aio *io = A->ios;
+    A->ios = io->next;
+    if (io->w)
+      mem_free(c->m, io->w);
+    if (io->s)
+      stream_unref(io->s);
+    if (io->rs) {
+      rd_free(&io->rd);
+      stream_unref(io->rs);
+    }
+    buf_free(&io->pipebuf);
+    mem_free(c->m, io->name);
+    mem_free(c->m, io);
+  }
+  if (A->main_open) {
+    rd_free(&A->main_rd);
+    stream_unref(A->main_s);
+  }
+  av_free(A, &A->f0);
+  av_free(A, &A->retval);
+  for (int i = 0; i < A->capf; i++)
+    av_free(A, &A->flds[i]);
+  mem_free(c->m, A->flds);
+  mem_free(c->m, A->sp);
+  for (size_t i = 0; i < A->nrecache; i++)
+    re_free(A, A->recache[i]);
+  mem_free(c->m, A->recache);
+  mem_free(c->m, A->gnames);
+  mem_free(c->m, A->funcs);
+  mem_free(c->m, A->dfaws);
+  if (A->mc)
+    pcre2_match_context_free(A->mc);
+  if (A->cc)
+    pcre2_compile_context_free(A->cc);
+  if (A->gc)
+    pcre2_general_context_free(A->gc);
+  buf_free(&A->tstr);
+  buf_free(&A->rec);
+  buf_free(&A->tmp);
+  buf_free(&A->para);
+  buf_free(&prog);
+  mem_free(c->m, assigns);
+  arena_destroy(&A->ar);
+  mem_free(c->m, A);
+  return st;
+}

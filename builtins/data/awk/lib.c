@@ -1,0 +1,1255 @@
+/* lib.c - awk values, arrays, regexes, builtin functions, printf and the
+ * redirections (files in the VFS, commands through the shell). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins/data/awk/awk.h"
+#include "builtins/search/grep/grep.h"
+#include "builtins/textutil.h"
+
+#define DFA_WS 2048
+
+/* ---- strings and values ------------------------------------------------- */
+
+astr *as_new(awk *A, const char *p, size_t n) {
+  astr *s = mem_alloc(A->m, sizeof *s + n + 1);
+  if (!s) {
+    awk_fatal(A, "out of memory");
+    return NULL;
+  }
+  s->refs = 1;
+  s->len = s->cap = (uint32_t)n;
+  if (n)
+    memcpy(s->p, p, n);
+  s->p[n] = 0;
+  return s;
+}
+
+static astr empty_str = {1u << 30, 0, 0, {0}};
+
+aval av_str(awk *A, const char *p, size_t n) {
+  aval v = {V_STR, 0, 0, as_new(A, p, n)};
+  if (!v.s)
+    v.t = V_UNINIT;
+  return v;
+}
+
+aval av_strnum(awk *A, const char *p, size_t n) {
+  aval v = {V_STRNUM, 0, 0, as_new(A, p, n)};
+  if (!v.s)
+    v.t = V_UNINIT;
+  return v;
+}
+
+static int isblank_(int ch) {
+  return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' ||
+         ch == '\v';
+}
+
+/* Length of the decimal number prefix at p (after blanks), 0 if none;
+ * *v gets its value. */
+static size_t num_prefix(const char *p, size_t n, double *v) {
+  size_t i = 0;
+  if (i < n && (p[i] == '+' || p[i] == '-'))
+    i++;
+  size_t ds = i;
+  uint64_t iv = 0;
+  int digits = 0, simple = 1;
+  while (i < n && p[i] >= '0' && p[i] <= '9') {
+    if (digits < 18)
+      iv = iv * 10 + (uint64_t)(p[i] - '0');
+    else
+      simple = 0;
+    digits++;
+    i++;
+  }
+  if (i < n && p[i] == '.') {
+    simple = 0;
+    i++;
+    while (i < n && p[i] >= '0' && p[i] <= '9') {
+      digits++;
+      i++;
+    }
+  }
+  if (!digits) {
+    *v = 0;
+    return 0;
+  }
+  if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < n && (p[j] == '+' || p[j] == '-'))
+      j++;
+    if (j < n && p[j] >= '0' && p[j] <= '9') {
+      while (j < n && p[j] >= '0' && p[j] <= '9')
+        j++;
+      i = j;
+      simple = 0;
+    }
+  }
+  if (simple) {
+    *v = p[0] == '-' ? -(double)iv : (double)iv;
+  } else {
+    char tmp[64], *t = tmp;
+    char *big = NULL;
+    if (i >= sizeof tmp) {
+      big = malloc(i + 1);
+      if (!big) {
+        *v = 0;
+        return i;
+      }
+      t = big;
+    }
+    memcpy(t, p, i);
+    t[i] = 0;
+    *v = strtod(t, NULL);
+    free(big);
+  }
+  (void)ds;
+  return i;
+}
+
+double str2num(const char *p, size_t n) {
+  size_t i = 0;
+  while (i < n && isblank_((unsigned char)p[i]))
+    i++;
+  double v;
+  num_prefix(p + i, n - i, &v);
+  return v;
+}
+
+int looks_numeric(const char *p, size_t n, double *d) {
+  size_t i = 0;
+  while (i < n && isblank_((unsigned char)p[i]))
+    i++;
+  size_t k = num_prefix(p + i, n - i, d);
+  if (!k)
+    return 0;
+  i += k;
+  while (i < n && isblank_((unsigned char)p[i]))
+    i++;
+  return i == n;
+}
+
+enum { VF_LOOKED = 2, VF_LOOKNUM = 4 };
+
+double av_tonum(awk *A, aval *v) {
+  (void)A;
+  switch (v->t) {
+  case V_NUM:
+    return v->n;
+  case V_UNINIT:
+    return 0;
+  default:
+    if (!(v->f & VF_NUMOK)) {
+      v->n = str2num(v->s->p, v->s->len);
+      v->f |= VF_NUMOK;
+    }
+    return v->n;
+  }
+}
+
+static void fmt_num(char *out, size_t cap, double d, const char *fmt) {
+  if (d == (double)(long long)d && fabs(d) < 1e16) {
+    snprintf(out, cap, "%lld", (long long)d);
+  } else if (isnan(d)) {
+    snprintf(out, cap, "%s", signbit(d) ? "-nan" : "nan");
+  } else if (isinf(d)) {
+    snprintf(out, cap, "%s", d < 0 ? "-inf" : "inf");
+  } else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    snprintf(out, cap, fmt, d);
+#pragma GCC diagnostic pop
+  }
+}
+
+static const char *conv_fmt(awk *A, int slot) {
+  aval *v = &A->globals[slot].v;
+  if (v->t == V_STR || v->t == V_STRNUM)
+    return v->s->p;
+  return "%.6g";
+}
+
+astr *av_tostr(awk *A, aval *v, int output) {
+  switch (v->t) {
+  case V_STR:
+  case V_STRNUM:
+    return v->s;
+  case V_UNINIT:
+    return &empty_str;
+  default: {
+    int integral = v->n == (double)(long long)v->n && fabs(v->n) < 1e16;
+    if (v->s && (integral || (v->f & VF_NUMOK) == (unsigned)(output ? 8 : 0)))
+      if (integral)
+        return v->s;
+    char tmp[512];
+    fmt_num(tmp, sizeof tmp, v->n, conv_fmt(A, output ? SV_OFMT : SV_CONVFMT));
+    as_unref(A, v->s);
+    v->s = as_new(A, tmp, strlen(tmp));
+    return v->s ? v->s : &empty_str;
+  }
+  }
+}
+
+int av_true(awk *A, aval *v) {
+  switch (v->t) {
+  case V_NUM:
+    return v->n != 0;
+  case V_UNINIT:
+    return 0;
+  case V_STR:
+    return v->s->len != 0;
+  default: {
+    double d;
+    if (looks_numeric(v->s->p, v->s->len, &d))
+      return d != 0;
+    return v->s->len != 0;
+  }
+  }
+  (void)A;
+}
+
+static int is_numeric_val(aval *v) {
+  if (v->t == V_NUM || v->t == V_UNINIT)
+    return 1;
+  if (v->t != V_STRNUM)
+    return 0;
+  if (!(v->f & VF_LOOKED)) {
+    double d;
+    v->f |= VF_LOOKED;
+    if (looks_numeric(v->s->p, v->s->len, &d)) {
+      v->f |= VF_LOOKNUM | VF_NUMOK;
+      v->n = d;
+    }
+  }
+  return (v->f & VF_LOOKNUM) != 0;
+}
+
+int av_cmp(awk *A, aval *x, aval *y) {
+  if (is_numeric_val(x) && is_numeric_val(y)) {
+    double a = av_tonum(A, x), b = av_tonum(A, y);
+    return a < b ? -1 : a > b ? 1 : a == b ? 0 : 1;
+  }
+  astr *s = av_tostr(A, x, 0), *t = av_tostr(A, y, 0);
+  size_t n = s->len < t->len ? s->len : t->len;
+  int r = memcmp(s->p, t->p, n);
+  if (r)
+    return r;
+  return s->len < t->len ? -1 : s->len > t->len;
+}
+
+/* ---- arrays ------------------------------------------------------------- */
+
+static uint32_t hash(const char *k, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)k[i]) * 16777619u;
+  return h;
+}
+
+aarr *arr_new(awk *A) {
+  aarr *a = mem_calloc(A->m, 1, sizeof *a);
+  if (!a)
+    return NULL;
+  a->mask = 15;
+  a->tab = mem_calloc(A->m, 16, sizeof *a->tab);
+  if (!a->tab) {
+    mem_free(A->m, a);
+    return NULL;
+  }
+  return a;
+}
+
+void arr_clear(awk *A, aarr *a) {
+  aent *e = a->first;
+  while (e) {
+    aent *nx = e->next;
+    as_unref(A, e->k);
+    av_free(A, &e->v);
+    mem_free(A->m, e);
+    e = nx;
+  }
+  memset(a->tab, 0, (a->mask + 1) * sizeof *a->tab);
+  a->first = a->last = NULL;
+  a->n = 0;
+}
+
+void arr_free(awk *A, aarr *a) {
+  if (!a)
+    return;
+  arr_clear(A, a);
+  mem_free(A->m, a->tab);
+  mem_free(A->m, a);
+}
+
+static void arr_grow(awk *A, aarr *a) {
+  size_t nm = a->mask * 2 + 1;
+  aent **t = mem_calloc(A->m, nm + 1, sizeof *t);
+  if (!t)
+    return;
+  for (aent *e = a->first; e; e = e->next) {
+    size_t b = e->hash & nm;
+    e->chain = t[b];
+    t[b] = e;
+  }
+  mem_free(A->m, a->tab);
+  a->tab = t;
+  a->mask = nm;
+}
+
+aval *arr_get(awk *A, aarr *a, const char *k, size_t n, int create) {
+  uint32_t h = hash(k, n);
+  for (aent *e = a->tab[h & a->mask]; e; e = e->chain)
+    if (e->hash == h && e->k->len == n && memcmp(e->k->p, k, n) == 0)
+      return &e->v;
+  if (!create)
+    return NULL;
+  aent *e = mem_calloc(A->m, 1, sizeof *e);
+  if (!e) {
+    awk_fatal(A, "out of memory");
+    return NULL;
+  }
+  e->k = as_new(A, k, n);
+  e->hash = h;
+  e->chain = a->tab[h & a->mask];
+  a->tab[h & a->mask] = e;
+  e->prev = a->last;
+  if (a->last)
+    a->last->next = e;
+  else
+    a->first = e;
+  a->last = e;
+  if (++a->n > (a->mask + 1) * 2)
+    arr_grow(A, a);
+  return &e->v;
+}
+
+void arr_del(awk *A, aarr *a, const char *k, size_t n) {
+  uint32_t h = hash(k, n);
+  aent **pp = &a->tab[h & a->mask];
+  for (aent *e = *pp; e; pp = &e->chain, e = *pp)
+    if (e->hash == h && e->k->len == n && memcmp(e->k->p, k, n) == 0) {
+      *pp = e->chain;
+      if (e->prev)
+        e->prev->next = e->next;
+      else
+        a->first = e->next;
+      if (e->next)
+        e->next->prev = e->prev;
+      else
+        a->last = e->prev;
+      as_unref(A, e->k);
+      av_free(A, &e->v);
+      mem_free(A->m, e);
+      a->n--;
+      return;
+    }
+}
+
+/* ---- regexes ------------------------------------------------------------ */
+
+/* awk's escapes (\n \t \/ \ddd ...) become the characters they name before
+ * the ERE goes through grep's translation, which knows only POSIX's. */
+static void awk_escapes(buf *o, const char *p, size_t n) {
+  int inbr = 0;
+  for (size_t i = 0; i < n; i++) {
+    char ch = p[i];
+    if (ch == '[' && !inbr) {
+      inbr = 1;
+      buf_putc(o, ch);
+      if (i + 1 < n && p[i + 1] == '^')
+        buf_putc(o, p[++i]);
+      if (i + 1 < n && p[i + 1] == ']')
+        buf_putc(o, p[++i]);
+      continue;
+    }
+    if (ch == ']' && inbr) {
+      inbr = 0;
+      buf_putc(o, ch);
+      continue;
+    }
+    if (ch != '\\' || i + 1 >= n) {
+      buf_putc(o, ch);
+      continue;
+    }
+    char d = p[++i];
+    int lit = -1;
+    switch (d) {
+    case 'n':
+      lit = '\n';
+      break;
+    case 't':
+      lit = '\t';
+      break;
+    case 'r':
+      lit = '\r';
+      break;
+    case 'f':
+      lit = '\f';
+      break;
+    case 'v':
+      lit = '\v';
+      break;
+    case 'a':
+      lit = '\a';
+      break;
+    case 'b':
+      lit = '\b';
+      break;
+    case '/':
+      lit = '/';
+      break;
+    case '"':
+      lit = '"';
+      break;
+    default:
+      if (d >= '0' && d <= '7') {
+        int v = 0, k = 0;
+        while (k < 3 && i < n && p[i] >= '0' && p[i] <= '7') {
+          v = v * 8 + (p[i] - '0');
+          i++;
+          k++;
+        }
+        i--;
+        lit = v;
+      }
+    }
+    if (lit < 0) {
+      if (inbr && d == '\\') {
+        buf_putc(o, '\\');
+        continue;
+      }
+      if (inbr && d != ']') {
+        buf_putc(o, d);
+        continue;
+      }
+      buf_putc(o, '\\');
+      buf_putc(o, d);
+      continue;
+    }
+    if (!inbr && strchr("\\^$.[]|()*+?{}", lit) && lit)
+      buf_putc(o, '\\');
+    buf_putc(o, lit);
+  }
+}
+
+are *re_compile(awk *A, const char *p, size_t n) {
+  for (size_t i = 0; i < A->nrecache; i++) {
+    are *r = A->recache[i];
+    if (r->src->len == n && memcmp(r->src->p, p, n) == 0)
+      return r;
+  }
+  buf esc, pt;
+  buf_init(&esc, A->m);
+  buf_init(&pt, A->m);
+  awk_escapes(&esc, p, n);
+  int ng = 0, br = 0;
+  if (gr_translate(A->c, &pt, esc.data ? esc.data : "", esc.len, 1, 0, 0, 0, 0,
+                   &ng, &br) < 0) {
+    buf_free(&esc);
+    buf_free(&pt);
+    A->status = 2;
+    A->stop = 1;
+    return NULL;
+  }
+  int ec;
+  PCRE2_SIZE eo;
+  pcre2_code *code =
+      pcre2_compile((PCRE2_SPTR)(pt.data ? pt.data : ""), pt.len,
+                    PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, &ec, &eo, A->cc);
+  buf_free(&pt);
+  if (!code) {
+    PCRE2_UCHAR msg[256];
+    pcre2_get_error_message(ec, msg, sizeof msg);
+    stream_printf(A->c->err, "awk: regular expression error: %s\n", msg);
+    buf_free(&esc);
+    A->status = 2;
+    A->stop = 1;
+    return NULL;
+  }
+  pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+  are *r = mem_calloc(A->m, 1, sizeof *r);
+  r->re = code;
+  r->md = pcre2_match_data_create_from_pattern(code, A->gc);
+  r->longest = memchr(p, '|', n) != NULL;
+  r->lit = gr_is_literal(esc.data ? esc.data : "", esc.len, 1);
+  buf_free(&esc);
+  r->src = as_new(A, p, n);
+  if (A->nrecache % 16 == 0) {
+    are **nc = mem_realloc(A->m, A->recache, (A->nrecache + 16) * sizeof *nc);
+    if (!nc) {
+      re_free(A, r);
+      return NULL;
+    }
+    A->recache = nc;
+  }
+  A->recache[A->nrecache++] = r;
+  return r;
+}
+
+void re_free(awk *A, are *r) {
+  if (r->md)
+    pcre2_match_data_free(r->md);
+  pcre2_code_free(r->re);
+  as_unref(A, r->src);
+  mem_free(A->m, r);
+}
+
+are *re_dynamic(awk *A, aval *v) {
+  astr *s = av_tostr(A, v, 0);
+  return re_compile(A, s->p, s->len);
+}
+
+int re_match(awk *A, are *r, const char *s, size_t n, size_t from, size_t *ms,
+             size_t *me, int notbol) {
+  int rc = pcre2_match(r->re, (PCRE2_SPTR)s, n, from, notbol ? PCRE2_NOTBOL : 0,
+                       r->md, A->mc);
+  if (rc < 0)
+    return 0;
+  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(r->md);
+  *ms = ov[0];
+  *me = ov[1];
+  if (r->longest && A->dfaws) {
+    /* POSIX wants the longest match at the leftmost start */
+    int d = pcre2_dfa_match(r->re, (PCRE2_SPTR)s, n, *ms,
+                            PCRE2_ANCHORED | (notbol ? PCRE2_NOTBOL : 0), r->md,
+                            A->mc, A->dfaws, DFA_WS);
+    if (d >= 0 || d == 0) {
+      ov = pcre2_get_ovector_pointer(r->md);
+      if (ov[1] > *me)
+        *me = ov[1];
+    }
+  }
+  return 1;
+}
+
+/* ---- printf ------------------------------------------------------------- */
+
+static aval next_arg(awk *A, node **args) {
+  if (!*args)
+    return (aval){V_UNINIT, 0, 0, NULL};
+  aval v = awk_eval(A, *args);
+  *args = (*args)->next;
+  return v;
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
+  char spec[64], tmp[512];
+  for (size_t i = 0; i < fn; i++) {
+    if (f[i] != '%') {
+      size_t j = i;
+      while (j < fn && f[j] != '%')
+        j++;
+      buf_append(o, f + i, j - i);
+      i = j - 1;
+      continue;
+    }
+    if (i + 1 < fn && f[i + 1] == '%') {
+      buf_putc(o, '%');
+      i++;
+      continue;
+    }
+    size_t st = i++;
+    size_t k = 0;
+    spec[k++] = '%';
+    while (i < fn && strchr("-+ #0'", f[i])) {
+      if (k < 20 && f[i] != '\'')
+        spec[k++] = f[i];
+      i++;
+    }
+    int width = -1, prec = -1;
+    if (i < fn && f[i] == '*') {
+      aval v = next_arg(A, &args);
+      width = (int)av_tonum(A, &v);
+      av_free(A, &v);
+      i++;
+    } else {
+      while (i < fn && f[i] >= '0' && f[i] <= '9') {
+        width = (width < 0 ? 0 : width) * 10 + (f[i] - '0');
+        if (width > 100000)
+          width = 100000;
+        i++;
+      }
+    }
+    if (i < fn && f[i] == '.') {
+      i++;
+      prec = 0;
+      if (i < fn && f[i] == '*') {
+        aval v = next_arg(A, &args);
+        prec = (int)av_tonum(A, &v);
+        av_free(A, &v);
+        i++;
+      } else {
+        while (i < fn && f[i] >= '0' && f[i] <= '9') {
+          prec = prec * 10 + (f[i] - '0');
+          if (prec > 100000)
+            prec = 100000;
+          i++;
+        }
+      }
+    }
+    while (i < fn && (f[i] == 'l' || f[i] == 'h' || f[i] == 'L' ||
+                      f[i] == 'q' || f[i] == 'j' || f[i] == 'z'))
+      i++;
+    if (i >= fn) { /* incomplete: printed as is */
+      buf_append(o, f + st, fn - st);
+      break;
+    }
+    char conv = f[i];
+    if (width >= 0 || width < -1) {
+      if (width < 0) {
+        spec[k++] = '-';
+        width = -width;
+      }
+      k += (size_t)snprintf(spec + k, sizeof spec - k, "%d", width);
+    }
+    if (prec >= 0)
+      k += (size_t)snprintf(spec + k, sizeof spec - k, ".%d", prec);
+    spec[k] = 0;
+    aval v;
+    switch (conv) {
+    case 'd':
+    case 'i': {
+      v = next_arg(A, &args);
+      double d = av_tonum(A, &v);
+      av_free(A, &v);
+      if (isnan(d) || isinf(d)) {
+        strcpy(spec + k, "f");
+        snprintf(tmp, sizeof tmp, spec, d);
+        buf_puts(o, tmp);
+        break;
+      }
+      d = trunc(d);
+      if (d >= -9.2e18 && d <= 9.2e18) {
+        strcpy(spec + k, "lld");
+        int len = snprintf(tmp, sizeof tmp, spec, (long long)d);
+        if ((size_t)len < sizeof tmp) {
+          buf_append(o, tmp, (size_t)len);
+        } else {
+          char *big = mem_alloc(A->m, (size_t)len + 1);
+          if (big) {
+            snprintf(big, (size_t)len + 1, spec, (long long)d);
+            buf_append(o, big, (size_t)len);
+            mem_free(A->m, big);
+          }
+        }
+      } else {
+        strcpy(spec + k, ".0f");
+        if (prec >= 0) /* precision on a float means digits: drop it */
+          spec[k] = 0, strcat(spec, "f");
+        snprintf(tmp, sizeof tmp, spec, d);
+        buf_puts(o, tmp);
+      }
+      break;
+    }
+    case 'o':
+    case 'x':
+    case 'X':
+    case 'u': {
+      v = next_arg(A, &args);
+      double d = av_tonum(A, &v);
+      av_free(A, &v);
+      unsigned long long u = d < 0         ? (unsigned long long)(long long)d
+                             : d >= 1.8e19 ? ~0ull
+                                           : (unsigned long long)d;
+      spec[k] = 'l';
+      spec[k + 1] = 'l';
+      spec[k + 2] = conv;
+      spec[k + 3] = 0;
+      int len = snprintf(tmp, sizeof tmp, spec, u);
+      if ((size_t)len < sizeof tmp)
+        buf_append(o, tmp, (size_t)len);
+      else {
+        char *big = mem_alloc(A->m, (size_t)len + 1);
+        if (big) {
+          snprintf(big, (size_t)len + 1, spec, u);
+          buf_append(o, big, (size_t)len);
+          mem_free(A->m, big);
+        }
+      }
+      break;
+    }
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'F':
+    case 'g':
+    case 'G':
+    case 'a':
+    case 'A': {
+      v = next_arg(A, &args);
+      double d = av_tonum(A, &v);
+      av_free(A, &v);
+      spec[k] = conv;
+      spec[k + 1] = 0;
+      int len = snprintf(tmp, sizeof tmp, spec, d);
+      if ((size_t)len < sizeof tmp)
+        buf_append(o, tmp, (size_t)len);
+      else {
+        char *big = mem_alloc(A->m, (size_t)len + 1);
+        if (big) {
+          snprintf(big, (size_t)len + 1, spec, d);
+          buf_append(o, big, (size_t)len);
+          mem_free(A->m, big);
+        }
+      }
+      break;
+    }
+    case 'c':
+    case 's': {
+      v = next_arg(A, &args);
+      const char *p;
+      size_t n;
+      char cb[8];
+      if (conv == 'c') {
+        if (v.t == V_NUM) {
+          unsigned cp = (unsigned)av_tonum(A, &v);
+          if (cp < 256) {
+            cb[0] = (char)cp;
+            n = 1;
+          } else {
+            n = tu_utf8_put(cp, cb);
+          }
+          p = cb;
+        } else {
+          astr *s = av_tostr(A, &v, 0);
+          p = s->p;
+          n = s->len ? 1 : 0;
+          if (n && (unsigned char)p[0] >= 0xc0) { /* one UTF-8 character */
+            uint32_t cp;
+            n = tu_utf8_get(p, s->len, &cp);
+          }
+        }
+      } else {
+        astr *s = av_tostr(A, &v, 0);
+        p = s->p;
+        n = s->len;
+        if (prec >= 0 && (size_t)prec < n)
+          n = (size_t)prec;
+      }
+      size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+      int left = strchr(spec, '-') != NULL;
+      if (!left)
+        for (size_t q = 0; q < pad; q++)
+          buf_putc(o, ' ');
+      buf_append(o, p, n);
+      if (left)
+        for (size_t q = 0; q < pad; q++)
+          buf_putc(o, ' ');
+      av_free(A, &v);
+      break;
+    }
+    default: /* not a conversion: printed as typed */
+      buf_append(o, f + st, i - st + 1);
+      break;
+    }
+  }
+  return 0;
+}
+#pragma GCC diagnostic pop
+
+/* ---- I/O ---------------------------------------------------------------- */
+
+static char *sh_argv[4];
+
+static int run_cmd(awk *A, const char *cmd, stream *in, stream *out) {
+  char *argv[4] = {"sh", "-c", (char *)cmd, NULL};
+  (void)sh_argv;
+  return A->c->run_argv(A->c, argv, in, out, NULL);
+}
+
+aio *io_get(awk *A, const char *name, int kind) {
+  for (aio *io = A->ios; io; io = io->next)
+    if (strcmp(io->name, name) == 0) {
+      int isout =
+          io->kind == R_FILE || io->kind == R_APPEND || io->kind == R_PIPE;
+      int wantout = kind == R_FILE || kind == R_APPEND || kind == R_PIPE;
+      if (isout == wantout)
+        return io;
+    }
+  aio *io = mem_calloc(A->m, 1, sizeof *io);
+  if (!io)
+    return NULL;
+  io->name = mem_strdup(A->m, name);
+  io->kind = kind;
+  buf_init(&io->pipebuf, A->m);
+  int err = 0;
+  if (kind == R_FILE || kind == R_APPEND) {
+    io->s = tu_open_write(A->c, name, kind == R_APPEND, &err);
+  } else if (kind == R_PIPE) {
+    io->s = stream_capture(A->m, A->c->bud, &io->pipebuf, NULL, NULL, 1, 0);
+  } else if (kind == 'r') {
+    io->rs = bi_open_read(A->c, name, &err);
+    if (io->rs)
+      rd_init(&io->rd, A->m, io->rs);
+  } else { /* 'c': run the command now, read its output */
+    wr_flush(&A->out);
+    buf out;
+    buf_init(&out, A->m);
+    stream *cap = stream_capture(A->m, A->c->bud, &out, NULL, NULL, 1, 0);
+    stream *nul = stream_null(A->m, A->c->bud);
+    run_cmd(A, name, nul, cap);
+    stream_unref(cap);
+    stream_unref(nul);
+    io->rs = stream_mem_reader(A->m, A->c->bud, out.data ? out.data : "",
+                               out.len, 0);
+    buf_free(&out);
+    rd_init(&io->rd, A->m, io->rs);
+  }
+  if (!io->s && !io->rs) {
+    (void)err;
+    buf_free(&io->pipebuf);
+    mem_free(A->m, io->name);
+    mem_free(A->m, io);
+    return NULL;
+  }
+  if (io->s) {
+    io->w = mem_alloc(A->m, sizeof *io->w);
+    if (!io->w) {
+      stream_unref(io->s);
+      mem_free(A->m, io->name);
+      mem_free(A->m, io);
+      return NULL;
+    }
+    wr_init(io->w, io->s);
+  }
+  io->next = A->ios;
+  A->ios = io;
+  return io;
+}
+
+static int io_finish(awk *A, aio *io) {
+  int st = 0;
+  if (io->w) {
+    if (wr_flush(io->w) < 0)
+      st = -1;
+    mem_free(A->m, io->w);
+  }
+  if (io->s)
+    stream_unref(io->s);
+  if (io->kind == R_PIPE) {
+    wr_flush(&A->out);
+    stream *in = stream_mem_reader(A->m, A->c->bud,
+                                   io->pipebuf.data ? io->pipebuf.data : "",
+                                   io->pipebuf.len, 0);
+    st = run_cmd(A, io->name, in, NULL);
+    stream_unref(in);
+  }
+  if (io->rs) {
+    rd_free(&io->rd);
+    stream_unref(io->rs);
+  }
+  buf_free(&io->pipebuf);
+  mem_free(A->m, io->name);
+  mem_free(A->m, io);
+  return st;
+}
+
+int io_close(awk *A, const char *name) {
+  for (aio **pp = &A->ios; *pp; pp = &(*pp)->next)
+    if (strcmp((*pp)->name, name) == 0) {
+      aio *io = *pp;
+      *pp = io->next;
+      return io_finish(A, io);
+    }
+  return -1;
+}
+
+void io_closeall(awk *A) {
+  /* in the order they were opened, as pipes run at close */
+  while (A->ios) {
+    aio **pp = &A->ios;
+    while ((*pp)->next)
+      pp = &(*pp)->next;
+    aio *io = *pp;
+    *pp = NULL;
+    io_finish(A, io);
+  }
+}
+
+int awk_flush_all(awk *A) {
+  int rc = wr_flush(&A->out);
+  for (aio *io = A->ios; io; io = io->next)
+    if (io->w && io->kind != R_PIPE)
+      wr_flush(io->w);
+  return rc;
+}
+
+writer *io_out(awk *A, int kind, aval *target) {
+  if (kind == R_NONE)
+    return &A->out;
+  astr *s = av_tostr(A, target, 0);
+  if (kind != R_PIPE &&
+      (strcmp(s->p, "/dev/stdout") == 0 || strcmp(s->p, "-") == 0))
+    return &A->out;
+  aio *io = io_get(A, s->p, kind);
+  if (!io || !io->w) {
+    awk_fatal(A, "can't redirect to %s", s->p);
+    return NULL;
+  }
+  return io->w;
+}
+
+void awk_fatal(awk *A, const char *fmt, ...) {
+  if (A->stop)
+    return;
+  buf b;
+  buf_init(&b, A->m);
+  buf_puts(&b, "awk: ");
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  buf_putc(&b, '\n');
+  wr_flush(&A->out);
+  stream_write(A->c->err, b.data, b.len);
+  buf_free(&b);
+  A->stop = 1;
+  A->status = 2;
+}
+
+/* ---- builtin functions -------------------------------------------------- */
+
+static double rnd(double d) {
+  return d < 0 ? -floor(-d + 0.5) : floor(d + 0.5);
+}
+
+static aval do_sub(awk *A, node *e, int global) {
+  node *ra = e->a, *rp = ra ? ra->next : NULL, *tg = rp ? rp->next : NULL;
+  if (!rp) {
+    awk_fatal(A, "not enough args in %s", global ? "gsub" : "sub");
+    return av_num(0);
+  }
+  are *re;
+  if (ra->op == N_ERE) {
+    re = ra->re;
+  } else {
+    aval pv = awk_eval(A, ra);
+    re = re_dynamic(A, &pv);
+    av_free(A, &pv);
+  }
+  aval rv = awk_eval(A, rp);
+  astr *repl = av_tostr(A, &rv, 0);
+  aval tv;
+  node fld0 = {0};
+  node zero = {0};
+  if (!tg) {
+    zero.op = N_NUM;
+    zero.v = av_num(0);
+    fld0.op = N_FIELD;
+    fld0.a = &zero;
+    tg = &fld0;
+  }
+  tv = awk_eval(A, tg);
+  if (!re) {
+    av_free(A, &rv);
+    av_free(A, &tv);
+    return av_num(0);
+  }
+  astr *t = av_tostr(A, &tv, 0);
+  buf o;
+  buf_init(&o, A->m);
+  size_t pos = 0, n = t->len;
+  int count = 0;
+  size_t ms, me;
+  while (pos <= n && re_match(A, re, t->p, n, pos, &ms, &me, 0)) {
+    buf_append(&o, t->p + pos, ms - pos);
+    for (size_t i = 0; i < repl->len; i++) {
+      char ch = repl->p[i];
+      if (ch == '\\' && i + 1 < repl->len &&
+          (repl->p[i + 1] == '&' || repl->p[i + 1] == '\\')) {
+        buf_putc(&o, repl->p[++i]);
+      } else if (ch == '&') {
+        buf_append(&o, t->p + ms, me - ms);
+      } else {
+        buf_putc(&o, ch);
+      }
+    }
+    count++;
+    if (me == ms) { /* empty match: copy one character and move on */
+      if (ms < n)
+        buf_putc(&o, t->p[ms]);
+      pos = ms + 1;
+    } else {
+      pos = me;
+    }
+    if (!global)
+      break;
+  }
+  if (count) {
+    if (pos < n)
+      buf_append(&o, t->p + pos, n - pos);
+    aval nv = av_str(A, o.data ? o.data : "", o.len);
+    awk_assign_var(A, tg, nv);
+  }
+  buf_free(&o);
+  av_free(A, &rv);
+  av_free(A, &tv);
+  return av_num(count);
+}
+
+static aval arg_num(awk *A, node *x, double *d) {
+  aval v = awk_eval(A, x);
+  *d = av_tonum(A, &v);
+  return v;
+}
+
+aval awk_builtin(awk *A, node *e) {
+  node *x = e->a;
+  int na = e->slot;
+  aval v, r = av_num(0);
+  double d, d2;
+  switch (e->sub) {
+  case B_LENGTH:
+    if (!x) {
+      aval f = awk_get_field(A, 0);
+      r = av_num(av_tostr(A, &f, 0)->len);
+      av_free(A, &f);
+      return r;
+    }
+    if (x->op == N_VAR) {
+      cell *c = awk_cell(A, x);
+      if (c && c->kind == C_ARRAY)
+        return av_num(c->a->n);
+    }
+    v = awk_eval(A, x);
+    r = av_num(av_tostr(A, &v, 0)->len);
+    av_free(A, &v);
+    return r;
+  case B_SUBSTR: {
+    if (na < 2) {
+      awk_fatal(A, "not enough args in substr");
+      return r;
+    }
+    v = awk_eval(A, x);
+    astr *s = av_tostr(A, &v, 0);
+    aval mv = arg_num(A, x->next, &d);
+    av_free(A, &mv);
+    double len = s->len;
+    double m = rnd(d), end;
+    if (x->next->next) {
+      aval nv = arg_num(A, x->next->next, &d2);
+      av_free(A, &nv);
+      if (isnan(d2))
+        end = m;
+      else
+        end = m + rnd(d2);
+    } else {
+      end = len + 1;
+    }
+    if (isnan(m))
+      m = 1, end = 1;
+    if (m < 1)
+      m = 1;
+    if (end > len + 1)
+      end = len + 1;
+    if (end <= m)
+      r = av_str(A, "", 0);
+    else
+      r = av_str(A, s->p + (size_t)m - 1, (size_t)(end - m));
+    av_free(A, &v);
+    return r;
+  }
+  case B_INDEX: {
+    if (na < 2) {
+      awk_fatal(A, "not enough args in index");
+      return r;
+    }
+    v = awk_eval(A, x);
+    aval w = awk_eval(A, x->next);
+    astr *s = av_tostr(A, &v, 0), *t = av_tostr(A, &w, 0);
+    const char *p = t->len ? memmem(s->p, s->len, t->p, t->len) : s->p;
+    r = av_num(p ? (double)(p - s->p) + 1 : 0);
+    av_free(A, &v);
+    av_free(A, &w);
+    return r;
+  }
+  case B_SPLIT: {
+    if (na < 2 || x->next->op != N_VAR) {
+      awk_fatal(A, "split: second argument must be an array");
+      return r;
+    }
+    v = awk_eval(A, x);
+    aarr *arr = awk_array(A, x->next);
+    if (!arr) {
+      av_free(A, &v);
+      return r;
+    }
+    astr *s = av_tostr(A, &v, 0);
+    int cnt;
+    if (x->next->next) {
+      node *sp = x->next->next;
+      aval sv;
+      if (sp->op == N_ERE) {
+        sv.t = V_STR;
+        sv.f = 0;
+        sv.s = sp->re->src;
+        sv.s->refs++;
+        cnt = awk_split(A, s->p, s->len, arr, &sv, 2);
+      } else {
+        sv = awk_eval(A, sp);
+        cnt = awk_split(A, s->p, s->len, arr, &sv, 0);
+      }
+      av_free(A, &sv);
+    } else {
+      cnt = awk_split(A, s->p, s->len, arr, NULL, 1);
+    }
+    av_free(A, &v);
+    return av_num(cnt);
+  }
+  case B_SUB:
+  case B_GSUB:
+    return do_sub(A, e, e->sub == B_GSUB);
+  case B_MATCH: {
+    if (na < 2) {
+      awk_fatal(A, "not enough args in match");
+      return r;
+    }
+    v = awk_eval(A, x);
+    are *re;
+    if (x->next->op == N_ERE) {
+      re = x->next->re;
+    } else {
+      aval pv = awk_eval(A, x->next);
+      re = re_dynamic(A, &pv);
+      av_free(A, &pv);
+    }
+    astr *s = av_tostr(A, &v, 0);
+    size_t ms, me;
+    double rs = 0, rl = -1;
+    if (re && re_match(A, re, s->p, s->len, 0, &ms, &me, 0)) {
+      rs = (double)ms + 1;
+      rl = (double)(me - ms);
+    }
+    av_free(A, &v);
+    av_free(A, &A->globals[SV_RSTART].v);
+    A->globals[SV_RSTART].v = av_num(rs);
+    A->globals[SV_RSTART].kind = C_SCALAR;
+    av_free(A, &A->globals[SV_RLENGTH].v);
+    A->globals[SV_RLENGTH].v = av_num(rl);
+    A->globals[SV_RLENGTH].kind = C_SCALAR;
+    return av_num(rs);
+  }
+  case B_SPRINTF: {
+    if (!x)
+      return av_str(A, "", 0);
+    v = awk_eval(A, x);
+    astr *f = av_tostr(A, &v, 0);
+    buf o;
+    buf_init(&o, A->m);
+    awk_format(A, &o, f->p, f->len, x->next);
+    r = av_str(A, o.data ? o.data : "", o.len);
+    buf_free(&o);
+    av_free(A, &v);
+    return r;
+  }
+  case B_TOLOWER:
+  case B_TOUPPER: {
+    if (!x)
+      return av_str(A, "", 0);
+    v = awk_eval(A, x);
+    astr *s = av_tostr(A, &v, 0);
+    r = av_str(A, s->p, s->len);
+    if (r.s)
+      for (size_t i = 0; i < r.s->len; i++) {
+        char ch = r.s->p[i];
+        if (e->sub == B_TOLOWER && ch >= 'A' && ch <= 'Z')
+          r.s->p[i] = (char)(ch + 32);
+        else if (e->sub == B_TOUPPER && ch >= 'a' && ch <= 'z')
+          r.s->p[i] = (char)(ch - 32);
+      }
+    av_free(A, &v);
+    return r;
+  }
+  case B_INT:
+  case B_SQRT:
+  case B_EXP:
+  case B_LOG:
+  case B_SIN:
+  case B_COS:
+    d = 0;
+    if (x) {
+      v = arg_num(A, x, &d);
+      av_free(A, &v);
+    }
+    switch (e->sub) {
+    case B_INT:
+      return av_num(trunc(d));
+    case B_SQRT:
+      return av_num(sqrt(d));
+    case B_EXP:
+      return av_num(exp(d));
+    case B_LOG:
+      return av_num(log(d));
+    case B_SIN:
+      return av_num(sin(d));
+    default:
+      return av_num(cos(d));
+    }
+  case B_ATAN2:
+    if (na < 2) {
+      awk_fatal(A, "not enough args in atan2");
+      return r;
+    }
+    v = arg_num(A, x, &d);
+    av_free(A, &v);
+    v = arg_num(A, x->next, &d2);
+    av_free(A, &v);
+    return av_num(atan2(d, d2));
+  case B_RAND: {
+    /* xorshift64*: deterministic from the seed, like awk's random() */
+    uint64_t s = A->seed;
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    A->seed = s;
+    return av_num((double)((s * 2685821657736338717ull) >> 11) /
+                  9007199254740992.0);
+  }
+  case B_SRAND: {
+    double prev = A->prevseed;
+    if (x) {
+      v = arg_num(A, x, &d);
+      av_free(A, &v);
+    } else {
+      d = (double)(A->c->now_ns(A->c) / 1000000000);
+    }
+    A->prevseed = d;
+    A->seed =
+        (uint64_t)(int64_t)d * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+    return av_num(prev);
+  }
+  case B_CLOSE: {
+    if (!x)
+      return av_num(-1);
+    v = awk_eval(A, x);
+    r = av_num(io_close(A, av_tostr(A, &v, 0)->p));
+    av_free(A, &v);
+    return r;
+  }
+  case B_FFLUSH:
+    if (x) {
+      v = awk_eval(A, x);
+      av_free(A, &v);
+    }
+    awk_flush_all(A);
+    return av_num(0);
+  case B_SYSTEM: {
+    if (!x)
+      return av_num(0);
+    v = awk_eval(A, x);
+    awk_flush_all(A);
+    int st = run_cmd(A, av_tostr(A, &v, 0)->p, NULL, NULL);
+    av_free(A, &v);
+    return av_num(st);
+  }
+  default:
+    return r;
+  }
+}

@@ -1,0 +1,848 @@
+/* parse.c - recursive descent over awk's grammar, building the tree in the
+ * arena. Variables become global or frame slots here, so the interpreter
+ * never looks a name up. A syntax error longjmps out: the tree lives in the
+ * arena and regexes in the cache, both freed wholesale. */
+#include <setjmp.h>
+#include <string.h>
+
+#include "builtins/data/awk/awk.h"
+
+static node *expr(awk *A);
+static node *stmt(awk *A);
+static node *ternary(awk *A);
+static node *unary(awk *A);
+
+static void synerr(awk *A) {
+  if (!A->syntax_err) {
+    stream_printf(A->c->err, "awk: syntax error at source line %d\n", A->line);
+    stream_printf(A->c->err, "awk: bailing out at source line %d\n", A->line);
+  }
+  A->syntax_err = 1;
+  longjmp(*(jmp_buf *)A->pj, 1);
+}
+
+static void next(awk *A) {
+  if (awk_lex(A) < 0)
+    synerr(A);
+}
+
+static void expect(awk *A, int t) {
+  if (A->tok != t)
+    synerr(A);
+  next(A);
+}
+
+static void opt_nl(awk *A) {
+  while (A->tok == T_NL)
+    next(A);
+}
+
+static node *mk(awk *A, int op, node *a, node *b) {
+  node *e = arena_calloc(&A->ar, sizeof *e);
+  if (!e)
+    synerr(A);
+  e->op = (uint8_t)op;
+  e->line = A->line;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+static astr *const_str(awk *A, const char *p, size_t n) {
+  astr *s = arena_alloc(&A->ar, sizeof *s + n + 1);
+  if (!s)
+    synerr(A);
+  s->refs = 1u << 30; /* never freed through refcounting */
+  s->len = s->cap = (uint32_t)n;
+  memcpy(s->p, p, n);
+  s->p[n] = 0;
+  return s;
+}
+
+int awk_global(awk *A, const char *name) {
+  for (int i = 0; i < A->ngl; i++)
+    if (strcmp(A->gnames[i], name) == 0)
+      return i;
+  if (A->ngl == A->capgl) {
+    int nc = A->capgl ? A->capgl * 2 : 64;
+    char **g = mem_realloc(A->m, A->gnames, (size_t)nc * sizeof *g);
+    if (!g)
+      return -1;
+    A->gnames = g;
+    A->capgl = nc;
+  }
+  A->gnames[A->ngl] = arena_strdup(&A->ar, name);
+  return A->ngl++;
+}
+
+static int func_index(awk *A, const char *name) {
+  for (int i = 0; i < A->nfuncs; i++)
+    if (strcmp(A->funcs[i].name, name) == 0)
+      return i;
+  if (A->nfuncs == A->capfuncs) {
+    int nc = A->capfuncs ? A->capfuncs * 2 : 16;
+    afunc *f = mem_realloc(A->m, A->funcs, (size_t)nc * sizeof *f);
+    if (!f)
+      synerr(A);
+    A->funcs = f;
+    A->capfuncs = nc;
+  }
+  afunc *f = &A->funcs[A->nfuncs];
+  memset(f, 0, sizeof *f);
+  f->name = arena_strdup(&A->ar, name);
+  f->line = A->line;
+  return A->nfuncs++;
+}
+
+/* A variable reference by name: a parameter of the function being parsed,
+ * else a global. */
+static node *var_node(awk *A, const char *name) {
+  node *e = mk(A, N_VAR, NULL, NULL);
+  if (A->curfn)
+    for (int i = 0; i < A->curfn->nparams; i++)
+      if (strcmp(A->curfn->params[i], name) == 0) {
+        e->local = 1;
+        e->slot = i;
+        return e;
+      }
+  for (int i = 0; i < A->nfuncs; i++)
+    if (strcmp(A->funcs[i].name, name) == 0)
+      synerr(A); /* a function name used as a variable */
+  e->slot = awk_global(A, name);
+  if (e->slot < 0)
+    synerr(A);
+  return e;
+}
+
+static int is_lvalue(node *e) {
+  return e && (e->op == N_VAR || e->op == N_FIELD || e->op == N_INDEX);
+}
+
+static node *expr_list(awk *A, int end) {
+  node *head = NULL, **tail = &head;
+  if (A->tok == end)
+    return NULL;
+  for (;;) {
+    *tail = expr(A);
+    tail = &(*tail)->next;
+    if (A->tok != T_COMMA)
+      break;
+    next(A);
+    opt_nl(A);
+  }
+  return head;
+}
+
+/* name[...] or name */
+static node *var_or_index(awk *A) {
+  char *name = arena_strdup(&A->ar, buf_cstr(&A->tstr));
+  next(A);
+  node *v = var_node(A, name);
+  if (A->tok != T_LBRACK)
+    return v;
+  next(A);
+  int save = A->in_print_args, sin = A->no_in;
+  A->in_print_args = 0;
+  A->no_in = 0;
+  node *subs = expr_list(A, T_RBRACK);
+  A->in_print_args = save;
+  A->no_in = sin;
+  if (!subs)
+    synerr(A);
+  expect(A, T_RBRACK);
+  node *e = mk(A, N_INDEX, v, subs);
+  return e;
+}
+
+/* An lvalue after getline: $expr, name, name[...] (optional). */
+static node *opt_lvalue(awk *A) {
+  if (A->tok == T_DOLLAR) {
+    next(A);
+    node *e;
+    if (A->tok == T_INCR || A->tok == T_DECR || A->tok == T_SUB ||
+        A->tok == T_ADD || A->tok == T_NOT)
+      e = unary(A);
+    else
+      e = NULL;
+    if (!e) {
+      extern node *awk_primary_(awk * A);
+      e = awk_primary_(A);
+    }
+    return mk(A, N_FIELD, e, NULL);
+  }
+  if (A->tok == T_NAME)
+    return var_or_index(A);
+  return NULL;
+}
+
+static node *postfix(awk *A);
+
+/* getline's file operand: a primary with $ and (), no concatenation. */
+static node *getline_src(awk *A) {
+  return postfix(A);
+}
+
+node *awk_primary_(awk *A);
+node *awk_primary_(awk *A) {
+  node *e;
+  switch (A->tok) {
+  case T_NUM:
+    e = mk(A, N_NUM, NULL, NULL);
+    e->v = av_num(A->tnum);
+    next(A);
+    return e;
+  case T_STR:
+    e = mk(A, N_STR, NULL, NULL);
+    e->v.t = V_STR;
+    e->v.s = const_str(A, A->tstr.data ? A->tstr.data : "", A->tstr.len);
+    next(A);
+    return e;
+  case T_ERE:
+    e = mk(A, N_ERE, NULL, NULL);
+    e->re = re_compile(A, A->tstr.data ? A->tstr.data : "", A->tstr.len);
+    if (!e->re)
+      synerr(A);
+    next(A);
+    return e;
+  case T_LPAREN: {
+    next(A);
+    int save = A->in_print_args, sin = A->no_in;
+    A->in_print_args = 0;
+    A->no_in = 0;
+    opt_nl(A);
+    node *x = expr(A);
+    opt_nl(A);
+    if (A->tok == T_COMMA) {
+      next(A);
+      opt_nl(A);
+      x->next = expr_list(A, T_RPAREN);
+      A->in_print_args = save;
+      A->no_in = sin;
+      opt_nl(A);
+      expect(A, T_RPAREN);
+      if (A->tok == T_IN) {
+        next(A);
+        if (A->tok != T_NAME)
+          synerr(A);
+        char *name = arena_strdup(&A->ar, buf_cstr(&A->tstr));
+        next(A);
+        e = mk(A, N_IN, x, var_node(A, name));
+        return e;
+      }
+      e = mk(A, N_GROUP, x, NULL);
+      e->sub = 1; /* a list: only valid as print's arguments */
+      return e;
+    }
+    A->in_print_args = save;
+    A->no_in = sin;
+    expect(A, T_RPAREN);
+    return mk(A, N_GROUP, x, NULL);
+  }
+  case T_DOLLAR:
+    next(A);
+    if (A->tok == T_INCR || A->tok == T_DECR || A->tok == T_SUB ||
+        A->tok == T_ADD || A->tok == T_NOT)
+      e = unary(A);
+    else
+      e = awk_primary_(A);
+    return mk(A, N_FIELD, e, NULL);
+  case T_INCR:
+  case T_DECR: {
+    int op = A->tok == T_INCR ? N_PREINC : N_PREDEC;
+    next(A);
+    node *lv = opt_lvalue(A);
+    if (!lv)
+      synerr(A);
+    return mk(A, op, lv, NULL);
+  }
+  case T_NAME:
+    return var_or_index(A);
+  case T_FUNC_NAME: {
+    int fi = func_index(A, buf_cstr(&A->tstr));
+    next(A);
+    expect(A, T_LPAREN);
+    int save = A->in_print_args, sin = A->no_in;
+    A->in_print_args = 0;
+    A->no_in = 0;
+    opt_nl(A);
+    node *args = expr_list(A, T_RPAREN);
+    A->in_print_args = save;
+    A->no_in = sin;
+    opt_nl(A);
+    expect(A, T_RPAREN);
+    e = mk(A, N_CALL, args, NULL);
+    e->slot = fi;
+    return e;
+  }
+  case T_BUILTIN: {
+    int bi = A->tbi;
+    next(A);
+    e = mk(A, N_BUILTIN, NULL, NULL);
+    e->sub = (uint8_t)bi;
+    if (A->tok == T_LPAREN) {
+      next(A);
+      int save = A->in_print_args, sin = A->no_in;
+      A->in_print_args = 0;
+      A->no_in = 0;
+      opt_nl(A);
+      e->a = expr_list(A, T_RPAREN);
+      A->in_print_args = save;
+      A->no_in = sin;
+      opt_nl(A);
+      expect(A, T_RPAREN);
+    } else if (bi != B_LENGTH) {
+      synerr(A);
+    }
+    int n = 0;
+    for (node *x = e->a; x; x = x->next)
+      n++;
+    e->slot = n;
+    return e;
+  }
+  case T_GETLINE: {
+    next(A);
+    e = mk(A, N_GETLINE, opt_lvalue(A), NULL);
+    e->sub = G_SIMPLE;
+    if (A->tok == T_LT) {
+      next(A);
+      e->sub = G_FILE;
+      e->b = getline_src(A);
+    }
+    return e;
+  }
+  case T_SUB:
+  case T_ADD:
+  case T_NOT:
+    return unary(A);
+  default:
+    synerr(A);
+    return NULL;
+  }
+}
+
+static node *postfix(awk *A) {
+  node *e = awk_primary_(A);
+  if (is_lvalue(e) && (A->tok == T_INCR || A->tok == T_DECR)) {
+    e = mk(A, A->tok == T_INCR ? N_POSTINC : N_POSTDEC, e, NULL);
+    next(A);
+  }
+  return e;
+}
+
+static node *power(awk *A) {
+  node *e = postfix(A);
+  if (A->tok == T_POW) {
+    next(A);
+    node *r;
+    if (A->tok == T_SUB || A->tok == T_ADD || A->tok == T_NOT)
+      r = unary(A);
+    else
+      r = power(A); /* right associative */
+    e = mk(A, N_BIN, e, r);
+    e->sub = T_POW;
+  }
+  return e;
+}
+
+static node *unary(awk *A) {
+  if (A->tok == T_NOT) {
+    next(A);
+    return mk(A, N_NOT, unary(A), NULL);
+  }
+  if (A->tok == T_SUB) {
+    next(A);
+    return mk(A, N_NEG, unary(A), NULL);
+  }
+  if (A->tok == T_ADD) {
+    next(A);
+    return mk(A, N_UPLUS, unary(A), NULL);
+  }
+  return power(A);
+}
+
+static node *mul(awk *A) {
+  node *e = unary(A);
+  while (A->tok == T_MUL || A->tok == T_DIV || A->tok == T_MOD) {
+    int op = A->tok;
+    next(A);
+    e = mk(A, N_BIN, e, unary(A));
+    e->sub = (uint8_t)op;
+  }
+  return e;
+}
+
+static node *additive(awk *A) {
+  node *e = mul(A);
+  while (A->tok == T_ADD || A->tok == T_SUB) {
+    int op = A->tok;
+    next(A);
+    e = mk(A, N_BIN, e, mul(A));
+    e->sub = (uint8_t)op;
+  }
+  return e;
+}
+
+static int starts_concat(awk *A) {
+  switch (A->tok) {
+  case T_NUM:
+  case T_STR:
+  case T_ERE:
+  case T_LPAREN:
+  case T_DOLLAR:
+  case T_NAME:
+  case T_FUNC_NAME:
+  case T_BUILTIN:
+  case T_INCR:
+  case T_DECR:
+  case T_NOT:
+    return 1;
+  case T_IN:
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* Is the text after a '|' the word getline? (print's `| cmd` otherwise) */
+static int pipe_getline_follows(awk *A) {
+  size_t i = A->pos;
+  while (i < A->srclen && (A->src[i] == ' ' || A->src[i] == '\t'))
+    i++;
+  return A->srclen - i >= 7 && memcmp(A->src + i, "getline", 7) == 0 &&
+         (i + 7 >= A->srclen ||
+          !(A->src[i + 7] == '_' ||
+            (A->src[i + 7] >= 'a' && A->src[i + 7] <= 'z') ||
+            (A->src[i + 7] >= 'A' && A->src[i + 7] <= 'Z') ||
+            (A->src[i + 7] >= '0' && A->src[i + 7] <= '9')));
+}
+
+static node *concat(awk *A) {
+  node *e = additive(A);
+  for (;;) {
+    if (A->tok == T_PIPE && pipe_getline_follows(A)) {
+      next(A);
+      next(A); /* getline */
+      node *g = mk(A, N_GETLINE, opt_lvalue(A), e);
+      g->sub = G_CMD;
+      e = g;
+      continue;
+    }
+    if (!starts_concat(A))
+      break;
+    if (A->tok == T_NOT) /* `a !~ b` is lexed apart; `a !b` is rare */
+      break;
+    e = mk(A, N_CONCAT, e, additive(A));
+  }
+  return e;
+}
+
+static node *comparison(awk *A) {
+  node *e = concat(A);
+  for (;;) {
+    int t = A->tok;
+    if (t == T_LT || t == T_LE || t == T_NE || t == T_EQ || t == T_GE ||
+        (t == T_GT && !A->in_print_args)) {
+      next(A);
+      e = mk(A, N_CMP, e, concat(A));
+      e->sub = (uint8_t)t;
+      continue;
+    }
+    break;
+  }
+  return e;
+}
+
+static node *matching(awk *A) {
+  node *e = comparison(A);
+  while (A->tok == T_TILDE || A->tok == T_NOMATCH) {
+    int neg = A->tok == T_NOMATCH;
+    next(A);
+    e = mk(A, N_MATCH, e, comparison(A));
+    e->sub = (uint8_t)neg;
+  }
+  return e;
+}
+
+static node *in_expr(awk *A) {
+  node *e = matching(A);
+  while (A->tok == T_IN && !A->no_in) {
+    next(A);
+    if (A->tok != T_NAME)
+      synerr(A);
+    char *name = arena_strdup(&A->ar, buf_cstr(&A->tstr));
+    next(A);
+    e = mk(A, N_IN, e, var_node(A, name));
+  }
+  return e;
+}
+
+static node *and_expr(awk *A) {
+  node *e = in_expr(A);
+  while (A->tok == T_AND) {
+    next(A);
+    opt_nl(A);
+    e = mk(A, N_AND, e, in_expr(A));
+  }
+  return e;
+}
+
+static node *or_expr(awk *A) {
+  node *e = and_expr(A);
+  while (A->tok == T_OR) {
+    next(A);
+    opt_nl(A);
+    e = mk(A, N_OR, e, and_expr(A));
+  }
+  return e;
+}
+
+static node *ternary(awk *A) {
+  node *e = or_expr(A);
+  int t = A->tok;
+  if (t == T_ASSIGN || t == T_ADD_ASSIGN || t == T_SUB_ASSIGN ||
+      t == T_MUL_ASSIGN || t == T_DIV_ASSIGN || t == T_MOD_ASSIGN ||
+      t == T_POW_ASSIGN) {
+    node *lv = e;
+    while (lv->op == N_GROUP && !lv->sub) /* (x) = 1 */
+      lv = lv->a;
+    if (!is_lvalue(lv))
+      synerr(A);
+    next(A);
+    opt_nl(A);
+    e = mk(A, N_ASSIGN, lv, ternary(A));
+    e->sub = (uint8_t)t;
+    return e;
+  }
+  if (t == T_QUEST) {
+    next(A);
+    opt_nl(A);
+    node *x = ternary(A);
+    opt_nl(A);
+    expect(A, T_COLON);
+    opt_nl(A);
+    node *y = ternary(A);
+    e = mk(A, N_COND, e, x);
+    e->c = y;
+  }
+  return e;
+}
+
+static node *expr(awk *A) {
+  return ternary(A);
+}
+
+/* Ends a simple statement: ';' or newline, or nothing before '}'. */
+static void end_simple(awk *A) {
+  if (A->tok == T_SEMI || A->tok == T_NL) {
+    next(A);
+    return;
+  }
+  if (A->tok == T_RBRACE || A->tok == T_EOF)
+    return;
+  synerr(A);
+}
+
+static node *simple_stmt(awk *A) {
+  node *s;
+  switch (A->tok) {
+  case T_PRINT:
+  case T_PRINTF: {
+    int op = A->tok == T_PRINT ? S_PRINT : S_PRINTF;
+    next(A);
+    s = mk(A, op, NULL, NULL);
+    int save = A->in_print_args;
+    A->in_print_args = 1;
+    if (A->tok != T_SEMI && A->tok != T_NL && A->tok != T_RBRACE &&
+        A->tok != T_GT && A->tok != T_APPEND && A->tok != T_PIPE &&
+        A->tok != T_EOF)
+      s->a = expr_list(A, -1);
+    A->in_print_args = save;
+    if (s->a && !s->a->next && s->a->op == N_GROUP && s->a->sub)
+      s->a = s->a->a; /* print (a, b) */
+    else if (s->a && !s->a->next && s->a->op == N_GROUP)
+      s->a = s->a->a;
+    if (op == S_PRINTF && !s->a)
+      synerr(A);
+    if (A->tok == T_GT || A->tok == T_APPEND || A->tok == T_PIPE) {
+      s->sub = A->tok == T_GT ? R_FILE : A->tok == T_APPEND ? R_APPEND : R_PIPE;
+      next(A);
+      A->in_print_args = 1;
+      s->b = concat(A);
+      A->in_print_args = save;
+    }
+    return s;
+  }
+  case T_NEXT:
+    next(A);
+    if (!A->curfn && 0)
+      synerr(A);
+    return mk(A, S_NEXT, NULL, NULL);
+  case T_NEXTFILE:
+    next(A);
+    return mk(A, S_NEXTFILE, NULL, NULL);
+  case T_EXIT:
+    next(A);
+    s = mk(A, S_EXIT, NULL, NULL);
+    if (A->tok != T_SEMI && A->tok != T_NL && A->tok != T_RBRACE &&
+        A->tok != T_EOF)
+      s->a = expr(A);
+    return s;
+  case T_RETURN:
+    next(A);
+    if (!A->curfn)
+      synerr(A);
+    s = mk(A, S_RETURN, NULL, NULL);
+    if (A->tok != T_SEMI && A->tok != T_NL && A->tok != T_RBRACE &&
+        A->tok != T_EOF)
+      s->a = expr(A);
+    return s;
+  case T_BREAK:
+    next(A);
+    return mk(A, S_BREAK, NULL, NULL);
+  case T_CONTINUE:
+    next(A);
+    return mk(A, S_CONTINUE, NULL, NULL);
+  case T_DELETE: {
+    next(A);
+    if (A->tok != T_NAME)
+      synerr(A);
+    char *name = arena_strdup(&A->ar, buf_cstr(&A->tstr));
+    next(A);
+    s = mk(A, S_DELETE, var_node(A, name), NULL);
+    if (A->tok == T_LBRACK) {
+      next(A);
+      s->b = expr_list(A, T_RBRACK);
+      expect(A, T_RBRACK);
+    }
+    return s;
+  }
+  default:
+    return mk(A, S_EXPR, expr(A), NULL);
+  }
+}
+
+static node *block(awk *A) {
+  expect(A, T_LBRACE);
+  node *head = NULL, **tail = &head;
+  for (;;) {
+    while (A->tok == T_NL || A->tok == T_SEMI)
+      next(A);
+    if (A->tok == T_RBRACE)
+      break;
+    node *s = stmt(A);
+    if (s) {
+      *tail = s;
+      tail = &s->next;
+    }
+  }
+  next(A);
+  return mk(A, S_BLOCK, head, NULL);
+}
+
+static node *body_stmt(awk *A) {
+  opt_nl(A);
+  if (A->tok == T_SEMI) {
+    next(A);
+    return mk(A, S_BLOCK, NULL, NULL);
+  }
+  return stmt(A);
+}
+
+static node *stmt(awk *A) {
+  node *s;
+  switch (A->tok) {
+  case T_LBRACE:
+    return block(A);
+  case T_IF:
+    next(A);
+    expect(A, T_LPAREN);
+    s = mk(A, S_IF, expr(A), NULL);
+    expect(A, T_RPAREN);
+    s->b = body_stmt(A);
+    {
+      /* look past newlines (and one ';') for else */
+      size_t pos = A->pos;
+      int line = A->line, tok = A->tok, prev = A->prevtok;
+      while (A->tok == T_NL || A->tok == T_SEMI)
+        next(A);
+      if (A->tok == T_ELSE) {
+        next(A);
+        s->c = body_stmt(A);
+      } else if (tok != A->tok) {
+        /* no else: the separators we skipped are harmless to drop */
+        (void)pos;
+        (void)line;
+        (void)prev;
+      }
+    }
+    return s;
+  case T_WHILE:
+    next(A);
+    expect(A, T_LPAREN);
+    s = mk(A, S_WHILE, expr(A), NULL);
+    expect(A, T_RPAREN);
+    if (A->tok == T_SEMI) { /* while (x); */
+      next(A);
+      s->b = mk(A, S_BLOCK, NULL, NULL);
+      return s;
+    }
+    s->b = body_stmt(A);
+    return s;
+  case T_DO:
+    next(A);
+    s = mk(A, S_DO, NULL, NULL);
+    s->b = body_stmt(A);
+    while (A->tok == T_NL || A->tok == T_SEMI)
+      next(A);
+    expect(A, T_WHILE);
+    expect(A, T_LPAREN);
+    s->a = expr(A);
+    expect(A, T_RPAREN);
+    end_simple(A);
+    return s;
+  case T_FOR: {
+    next(A);
+    expect(A, T_LPAREN);
+    node *init = NULL;
+    if (A->tok != T_SEMI)
+      init = simple_stmt(A);
+    if (A->tok == T_RPAREN && init && init->op == S_EXPR &&
+        init->a->op == N_IN && !init->a->a->next &&
+        (init->a->a->op == N_VAR ||
+         (init->a->a->op == N_GROUP && init->a->a->a->op == N_VAR))) {
+      next(A);
+      node *v = init->a->a->op == N_VAR ? init->a->a : init->a->a->a;
+      s = mk(A, S_FORIN, v, init->a->b);
+      s->d = body_stmt(A);
+      return s;
+    }
+    expect(A, T_SEMI);
+    opt_nl(A);
+    s = mk(A, S_FOR, init, NULL);
+    if (A->tok != T_SEMI)
+      s->b = expr(A);
+    expect(A, T_SEMI);
+    opt_nl(A);
+    if (A->tok != T_RPAREN)
+      s->c = simple_stmt(A);
+    expect(A, T_RPAREN);
+    if (A->tok == T_SEMI) {
+      next(A);
+      s->d = mk(A, S_BLOCK, NULL, NULL);
+      return s;
+    }
+    s->d = body_stmt(A);
+    return s;
+  }
+  case T_SEMI:
+    next(A);
+    return NULL;
+  default:
+    s = simple_stmt(A);
+    end_simple(A);
+    return s;
+  }
+}
+
+static item *add_item(awk *A, item ***tail) {
+  item *it = arena_calloc(&A->ar, sizeof *it);
+  if (!it)
+    synerr(A);
+  **tail = it;
+  *tail = &it->next;
+  return it;
+}
+
+static void function_def(awk *A) {
+  next(A);
+  if (A->tok != T_NAME && A->tok != T_FUNC_NAME)
+    synerr(A);
+  int fi = func_index(A, buf_cstr(&A->tstr));
+  for (int i = 0; i < A->ngl; i++)
+    if (strcmp(A->gnames[i], A->funcs[fi].name) == 0)
+      synerr(A);
+  if (A->funcs[fi].defined)
+    synerr(A);
+  next(A);
+  expect(A, T_LPAREN);
+  char **params = NULL;
+  int np = 0;
+  opt_nl(A);
+  while (A->tok == T_NAME) {
+    char **p2 = arena_alloc(&A->ar, (size_t)(np + 1) * sizeof *p2);
+    if (!p2)
+      synerr(A);
+    if (np)
+      memcpy(p2, params, (size_t)np * sizeof *p2);
+    p2[np++] = arena_strdup(&A->ar, buf_cstr(&A->tstr));
+    params = p2;
+    next(A);
+    opt_nl(A);
+    if (A->tok != T_COMMA)
+      break;
+    next(A);
+    opt_nl(A);
+  }
+  expect(A, T_RPAREN);
+  afunc *f = &A->funcs[fi];
+  f->params = params;
+  f->nparams = np;
+  f->defined = 1;
+  A->curfn = f;
+  opt_nl(A);
+  node *body = block(A);
+  A->funcs[fi].body = body; /* funcs may have moved */
+  A->curfn = NULL;
+}
+
+int awk_parse(awk *A) {
+  jmp_buf jb;
+  A->pj = &jb;
+  if (setjmp(jb))
+    return -1;
+  A->begin_tail = &A->begin;
+  A->end_tail = &A->end;
+  A->main_tail = &A->main;
+  next(A);
+  for (;;) {
+    while (A->tok == T_NL || A->tok == T_SEMI)
+      next(A);
+    if (A->tok == T_EOF)
+      break;
+    if (A->tok == T_FUNCTION) {
+      function_def(A);
+      continue;
+    }
+    if (A->tok == T_BEGIN || A->tok == T_END) {
+      item ***tl = A->tok == T_BEGIN ? &A->begin_tail : &A->end_tail;
+      next(A);
+      opt_nl(A);
+      if (A->tok != T_LBRACE)
+        synerr(A);
+      item *it = add_item(A, tl);
+      it->act = block(A);
+      continue;
+    }
+    item *it = add_item(A, &A->main_tail);
+    if (A->tok != T_LBRACE) {
+      it->pat = expr(A);
+      if (A->tok == T_COMMA) {
+        next(A);
+        opt_nl(A);
+        it->pat2 = expr(A);
+      }
+    }
+    if (A->tok == T_LBRACE)
+      it->act = block(A);
+    else if (A->tok != T_NL && A->tok != T_SEMI && A->tok != T_EOF)
+      synerr(A);
+  }
+  for (int i = 0; i < A->nfuncs; i++)
+    if (!A->funcs[i].defined) {
+      stream_printf(A->c->err, "awk: calling undefined function %s\n",
+                    A->funcs[i].name);
+      A->syntax_err = 1;
+      return -1;
+    }
+  return 0;
+}

@@ -1,0 +1,293 @@
+/*
+ * sed.c - the sed command: GNU sed 4.9 options and operands.
+ *
+ * The script pieces (-e, -f, or the first operand) are parsed once into a
+ * program (parse.c) that exec.c runs over the input files. Exit statuses as
+ * GNU: 1 for a bad script or usage, 2 when an input file cannot be read,
+ * 4 for an I/O error, and whatever q/Q ask for.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "builtins/data/sed/sed.h"
+#include "builtins/textutil.h"
+
+const char bi_usage_sed[] =
+    "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...";
+
+const char bi_help_sed[] =
+    "\n"
+    "  -n, --quiet, --silent\n"
+    "                 suppress automatic printing of pattern space\n"
+    "      --debug\n"
+    "                 annotate program execution\n"
+    "  -e script, --expression=script\n"
+    "                 add the script to the commands to be executed\n"
+    "  -f script-file, --file=script-file\n"
+    "                 add the contents of script-file to the commands to be "
+    "executed\n"
+    "  --follow-symlinks\n"
+    "                 follow symlinks when processing in place\n"
+    "  -i[SUFFIX], --in-place[=SUFFIX]\n"
+    "                 edit files in place (makes backup if SUFFIX supplied)\n"
+    "  -l N, --line-length=N\n"
+    "                 specify the desired line-wrap length for the `l' "
+    "command\n"
+    "  --posix\n"
+    "                 disable all GNU extensions.\n"
+    "  -E, -r, --regexp-extended\n"
+    "                 use extended regular expressions in the script\n"
+    "                 (for portability use POSIX -E).\n"
+    "  -s, --separate\n"
+    "                 consider files as separate rather than as a single,\n"
+    "                 continuous long stream.\n"
+    "      --sandbox\n"
+    "                 operate in sandbox mode (disable e/r/w commands).\n"
+    "  -u, --unbuffered\n"
+    "                 load minimal amounts of data from the input files and "
+    "flush\n"
+    "                 the output buffers more often\n"
+    "  -z, --null-data\n"
+    "                 separate lines by NUL characters\n"
+    "      --help     display this help and exit\n"
+    "      --version  output version information and exit\n"
+    "\n"
+    "If no -e, --expression, -f, or --file option is given, then the first\n"
+    "non-option argument is taken as the sed script to interpret.  All\n"
+    "remaining arguments are names of input files; if no input files are\n"
+    "specified, then the standard input is read.\n"
+    "\n"
+    "GNU sed home page: <https://www.gnu.org/software/sed/>.\n"
+    "General help using GNU software: <https://www.gnu.org/gethelp/>.\n";
+
+enum { O_POSIX = 0x20000, O_DEBUG, O_SANDBOX, O_FOLLOW };
+
+static const bi_opt sed_opts[] = {{"quiet", 'n', BI_ARG_NONE},
+                                  {"silent", 'n', BI_ARG_NONE},
+                                  {"expression", 'e', BI_ARG_REQUIRED},
+                                  {"file", 'f', BI_ARG_REQUIRED},
+                                  {"in-place", 'i', BI_ARG_OPTIONAL},
+                                  {"line-length", 'l', BI_ARG_REQUIRED},
+                                  {"regexp-extended", 'E', BI_ARG_NONE},
+                                  {"separate", 's', BI_ARG_NONE},
+                                  {"unbuffered", 'u', BI_ARG_NONE},
+                                  {"null-data", 'z', BI_ARG_NONE},
+                                  {"zero-terminated", 'z', BI_ARG_NONE},
+                                  {"posix", O_POSIX, BI_ARG_NONE},
+                                  {"debug", O_DEBUG, BI_ARG_NONE},
+                                  {"sandbox", O_SANDBOX, BI_ARG_NONE},
+                                  {"follow-symlinks", O_FOLLOW, BI_ARG_NONE},
+                                  {"help", BI_OPT_HELP, BI_ARG_NONE},
+                                  {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                  {NULL, 0, 0}};
+
+/* GNU sed answers a usage error with the whole usage text on stderr. */
+static int usage_error(bi_ctx *c) {
+  stream_puts(c->err, bi_usage_sed);
+  stream_puts(c->err, "\n");
+  stream_puts(c->err, bi_help_sed);
+  return 1;
+}
+
+static int utf8_locale(bi_ctx *c) {
+  const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+  for (int i = 0; i < 3; i++) {
+    const char *v = c->getenv ? c->getenv(c, names[i]) : NULL;
+    if (v && *v)
+      return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
+  }
+  return 0;
+}
+
+int bi_sed(bi_ctx *c) {
+  sd_src *src = mem_calloc(c->m, (size_t)c->argc + 1, sizeof *src);
+  buf *files = mem_calloc(c->m, (size_t)c->argc + 1, sizeof *files);
+  size_t nsrc = 0, nfiles = 0;
+  int rc = 0, inplace = 0, ere = 0, quiet = 0, separate = 0, zero = 0;
+  int unbuffered = 0, posix = 0;
+  int64_t lwidth = 70;
+  const char *suffix = NULL;
+  sd_prog prog;
+  int have_prog = 0;
+  if (!src || !files) {
+    rc = 4;
+    bi_error(c, "memory exhausted");
+    goto out;
+  }
+
+  /* bi_getopt's messages end with "Try 'sed --help'"; GNU sed prints its
+   * usage instead: keep only the first line. */
+  buf gerr;
+  buf_init(&gerr, c->m);
+  bi_ctx gc = *c;
+  gc.err = stream_capture(c->m, NULL, &gerr, NULL, NULL, 2, 0);
+  if (!gc.err)
+    gc.err = c->err;
+  bi_getopt g;
+  bi_getopt_init(&g, &gc, "nre:f:i::l:Esuz", sed_opts);
+  int o, bad = 0;
+  while (!bad && (o = bi_getopt_next(&g)) != -1) {
+    switch (o) {
+    case 'n':
+      quiet = 1;
+      break;
+    case 'e':
+      src[nsrc].text = g.arg;
+      src[nsrc].len = strlen(g.arg);
+      nsrc++;
+      break;
+    case 'f': {
+      int err = 0;
+      stream *s = bi_open_read(c, g.arg, &err);
+      if (!s) {
+        bi_error(c, "couldn't open file %s: %s", g.arg, bi_strerror(err));
+        bad = 5;
+        break;
+      }
+      const char *data;
+      size_t len;
+      buf *copy = &files[nfiles++];
+      buf_init(copy, c->m);
+      if (tu_slurp(c, s, &data, &len, copy, &err) < 0) {
+        stream_unref(s);
+        bi_error(c, "couldn't read %s: %s", g.arg, bi_strerror(err));
+        bad = 2;
+        break;
+      }
+      /* the view of a VFS file dies with its stream: keep a copy */
+      if (data != copy->data) {
+        buf_clear(copy);
+        buf_append(copy, data, len);
+      }
+      stream_unref(s);
+      len = copy->len;
+      if (len && copy->data[len - 1] == '\n')
+        len--; /* the file's last newline ends its last command */
+      src[nsrc].text = copy->data ? copy->data : "";
+      src[nsrc].len = len;
+      src[nsrc].file = g.arg;
+      nsrc++;
+      break;
+    }
+    case 'i':
+      inplace = 1;
+      suffix = g.arg;
+      break;
+    case 'l': {
+      uint64_t v;
+      if (tu_parse_count(g.arg, &v) < 0 || v > 0x7fffffff) {
+        bi_error(c, "invalid line length: %s", g.arg);
+        bad = 2;
+        break;
+      }
+      lwidth = (int64_t)v;
+      break;
+    }
+    case 'E':
+    case 'r':
+      ere = 1;
+      break;
+    case 's':
+      separate = 1;
+      break;
+    case 'u':
+      unbuffered = 1;
+      break;
+    case 'z':
+      zero = 1;
+      break;
+    case O_POSIX:
+      posix = 1;
+      break;
+    case O_SANDBOX:
+    case O_FOLLOW:
+      break;
+    case O_DEBUG:
+      bi_error(c, "--debug is not supported by vsh's sed");
+      bad = 2;
+      break;
+    case BI_OPT_HELP:
+      bad = 3;
+      break;
+    case BI_OPT_VERSION:
+      bad = 4;
+      break;
+    default: { /* '?' */
+      const char *m = buf_cstr(&gerr);
+      const char *nl = strchr(m, '\n');
+      stream_write(c->err, m, nl ? (size_t)(nl - m) + 1 : strlen(m));
+      bad = 1;
+      break;
+    }
+    }
+  }
+  if (gc.err != c->err)
+    stream_unref(gc.err);
+  buf_free(&gerr);
+  if (bad == 1) {
+    rc = usage_error(c);
+    goto out;
+  }
+  if (bad == 2 || bad == 5) {
+    rc = bad == 5 ? 4 : 1;
+    goto out;
+  }
+  if (bad == 3) {
+    rc = bi_print_help(c);
+    goto out;
+  }
+  if (bad == 4) {
+    stream_puts(c->out, "sed (GNU sed) 4.9\n"
+                        "Copyright (C) 2022 Free Software Foundation, Inc.\n"
+                        "(vsh: a reimplementation of GNU sed's behaviour; "
+                        "no `e' command, no --debug)\n");
+    rc = 0;
+    goto out;
+  }
+  int first = 0;
+  if (nsrc == 0) {
+    if (g.noperands == 0) {
+      rc = usage_error(c);
+      goto out;
+    }
+    src[0].text = g.operands[0];
+    src[0].len = strlen(g.operands[0]);
+    nsrc = 1;
+    first = 1;
+  }
+  if (sd_prog_init(&prog, c) < 0) {
+    bi_error(c, "memory exhausted");
+    rc = 4;
+    goto out;
+  }
+  have_prog = 1;
+  prog.ere = ere;
+  prog.quiet = quiet;
+  prog.separate = separate;
+  prog.zero = zero;
+  prog.unbuffered = unbuffered;
+  prog.posix = posix;
+  prog.lwidth = lwidth;
+  prog.utf8 = utf8_locale(c);
+  int prc = sd_parse(&prog, src, nsrc);
+  if (prc < 0) {
+    rc = prc == -2 ? 4 : 1;
+    goto out;
+  }
+  if (prog.quiet_from_script)
+    prog.quiet = 1;
+  if (inplace && g.noperands - first == 0) {
+    bi_error(c, "no input files");
+    rc = 1; /* GNU: 4 for -i without files is a usage error, status 1 */
+    goto out;
+  }
+  rc = sd_run(&prog, g.operands + first, g.noperands - first, inplace, suffix);
+out:
+  if (have_prog)
+    sd_free(&prog);
+  for (size_t k = 0; files && k < nfiles; k++)
+    buf_free(&files[k]);
+  mem_free(c->m, files);
+  mem_free(c->m, src);
+  return rc;
+}
