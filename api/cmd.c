@@ -7,7 +7,7 @@
 
 #include "api/sandbox.h"
 
-int sb_call_cmd(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv) {
+int api_call_cmd(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv) {
   vsh_cmd cmd;
   memset(&cmd, 0, sizeof cmd);
   cmd.ex = ex;

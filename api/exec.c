@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api/sandbox.h"
+#include "shell/exec/exec.h"
 #include "shell/syntax/parse.h"
 
 /* ---- cancel tokens
@@ -73,7 +74,7 @@ static int run_setup(vsh_sandbox *sb, sh_run *r, const vsh_exec_opts *o,
                      int keep_bufs) {
   if (!keep_bufs)
     memset(r, 0, sizeof *r);
-  r->host = &sb_host;
+  r->host = &api_host;
   r->host_ud = sb;
   r->net = sb->net;
   r->m = sb->m;
@@ -175,9 +176,9 @@ static void fill_result(sh_run *r, const vsh_exec_opts *o, vsh_result *res,
         res->flags |= VSH_RESULT_OUTPUT_TRUNCATED;
     }
   }
-  res->out = sb_strdup_out(r->out.data ? r->out.data : "", r->out.len);
+  res->out = api_strdup_out(r->out.data ? r->out.data : "", r->out.len);
   res->out_len = r->out.len;
-  res->err = sb_strdup_out(r->err.data ? r->err.data : "", r->err.len);
+  res->err = api_strdup_out(r->err.data ? r->err.data : "", r->err.len);
   res->err_len = r->err.len;
   res->status = status;
 }
@@ -188,18 +189,18 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
                           int *exited) {
   memset(res, 0, sizeof *res);
   if (o && o->cancel && vsh_cancel_is_set(o->cancel)) {
-    res->out = sb_strdup_out("", 0);
-    res->err = sb_strdup_out("", 0);
+    res->out = api_strdup_out("", 0);
+    res->err = api_strdup_out("", 0);
     res->flags = VSH_RESULT_CANCELLED;
     res->status = 130;
-    return sb_fail(sb, VSH_ABORT, ECANCELED, "cancelled before start");
+    return api_fail(sb, VSH_ABORT, ECANCELED, "cancelled before start");
   }
   if (sb->in_exec)
-    return sb_fail(sb, VSH_MISUSE, EBUSY,
-                   "exec called from inside a running exec");
+    return api_fail(sb, VSH_MISUSE, EBUSY,
+                    "exec called from inside a running exec");
   if (run_setup(sb, r, o, 0)) {
     run_teardown(r);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
   }
   sh_exec *ex = session;
   if (ex) {
@@ -232,7 +233,7 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
                        o && (o->flags & VSH_EXEC_REPLACE_ENV));
     if (!ex) {
       run_teardown(r);
-      return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+      return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
     }
     if (o && o->argv0) {
       char *a0 = mem_strdup(sb->m, o->argv0);
@@ -256,7 +257,7 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
     if (!session)
       sh_free(ex);
     run_teardown(r);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "cannot create a fiber");
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "cannot create a fiber");
   }
   drive(r, &j);
   sb->in_exec = 0;
@@ -286,10 +287,10 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
   run_teardown(r);
   if (!res->out || !res->err) {
     vsh_result_free(res);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
   }
   if (cancelled)
-    return sb_fail(sb, VSH_ABORT, ECANCELED, "cancelled");
+    return api_fail(sb, VSH_ABORT, ECANCELED, "cancelled");
   return VSH_OK;
 }
 
@@ -297,11 +298,11 @@ vsh_status vsh_exec_n(vsh_sandbox *sb, const char *script, size_t script_len,
                       const vsh_exec_opts *opts, vsh_result *res) {
   if (!sb || !res || (!script && script_len))
     return VSH_MISUSE;
-  sb_lock(sb);
+  api_lock(sb);
   sh_run r;
   vsh_status st =
       exec_in(sb, NULL, &r, script ? script : "", script_len, opts, res, NULL);
-  sb_unlock(sb);
+  api_unlock(sb);
   return st;
 }
 
@@ -332,14 +333,14 @@ struct vsh_session {
 vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out) {
   if (!sb || !out)
     return VSH_MISUSE;
-  sb_lock(sb);
+  api_lock(sb);
   vsh_session *s = mem_calloc(sb->m, 1, sizeof *s);
   sh_run *r = mem_calloc(sb->m, 1, sizeof *r);
   if (!s || !r) {
     mem_free(sb->m, s);
     mem_free(sb->m, r);
-    sb_unlock(sb);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+    api_unlock(sb);
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
   }
   s->sb = sb;
   s->run = r;
@@ -347,8 +348,8 @@ vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out) {
     run_teardown(r);
     mem_free(sb->m, s);
     mem_free(sb->m, r);
-    sb_unlock(sb);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+    api_unlock(sb);
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
   }
   s->ex = sh_new_root(r, sb->cwd, (const char *const *)sb->env, NULL, 0);
   if (s->ex) {
@@ -362,11 +363,11 @@ vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out) {
   if (!s->ex) {
     mem_free(sb->m, s);
     mem_free(sb->m, r);
-    sb_unlock(sb);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+    api_unlock(sb);
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
   }
   *out = s;
-  sb_unlock(sb);
+  api_unlock(sb);
   return VSH_OK;
 }
 
@@ -375,15 +376,15 @@ vsh_status vsh_session_exec(vsh_session *s, const char *script, size_t len,
   if (!s || !res || (!script && len))
     return VSH_MISUSE;
   vsh_sandbox *sb = s->sb;
-  sb_lock(sb);
+  api_lock(sb);
   if (s->exited) {
     memset(res, 0, sizeof *res);
-    sb_unlock(sb);
-    return sb_fail(sb, VSH_MISUSE, EINVAL, "session has exited");
+    api_unlock(sb);
+    return api_fail(sb, VSH_MISUSE, EINVAL, "session has exited");
   }
   vsh_status st = exec_in(sb, s->ex, s->run, script ? script : "", len, opts,
                           res, &s->exited);
-  sb_unlock(sb);
+  api_unlock(sb);
   return st;
 }
 
@@ -395,12 +396,12 @@ void vsh_session_close(vsh_session *s) {
   if (!s)
     return;
   vsh_sandbox *sb = s->sb;
-  sb_lock(sb);
+  api_lock(sb);
   /* The shell's streams must go before the run they point into. */
   sh_free(s->ex);
   mem_free(sb->m, s->run);
   mem_free(sb->m, s);
-  sb_unlock(sb);
+  api_unlock(sb);
 }
 
 int vsh_script_complete(const char *script, size_t len) {

@@ -12,19 +12,42 @@
 /* The embedder owns its sandbox: file calls from the host are not subject
  * to the script user's permissions (new files still belong to that user). */
 static void fs_lock(vsh_sandbox *sb) {
-  sb_lock(sb);
+  api_lock(sb);
   vfs_privileged_enter(sb->v);
 }
 
 static void fs_unlock(vsh_sandbox *sb) {
   vfs_privileged_leave(sb->v);
-  sb_unlock(sb);
+  api_unlock(sb);
+}
+
+/* The usual end of a file call: unlock, then the status of rc (an error
+ * recorded on the handle, naming the operation and the path). */
+static vsh_status fs_done(vsh_sandbox *sb, int rc, const char *what,
+                          const char *path) {
+  fs_unlock(sb);
+  return api_fs_fail(sb, rc, what, path);
+}
+
+/* The end of a call that hands out a string the VFS allocated (t, n
+ * bytes): a malloc'd copy in *out, then t released and the lock dropped. */
+static vsh_status fs_string_out(vsh_sandbox *sb, int rc, char *t, size_t n,
+                                char **out, const char *what,
+                                const char *path) {
+  if (rc == 0) {
+    *out = api_strdup_out(t, n);
+    vfs_release(sb->v, t);
+  }
+  fs_unlock(sb);
+  if (rc)
+    return api_fs_fail(sb, rc, what, path);
+  return *out ? VSH_OK : api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
 }
 
 #define CHECK(sb, p)                                                           \
   do {                                                                         \
     if (!(sb) || !(p))                                                         \
-      return sb_fail((sb), VSH_MISUSE, EINVAL, "invalid argument");            \
+      return api_fail((sb), VSH_MISUSE, EINVAL, "invalid argument");           \
   } while (0)
 
 vsh_status vsh_read_file(vsh_sandbox *sb, const char *path, char **data,
@@ -37,35 +60,35 @@ vsh_status vsh_read_file(vsh_sandbox *sb, const char *path, char **data,
   size_t n = 0;
   int rc = vfs_read_file(sb->v, sb->cwd, path, &d, &n);
   if (rc == 0) {
-    *data = sb_strdup_out(d, n);
+    *data = api_strdup_out(d, n);
     vfs_release(sb->v, d);
     if (len)
       *len = n;
     fs_unlock(sb);
     if (!*data)
-      return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+      return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
     return VSH_OK;
   }
   fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "read", path);
+  return api_fs_fail(sb, rc, "read", path);
 }
 
 vsh_status vsh_write_file(vsh_sandbox *sb, const char *path, const void *data,
                           size_t len, unsigned mode) {
   CHECK(sb, path);
   fs_lock(sb);
-  int rc = vfs_write_file(sb->v, sb->cwd, path, data ? data : "", len, mode);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "write", path);
+  return fs_done(
+      sb, vfs_write_file(sb->v, sb->cwd, path, data ? data : "", len, mode),
+      "write", path);
 }
 
 vsh_status vsh_append_file(vsh_sandbox *sb, const char *path, const void *data,
                            size_t len) {
   CHECK(sb, path);
   fs_lock(sb);
-  int rc = vfs_append_file(sb->v, sb->cwd, path, data ? data : "", len);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "append", path);
+  return fs_done(sb,
+                 vfs_append_file(sb->v, sb->cwd, path, data ? data : "", len),
+                 "append", path);
 }
 
 static vsh_status do_stat(vsh_sandbox *sb, const char *path, vsh_stat *st,
@@ -79,7 +102,7 @@ static vsh_status do_stat(vsh_sandbox *sb, const char *path, vsh_stat *st,
                   : vfs_lstat(sb->v, sb->cwd, path, &vs);
   fs_unlock(sb);
   if (rc)
-    return sb_fs_fail(sb, rc, "stat", path);
+    return api_fs_fail(sb, rc, "stat", path);
   vfs_to_vsh_stat(&vs, st);
   return VSH_OK;
 }
@@ -103,12 +126,12 @@ vsh_status vsh_readdir(vsh_sandbox *sb, const char *path, char ***names,
   int rc = vfs_readdir(sb->v, sb->cwd, path, &vn, &k);
   if (rc) {
     fs_unlock(sb);
-    return sb_fs_fail(sb, rc, "readdir", path);
+    return api_fs_fail(sb, rc, "readdir", path);
   }
   char **out = calloc(k + 1, sizeof *out);
   int bad = !out;
   for (size_t i = 0; !bad && i < k; i++) {
-    out[i] = sb_strdup_out(vn[i], strlen(vn[i]));
+    out[i] = api_strdup_out(vn[i], strlen(vn[i]));
     if (!out[i])
       bad = 1;
   }
@@ -116,7 +139,7 @@ vsh_status vsh_readdir(vsh_sandbox *sb, const char *path, char ***names,
   fs_unlock(sb);
   if (bad) {
     vsh_free_names(sb, out, k);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
   }
   *names = out;
   *n = k;
@@ -144,17 +167,13 @@ int vsh_exists(vsh_sandbox *sb, const char *path) {
 vsh_status vsh_mkdir(vsh_sandbox *sb, const char *path, unsigned flags) {
   CHECK(sb, path);
   fs_lock(sb);
-  int rc = vfs_vsh_mkdir(sb->v, sb->cwd, path, flags);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "mkdir", path);
+  return fs_done(sb, vfs_vsh_mkdir(sb->v, sb->cwd, path, flags), "mkdir", path);
 }
 
 vsh_status vsh_rm(vsh_sandbox *sb, const char *path, unsigned flags) {
   CHECK(sb, path);
   fs_lock(sb);
-  int rc = vfs_vsh_rm(sb->v, sb->cwd, path, flags);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "rm", path);
+  return fs_done(sb, vfs_vsh_rm(sb->v, sb->cwd, path, flags), "rm", path);
 }
 
 vsh_status vsh_rename(vsh_sandbox *sb, const char *from, const char *to) {
@@ -162,9 +181,7 @@ vsh_status vsh_rename(vsh_sandbox *sb, const char *from, const char *to) {
   if (!to)
     return VSH_MISUSE;
   fs_lock(sb);
-  int rc = vfs_rename(sb->v, sb->cwd, from, to);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "rename", from);
+  return fs_done(sb, vfs_rename(sb->v, sb->cwd, from, to), "rename", from);
 }
 
 vsh_status vsh_link(vsh_sandbox *sb, const char *target, const char *path) {
@@ -172,9 +189,7 @@ vsh_status vsh_link(vsh_sandbox *sb, const char *target, const char *path) {
   if (!path)
     return VSH_MISUSE;
   fs_lock(sb);
-  int rc = vfs_link(sb->v, sb->cwd, target, path);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "link", path);
+  return fs_done(sb, vfs_link(sb->v, sb->cwd, target, path), "link", path);
 }
 
 vsh_status vsh_symlink(vsh_sandbox *sb, const char *target, const char *path) {
@@ -182,9 +197,8 @@ vsh_status vsh_symlink(vsh_sandbox *sb, const char *target, const char *path) {
   if (!path)
     return VSH_MISUSE;
   fs_lock(sb);
-  int rc = vfs_symlink(sb->v, sb->cwd, target, path);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "symlink", path);
+  return fs_done(sb, vfs_symlink(sb->v, sb->cwd, target, path), "symlink",
+                 path);
 }
 
 vsh_status vsh_readlink(vsh_sandbox *sb, const char *path, char **target) {
@@ -195,14 +209,7 @@ vsh_status vsh_readlink(vsh_sandbox *sb, const char *path, char **target) {
   char *t = NULL;
   size_t n = 0;
   int rc = vfs_readlink(sb->v, sb->cwd, path, &t, &n);
-  if (rc == 0) {
-    *target = sb_strdup_out(t, n);
-    vfs_release(sb->v, t);
-  }
-  fs_unlock(sb);
-  if (rc)
-    return sb_fs_fail(sb, rc, "readlink", path);
-  return *target ? VSH_OK : sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+  return fs_string_out(sb, rc, t, n, target, "readlink", path);
 }
 
 vsh_status vsh_realpath(vsh_sandbox *sb, const char *path, char **resolved) {
@@ -212,37 +219,27 @@ vsh_status vsh_realpath(vsh_sandbox *sb, const char *path, char **resolved) {
   fs_lock(sb);
   char *t = NULL;
   int rc = vfs_realpath(sb->v, sb->cwd, path, &t);
-  if (rc == 0) {
-    *resolved = sb_strdup_out(t, strlen(t));
-    vfs_release(sb->v, t);
-  }
-  fs_unlock(sb);
-  if (rc)
-    return sb_fs_fail(sb, rc, "realpath", path);
-  return *resolved ? VSH_OK : sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+  return fs_string_out(sb, rc, t, rc ? 0 : strlen(t), resolved, "realpath",
+                       path);
 }
 
 vsh_status vsh_chmod(vsh_sandbox *sb, const char *path, unsigned mode) {
   CHECK(sb, path);
   fs_lock(sb);
-  int rc = vfs_chmod(sb->v, sb->cwd, path, mode);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "chmod", path);
+  return fs_done(sb, vfs_chmod(sb->v, sb->cwd, path, mode), "chmod", path);
 }
 
 vsh_status vsh_utimes(vsh_sandbox *sb, const char *path, int64_t atime_ns,
                       int64_t mtime_ns) {
   CHECK(sb, path);
   fs_lock(sb);
-  int rc = vfs_utimes(sb->v, sb->cwd, path, atime_ns, mtime_ns, 0);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "utimes", path);
+  return fs_done(sb, vfs_utimes(sb->v, sb->cwd, path, atime_ns, mtime_ns, 0),
+                 "utimes", path);
 }
 
 vsh_status vsh_truncate(vsh_sandbox *sb, const char *path, uint64_t size) {
   CHECK(sb, path);
   fs_lock(sb);
-  int rc = vfs_truncate(sb->v, sb->cwd, path, size);
-  fs_unlock(sb);
-  return sb_fs_fail(sb, rc, "truncate", path);
+  return fs_done(sb, vfs_truncate(sb->v, sb->cwd, path, size), "truncate",
+                 path);
 }

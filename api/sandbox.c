@@ -15,6 +15,7 @@
 #include "api/sandbox.h"
 #ifdef VSH_HAVE_NET
 #include "net/net.h"
+#include "shell/exec/exec.h"
 #endif
 
 int vsh_version_number(void) {
@@ -57,8 +58,8 @@ void vsh_config_init(vsh_config *cfg) {
     memset(cfg, 0, sizeof *cfg);
 }
 
-vsh_status sb_fail(vsh_sandbox *sb, vsh_status st, int code, const char *fmt,
-                   ...) {
+vsh_status api_fail(vsh_sandbox *sb, vsh_status st, int code, const char *fmt,
+                    ...) {
   if (!sb)
     return st;
   va_list ap;
@@ -69,12 +70,12 @@ vsh_status sb_fail(vsh_sandbox *sb, vsh_status st, int code, const char *fmt,
   return st;
 }
 
-vsh_status sb_fs_fail(vsh_sandbox *sb, int rc, const char *what,
-                      const char *path) {
+vsh_status api_fs_fail(vsh_sandbox *sb, int rc, const char *what,
+                       const char *path) {
   if (rc >= 0)
     return VSH_OK;
-  return sb_fail(sb, vfs_status(rc), -rc, "%s: %s: %s", what, path,
-                 bi_strerror(-rc));
+  return api_fail(sb, vfs_status(rc), -rc, "%s: %s: %s", what, path,
+                  bi_strerror(-rc));
 }
 
 const char *vsh_errmsg(const vsh_sandbox *sb) {
@@ -94,7 +95,7 @@ size_t vsh_memory_used(const vsh_sandbox *sb) {
   return sb ? mem_used(sb->m) : 0;
 }
 
-char *sb_strdup_out(const char *s, size_t n) {
+char *api_strdup_out(const char *s, size_t n) {
   char *p = malloc(n + 1);
   if (!p)
     return NULL;
@@ -104,17 +105,17 @@ char *sb_strdup_out(const char *s, size_t n) {
   return p;
 }
 
-void sb_lock(vsh_sandbox *sb) {
+void api_lock(vsh_sandbox *sb) {
   pthread_mutex_lock(&sb->lock);
 }
-void sb_unlock(vsh_sandbox *sb) {
+void api_unlock(vsh_sandbox *sb) {
   pthread_mutex_unlock(&sb->lock);
 }
 
 /* ---- hooks for the shell ---------------------------------------------------
  */
 
-static int64_t sb_now_ns(void *ud) {
+static int64_t api_now_ns(void *ud) {
   vsh_sandbox *sb = ud;
   if (sb->clock)
     return sb->clock(sb->clock_ud, 0);
@@ -123,7 +124,7 @@ static int64_t sb_now_ns(void *ud) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void sb_random(vsh_sandbox *sb, void *p, size_t n) {
+static void api_random(vsh_sandbox *sb, void *p, size_t n) {
   if (sb->random) {
     sb->random(sb->random_ud, p, n);
     return;
@@ -144,11 +145,11 @@ static void sb_random(vsh_sandbox *sb, void *p, size_t n) {
   }
 }
 
-static void sb_random_hook(void *ud, void *p, size_t n) {
-  sb_random(ud, p, n);
+static void api_random_hook(void *ud, void *p, size_t n) {
+  api_random(ud, p, n);
 }
 
-static const sh_host_cmd *sb_find_cmd(void *ud, const char *name) {
+static const sh_host_cmd *api_find_cmd(void *ud, const char *name) {
   vsh_sandbox *sb = ud;
   for (size_t i = 0; i < sb->nhosts; i++)
     if (strcmp(sb->hosts[i].name, name) == 0)
@@ -156,7 +157,8 @@ static const sh_host_cmd *sb_find_cmd(void *ud, const char *name) {
   return NULL;
 }
 
-const sh_host sb_host = {sb_now_ns, sb_random_hook, sb_find_cmd, sb_call_cmd};
+const sh_host api_host = {api_now_ns, api_random_hook, api_find_cmd,
+                          api_call_cmd};
 
 /* ---- open / close
  * ---------------------------------------------------------------- */
@@ -198,7 +200,7 @@ static vsh_status copy_env(vsh_sandbox *sb, const char *const *env) {
   return VSH_OK;
 }
 
-static vsh_sandbox *sb_alloc(const vsh_config *cfg, mem *m) {
+static vsh_sandbox *api_alloc(const vsh_config *cfg, mem *m) {
   vsh_sandbox *sb = mem_calloc(m, 1, sizeof *sb);
   if (!sb)
     return NULL;
@@ -222,7 +224,7 @@ static vsh_sandbox *sb_alloc(const vsh_config *cfg, mem *m) {
   return sb;
 }
 
-static void sb_free_parts(vsh_sandbox *sb) {
+static void api_free_parts(vsh_sandbox *sb) {
   mem *m = sb->m;
   if (sb->sc)
     sched_free(sb->sc);
@@ -254,7 +256,8 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
   if (!sb->cwd)
     return VSH_NOMEM;
   if (sb->cwd[0] != '/')
-    return sb_fail(sb, VSH_MISUSE, EINVAL, "cwd must be absolute: %s", sb->cwd);
+    return api_fail(sb, VSH_MISUSE, EINVAL, "cwd must be absolute: %s",
+                    sb->cwd);
   /* NULL (out of memory, or an env that cannot be shared) only means every
    * exec builds its variables itself. */
   sb->base =
@@ -266,7 +269,7 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
     if (rc == -2)
       return VSH_NOMEM;
     if (rc)
-      return sb_fail(sb, VSH_MISUSE, EINVAL, "network policy: %s", err);
+      return api_fail(sb, VSH_MISUSE, EINVAL, "network policy: %s", err);
     sb->net_src = cfg->net;
   }
 #endif
@@ -283,8 +286,8 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
       vfs_set_user(sb->v, VFS_DEFAULT_UID, VFS_DEFAULT_GID);
     }
     if (rc)
-      return sb_fail(sb, vfs_status(rc), -rc, "default layout: %s",
-                     bi_strerror(-rc));
+      return api_fail(sb, vfs_status(rc), -rc, "default layout: %s",
+                      bi_strerror(-rc));
   }
   /* Setting up is the host's doing: no permission checks (a failure below
    * destroys the sandbox, so the count needs no unwinding). */
@@ -297,8 +300,8 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
     const vsh_mount *mt = &cfg->mounts[i];
     int rc = vfs_mount_host(sb->v, mt->host_dir, mt->virtual_path, 0);
     if (rc)
-      return sb_fail(sb, vfs_status(rc), -rc, "mount %s at %s: %s",
-                     mt->host_dir, mt->virtual_path, bi_strerror(-rc));
+      return api_fail(sb, vfs_status(rc), -rc, "mount %s at %s: %s",
+                      mt->host_dir, mt->virtual_path, bi_strerror(-rc));
   }
   for (size_t i = 0; i < cfg->nfiles; i++) {
     const vsh_file_init *f = &cfg->files[i];
@@ -317,8 +320,8 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
     int rc = vfs_write_file(sb->v, sb->cwd, f->path, f->data ? f->data : "",
                             f->len, f->mode ? f->mode : 0644);
     if (rc)
-      return sb_fail(sb, vfs_status(rc), -rc, "%s: %s", f->path,
-                     bi_strerror(-rc));
+      return api_fail(sb, vfs_status(rc), -rc, "%s: %s", f->path,
+                      bi_strerror(-rc));
   }
   vfs_privileged_leave(sb->v);
   sb->sc = sched_new(0);
@@ -340,7 +343,7 @@ static vsh_status open_common(const vsh_config *cfg, const vfs_snap *snap,
   mem *m = mem_new(cfg->alloc, cfg->alloc_ud, (size_t)lim.max_memory);
   if (!m)
     return VSH_NOMEM;
-  vsh_sandbox *sb = sb_alloc(cfg, m);
+  vsh_sandbox *sb = api_alloc(cfg, m);
   if (!sb) {
     mem_unref(m);
     return VSH_NOMEM;
@@ -349,12 +352,12 @@ static vsh_status open_common(const vsh_config *cfg, const vfs_snap *snap,
                    lim.max_fs_inodes};
   sb->v = snap ? vfs_new_from(m, snap, &vc) : vfs_new(m, &vc);
   if (!sb->v) {
-    sb_free_parts(sb);
+    api_free_parts(sb);
     return VSH_NOMEM;
   }
   vsh_status st = finish_open(sb, cfg, snap == NULL);
   if (st) {
-    sb_free_parts(sb);
+    api_free_parts(sb);
     return st;
   }
   *out = sb;
@@ -370,7 +373,7 @@ vsh_status vsh_open(const vsh_config *cfg, vsh_sandbox **out) {
 void vsh_close(vsh_sandbox *sb) {
   if (!sb)
     return;
-  sb_free_parts(sb);
+  api_free_parts(sb);
 }
 
 /* ---- host commands
@@ -379,29 +382,29 @@ void vsh_close(vsh_sandbox *sb) {
 vsh_status vsh_register_command(vsh_sandbox *sb, const char *name,
                                 vsh_command_fn fn, void *ud) {
   if (!sb || !name || !*name || !fn || strchr(name, '/'))
-    return sb_fail(sb, VSH_MISUSE, EINVAL, "invalid command registration");
-  sb_lock(sb);
+    return api_fail(sb, VSH_MISUSE, EINVAL, "invalid command registration");
+  api_lock(sb);
   for (size_t i = 0; i < sb->nhosts; i++)
     if (strcmp(sb->hosts[i].name, name) == 0) {
       sb->hosts[i].fn = fn;
       sb->hosts[i].ud = ud;
-      sb_unlock(sb);
+      api_unlock(sb);
       return VSH_OK;
     }
   if (sb->nhosts == sb->caphosts) {
     size_t nc = sb->caphosts ? sb->caphosts * 2 : 8;
     sh_host_cmd *nh = mem_realloc(sb->m, sb->hosts, nc * sizeof *nh);
     if (!nh) {
-      sb_unlock(sb);
-      return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+      api_unlock(sb);
+      return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
     }
     sb->hosts = nh;
     sb->caphosts = nc;
   }
   char *nm = mem_strdup(sb->m, name);
   if (!nm) {
-    sb_unlock(sb);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
+    api_unlock(sb);
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
   }
   sb->hosts[sb->nhosts].name = nm;
   sb->hosts[sb->nhosts].fn = fn;
@@ -415,7 +418,7 @@ vsh_status vsh_register_command(vsh_sandbox *sb, const char *name,
     if (!vfs_exists(sb->v, "/", path))
       vfs_add_command_stub(sb->v, name);
   }
-  sb_unlock(sb);
+  api_unlock(sb);
   return VSH_OK;
 }
 
@@ -425,11 +428,11 @@ vsh_status vsh_register_command(vsh_sandbox *sb, const char *name,
 vsh_status vsh_snapshot_take(vsh_sandbox *sb, vsh_snapshot **out) {
   if (!sb || !out)
     return VSH_MISUSE;
-  sb_lock(sb);
+  api_lock(sb);
   vfs_snap *s = vfs_snapshot(sb->v);
-  sb_unlock(sb);
+  api_unlock(sb);
   if (!s)
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "snapshot: out of memory");
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "snapshot: out of memory");
   *out = (vsh_snapshot *)s;
   return VSH_OK;
 }
@@ -437,10 +440,10 @@ vsh_status vsh_snapshot_take(vsh_sandbox *sb, vsh_snapshot **out) {
 vsh_status vsh_restore(vsh_sandbox *sb, const vsh_snapshot *snap) {
   if (!sb || !snap)
     return VSH_MISUSE;
-  sb_lock(sb);
+  api_lock(sb);
   int rc = vfs_restore(sb->v, (const vfs_snap *)snap);
-  sb_unlock(sb);
-  return sb_fs_fail(sb, rc, "restore", "/");
+  api_unlock(sb);
+  return api_fs_fail(sb, rc, "restore", "/");
 }
 
 void vsh_snapshot_free(vsh_snapshot *snap) {
@@ -464,11 +467,11 @@ static void config_of(vsh_sandbox *sb, vsh_config *cfg) {
 vsh_status vsh_fork(vsh_sandbox *sb, vsh_sandbox **out) {
   if (!sb || !out)
     return VSH_MISUSE;
-  sb_lock(sb);
+  api_lock(sb);
   vfs_snap *s = vfs_snapshot(sb->v);
   if (!s) {
-    sb_unlock(sb);
-    return sb_fail(sb, VSH_NOMEM, ENOMEM, "fork: out of memory");
+    api_unlock(sb);
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "fork: out of memory");
   }
   vsh_config cfg;
   config_of(sb, &cfg);
@@ -480,7 +483,7 @@ vsh_status vsh_fork(vsh_sandbox *sb, vsh_sandbox **out) {
                            sb->hosts[i].ud);
     (*out)->flags = sb->flags;
   }
-  sb_unlock(sb);
+  api_unlock(sb);
   return st;
 }
 
@@ -496,34 +499,34 @@ vsh_status vsh_diff(vsh_sandbox *sb, const vsh_snapshot *a,
   if (!a || !fn || (!sb && !b))
     return VSH_MISUSE;
   if (sb)
-    sb_lock(sb);
+    api_lock(sb);
   int rc = vfs_vsh_diff(sb ? sb->v : NULL, (const vfs_snap *)a,
                         (const vfs_snap *)b, fn, ud);
   if (sb)
-    sb_unlock(sb);
-  return sb_fs_fail(sb, rc, "diff", "/");
+    api_unlock(sb);
+  return api_fs_fail(sb, rc, "diff", "/");
 }
 
 vsh_status vsh_persist(vsh_sandbox *sb, const char *dir,
                        const char *const *skip, vsh_write_fn fn, void *ud) {
   if (!sb || !fn)
     return VSH_MISUSE;
-  sb_lock(sb);
+  api_lock(sb);
   int rc = vfs_persist(sb->v, sb->cwd, dir ? dir : sb->cwd, skip, fn, ud);
-  sb_unlock(sb);
-  return sb_fs_fail(sb, rc, "persist", dir ? dir : sb->cwd);
+  api_unlock(sb);
+  return api_fs_fail(sb, rc, "persist", dir ? dir : sb->cwd);
 }
 
 vsh_status vsh_hydrate(vsh_sandbox *sb, const char *dir, const void *tar,
                        size_t len) {
   if (!sb || (!tar && len))
     return VSH_MISUSE;
-  sb_lock(sb);
+  api_lock(sb);
   char msg[256] = "";
   int rc = vfs_hydrate(sb->v, sb->cwd, dir ? dir : sb->cwd, tar, len, msg,
                        sizeof msg);
-  sb_unlock(sb);
+  api_unlock(sb);
   if (rc == -EBADMSG)
-    return sb_fail(sb, VSH_REJECTED, EBADMSG, "hydrate: %s", msg);
-  return sb_fs_fail(sb, rc, "hydrate", dir ? dir : sb->cwd);
+    return api_fail(sb, VSH_REJECTED, EBADMSG, "hydrate: %s", msg);
+  return api_fs_fail(sb, rc, "hydrate", dir ? dir : sb->cwd);
 }

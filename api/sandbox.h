@@ -19,6 +19,14 @@ struct sh_host_cmd {
   void *ud;
 };
 
+/* vsh_cmd: what a host command sees (cmd.c). */
+struct vsh_cmd {
+  sh_exec *ex;
+  stream *in, *out, *err;
+  char **env;
+  char *pathbuf;
+};
+
 struct vsh_cancel {
   atomic_int flag;
 };
@@ -49,16 +57,16 @@ struct vsh_sandbox {
 };
 
 /* Record an error on the handle; returns st. */
-vsh_status sb_fail(vsh_sandbox *sb, vsh_status st, int code, const char *fmt,
-                   ...) __attribute__((format(printf, 4, 5)));
-vsh_status sb_fs_fail(vsh_sandbox *sb, int rc, const char *what,
-                      const char *path);
-void sb_lock(vsh_sandbox *sb);
-void sb_unlock(vsh_sandbox *sb);
-char *sb_strdup_out(const char *s, size_t n); /* malloc'd copy */
+vsh_status api_fail(vsh_sandbox *sb, vsh_status st, int code, const char *fmt,
+                    ...) __attribute__((format(printf, 4, 5)));
+vsh_status api_fs_fail(vsh_sandbox *sb, int rc, const char *what,
+                       const char *path);
+void api_lock(vsh_sandbox *sb);
+void api_unlock(vsh_sandbox *sb);
+char *api_strdup_out(const char *s, size_t n); /* malloc'd copy */
 /* The hooks every sh_run of a sandbox gets (host_ud: the sandbox). */
-extern const sh_host sb_host;
+extern const sh_host api_host;
 /* Runs a host command for the shell (cmd.c). */
-int sb_call_cmd(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv);
+int api_call_cmd(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv);
 
 #endif

@@ -145,12 +145,56 @@ typedef struct bi_getopt {
   int optopt;       /* the offending option char on error */
   char **operands;  /* collected operands, in order */
   int noperands;
+  int status; /* exit status after BI_OPT_STOP (bi_getopt_each) */
 } bi_getopt;
 
 void bi_getopt_init(bi_getopt *g, bi_ctx *c, const char *shortopts,
                     const bi_opt *longopts);
 int bi_getopt_next(bi_getopt *g);
 /* After the loop: any operands after the last option are collected too. */
+
+/*
+ * The usual loop without its usual tail: like bi_getopt_next, but --help
+ * and --version (when declared) are answered here (usage and help text,
+ * the coreutils version line), and an invalid option has already been
+ * reported. Both return BI_OPT_STOP with g->status set to the command's
+ * exit status: 0 (or 141/1 if stdout failed) after --help/--version,
+ * bad_status after a usage error. -1 at the end, as bi_getopt_next.
+ *
+ *   while ((o = bi_getopt_each(&g, 1)) > 0)
+ *     switch (o) { case 'v': verbose = 1; break; }
+ *   if (o == BI_OPT_STOP)
+ *     return g.status;
+ */
+enum { BI_OPT_STOP = 0 };
+int bi_getopt_each(bi_getopt *g, int bad_status);
+/* "NAME: missing operand" and the --help hint; returns 1. */
+int bi_missing_operand(bi_ctx *c);
+/* "Try 'NAME --help' for more information." on stderr. */
+void bi_try_help(bi_ctx *c);
+/* The --version line shared by the commands (coreutils compatible). */
+int bi_print_version(bi_ctx *c);
+
+/*
+ * The file operands of a filter, in order; "-" (stdin) when there are
+ * none. bi_inputs_next opens the next one that can be opened: a file that
+ * cannot is reported ("NAME: FILE: reason"), status becomes 1 and the loop
+ * goes on. The caller owns (stream_unref) each stream returned.
+ *
+ *   bi_inputs in;
+ *   bi_inputs_init(&in, c, g.operands, g.noperands);
+ *   for (stream *s; (s = bi_inputs_next(&in));) { ...; stream_unref(s); }
+ *   return in.status;
+ */
+typedef struct bi_inputs {
+  bi_ctx *c;
+  char **names;
+  int n, i;
+  int status;       /* 1 once an operand could not be opened */
+  const char *name; /* operand of the stream last returned */
+} bi_inputs;
+void bi_inputs_init(bi_inputs *in, bi_ctx *c, char **names, int n);
+stream *bi_inputs_next(bi_inputs *in);
 
 /* Open a file operand for reading as a stream ("-" is stdin, with a new
  * reference). NULL with *err set (ENOENT, EISDIR, EACCES, ...). */

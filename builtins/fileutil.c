@@ -2,6 +2,7 @@
 #include "builtins/fileutil.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -390,29 +391,42 @@ const char *fu_strip_slashes(bi_ctx *c, const char *p) {
   return r ? r : p;
 }
 
-const char *fu_basename(bi_ctx *c, const char *p) {
+size_t fu_base_span(const char *p, size_t *len) {
   size_t n = strlen(p);
   while (n > 1 && p[n - 1] == '/')
     n--;
-  if (n == 1 && p[0] == '/')
-    return "/";
+  if (n == 1 && p[0] == '/') { /* "/" or only slashes */
+    *len = 1;
+    return 0;
+  }
   size_t s = n;
   while (s > 0 && p[s - 1] != '/')
     s--;
-  char *r = arena_strndup(c->scratch, p + s, n - s);
+  *len = n - s;
+  return s;
+}
+
+size_t fu_dir_len(const char *p) {
+  size_t n = strlen(p);
+  while (n > 1 && p[n - 1] == '/') /* trailing slashes */
+    n--;
+  while (n > 0 && p[n - 1] != '/') /* the last component */
+    n--;
+  while (n > 1 && p[n - 1] == '/') /* the slashes before it */
+    n--;
+  return n;
+}
+
+const char *fu_basename(bi_ctx *c, const char *p) {
+  size_t len, s = fu_base_span(p, &len);
+  char *r = arena_strndup(c->scratch, p + s, len);
   return r ? r : p;
 }
 
 const char *fu_dirname(bi_ctx *c, const char *p) {
-  size_t n = strlen(p);
-  while (n > 1 && p[n - 1] == '/')
-    n--;
-  while (n > 0 && p[n - 1] != '/')
-    n--;
+  size_t n = fu_dir_len(p);
   if (n == 0)
     return ".";
-  while (n > 1 && p[n - 1] == '/')
-    n--;
   char *r = arena_strndup(c->scratch, p, n);
   return r ? r : ".";
 }
@@ -431,13 +445,7 @@ const char *fu_join(bi_ctx *c, const char *dir, const char *name) {
 }
 
 int fu_is_dot_or_dotdot(const char *p) {
-  size_t n = strlen(p);
-  while (n > 1 && p[n - 1] == '/')
-    n--;
-  size_t s = n;
-  while (s > 0 && p[s - 1] != '/')
-    s--;
-  size_t l = n - s;
+  size_t l, s = fu_base_span(p, &l);
   return (l == 1 && p[s] == '.') || (l == 2 && p[s] == '.' && p[s + 1] == '.');
 }
 
@@ -663,14 +671,95 @@ int fu_poll(bi_ctx *c) {
   return c->bud && budget_poll(c->bud);
 }
 
-int fu_version(bi_ctx *c) {
-  return tu_version(c);
-}
-
 void fu_try_help(bi_ctx *c) {
-  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
+  bi_try_help(c);
 }
 
 int fu_out_status(writer *w) {
   return bi_stream_status(w->err);
+}
+
+int fu_out_end(writer *w, int status) {
+  if (wr_flush(w) < 0)
+    return fu_out_status(w);
+  return status;
+}
+
+void fu_bad_arg(bi_ctx *c, const char *option, const char *arg,
+                const char *valid) {
+  bi_error(c, "invalid argument %s for '%s'", fu_quote(c, arg), option);
+  stream_printf(c->err, "Valid arguments are:\n%s", valid);
+  bi_try_help(c);
+}
+
+/* ---- a command's job ---------------------------------------------------- */
+
+void fu_job_init(fu_job *j, bi_ctx *c) {
+  memset(j, 0, sizeof *j);
+  j->c = c;
+  wr_init(&j->w, c->out);
+}
+
+/* b = fmt with its arguments, after "NAME: " if asked; the caller frees b. */
+static void job_format(fu_job *j, buf *b, int named, const char *fmt,
+                       va_list ap) {
+  buf_init(b, j->c->m);
+  if (named)
+    buf_printf(b, "%s: ", j->c->argv[0]);
+  buf_vprintf(b, fmt, ap);
+}
+
+int fu_job_error(fu_job *j, const char *fmt, ...) {
+  wr_flush(&j->w);
+  buf b;
+  va_list ap;
+  va_start(ap, fmt);
+  job_format(j, &b, 0, fmt, ap);
+  va_end(ap);
+  bi_error(j->c, "%s", buf_cstr(&b));
+  buf_free(&b);
+  return -1;
+}
+
+int fu_job_say(fu_job *j, const char *fmt, ...) {
+  buf b;
+  va_list ap;
+  va_start(ap, fmt);
+  job_format(j, &b, 0, fmt, ap);
+  va_end(ap);
+  int rc = wr_write(&j->w, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  if (rc < 0)
+    j->out_failed = 1;
+  return rc;
+}
+
+int fu_job_ask(fu_job *j, const char *fmt, ...) {
+  wr_flush(&j->w);
+  buf b;
+  va_list ap;
+  va_start(ap, fmt);
+  job_format(j, &b, 1, fmt, ap);
+  va_end(ap);
+  int yes = fu_ask(j->c, &j->ask, buf_cstr(&b));
+  buf_free(&b);
+  return yes;
+}
+
+int fu_job_end(fu_job *j, int status) {
+  fu_asker_free(j->c, &j->ask);
+  if (j->out_failed)
+    return fu_out_status(&j->w);
+  return fu_out_end(&j->w, status);
+}
+
+int fu_job_refuse_root(fu_job *j, const char *path) {
+  if (!strcmp(path, "/"))
+    fu_job_error(j, "it is dangerous to operate recursively on '/'");
+  else
+    fu_job_error(j,
+                 "it is dangerous to operate recursively on %s (same as '/')",
+                 fu_quote(j->c, path));
+  bi_error(j->c, "use --no-preserve-root to override this failsafe");
+  return -1;
 }

@@ -2,7 +2,10 @@
  * fileutil.h - helpers shared by the file builtins (ls, stat, cp, mv, rm,
  * mkdir, rmdir, ln, chmod, touch, readlink, realpath): GNU's quoting of file
  * names in messages, mode strings and symbolic modes, time formatting, path
- * pieces, canonicalisation over the VFS and y/n prompts.
+ * pieces, canonicalisation over the VFS, y/n prompts, the output and
+ * messages of a running command (fu_job), and the SOURCE... DEST operands
+ * and replace rules of cp, mv and ln (fu_targets, fu_replace; those live in
+ * files/transfer.c).
  *
  * Strings returned as `const char *` live in c->scratch (released when the
  * command returns) unless said otherwise.
@@ -61,6 +64,13 @@ const char *fu_group_name(bi_ctx *c, uint32_t gid);
  * files and symlinks use none). */
 uint64_t fu_blocks_1k(const fu_stat *st);
 
+/* Where the last component of p lies, trailing slashes ignored: it starts
+ * at the returned offset and is *len bytes long ("/" and "//" give the one
+ * "/"). basename, dirname and the commands below all cut names this way. */
+size_t fu_base_span(const char *p, size_t *len);
+/* Length of p's directory part (what fu_dirname keeps); 0 when there is
+ * none, which names ".". */
+size_t fu_dir_len(const char *p);
 /* Last component, ignoring trailing slashes ("a/b/" -> "b", "/" -> "/"). */
 const char *fu_basename(bi_ctx *c, const char *p);
 /* Everything before the last component ("a/b" -> "a", "b" -> "."). */
@@ -95,10 +105,71 @@ typedef struct fu_asker {
 int fu_ask(bi_ctx *c, fu_asker *a, const char *prompt);
 void fu_asker_free(bi_ctx *c, fu_asker *a);
 
-/* "--version" output (shared with the text builtins' wording). */
-int fu_version(bi_ctx *c);
-/* "Try 'NAME --help' for more information." on stderr. */
+/* "Try 'NAME --help' for more information." on stderr (bi_try_help). */
 void fu_try_help(bi_ctx *c);
+
+/*
+ * The state of a command that reports as it goes (cp, mv, ln, rm, chmod):
+ * buffered stdout, the reader of prompt answers and whether stdout failed
+ * (which ends the command). Messages and prompts go to stderr only after
+ * what stdout holds, so the two streams keep their order.
+ */
+typedef struct fu_job {
+  bi_ctx *c;
+  writer w;
+  fu_asker ask;
+  int out_failed;
+} fu_job;
+void fu_job_init(fu_job *j, bi_ctx *c);
+/* "NAME: message" on stderr after flushing stdout. Returns -1. */
+int fu_job_error(fu_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Output (-v lines): 0, or -1 with out_failed set. */
+int fu_job_say(fu_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "NAME: question" (fu_ask) after flushing stdout: 1 for yes. */
+int fu_job_ask(fu_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The exit status at the end: status, unless stdout failed. */
+int fu_job_end(fu_job *j, int status);
+/* --preserve-root's refusal (rm -r, chmod -R) of path, which is "/" by
+ * some spelling. Returns -1. */
+int fu_job_refuse_root(fu_job *j, const char *path);
+
+/*
+ * The operands of cp, mv and ln: SOURCE DEST, SOURCE... DIRECTORY, or
+ * SOURCE... with -t DIRECTORY; -T makes DEST a plain name.
+ */
+enum {
+  FU_TARGET_ALONE = 1,      /* one operand alone goes into "." (ln) */
+  FU_TARGET_LONG_NAMES = 2, /* -t with -T named by long names only (ln) */
+  FU_TARGET_NO_DEREF = 4,   /* a symlink to a directory as DEST is a name */
+  FU_TARGET_STRIP = 8       /* drop trailing slashes of every operand (mv) */
+};
+typedef struct fu_targets {
+  const char *dir;  /* -t DIRECTORY; once resolved, also a DEST that is one */
+  int no_dir;       /* -T */
+  char **ops;       /* the operands; once resolved, the n sources */
+  int n;            /* (one when DEST is not a directory) */
+  const char *dest; /* once resolved: DEST when it is not a directory */
+} fu_targets;
+/* Checks the operands and decides what DEST is: 0, or the exit status
+ * after GNU's message. */
+int fu_targets_resolve(bi_ctx *c, fu_targets *t, unsigned flags);
+/* Where source i goes: DIRECTORY/its base name, or DEST. */
+const char *fu_target_of(bi_ctx *c, const fu_targets *t, int i);
+
+/* -n, -u and -i of cp and mv: may an existing DEST be replaced? */
+typedef struct fu_replace {
+  int noclobber, update, interactive;
+} fu_replace;
+/* 1 to go on, 0 to leave DEST alone (quietly, as GNU does). */
+int fu_may_replace(fu_job *j, const fu_replace *r, const fu_stat *src,
+                   const fu_stat *dst, const char *dst_name);
+/* A directory replaces only a directory, a non-directory only a
+ * non-directory: 0, or -1 after the message. */
+int fu_replace_kind(fu_job *j, const char *src, const fu_stat *sst,
+                    const char *dst, const fu_stat *dst_st);
 
 /* Poll the exec budget (limits, cancellation) in loops that may not touch
  * a stream for a long time (rm -r, cp -r, chmod -R, ls -R). Non-zero: stop
@@ -107,5 +178,15 @@ int fu_poll(bi_ctx *c);
 
 /* Status for a failed output stream, after which the builtin returns. */
 int fu_out_status(writer *w);
+/* The last flush of a command's output: status, or fu_out_status when the
+ * output failed. */
+int fu_out_end(writer *w, int status);
+
+/* GNU's complaint about an argument outside an option's fixed set:
+ * "invalid argument 'ARG' for 'OPTION'", "Valid arguments are:" and the
+ * list (lines "  - 'word'\n"), then the --help hint. The caller returns
+ * its usage status. */
+void fu_bad_arg(bi_ctx *c, const char *option, const char *arg,
+                const char *valid);
 
 #endif

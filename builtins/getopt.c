@@ -14,8 +14,7 @@ void bi_getopt_init(bi_getopt *g, bi_ctx *c, const char *shortopts,
 }
 
 static void try_help(bi_getopt *g) {
-  stream_printf(g->c->err, "Try '%s --help' for more information.\n",
-                g->c->argv[0]);
+  bi_try_help(g->c);
 }
 
 static int posix_order(const bi_getopt *g) {
@@ -143,4 +142,21 @@ int bi_getopt_next(bi_getopt *g) {
   }
   g->operands[g->noperands] = NULL;
   return -1;
+}
+
+int bi_getopt_each(bi_getopt *g, int bad_status) {
+  int o = bi_getopt_next(g);
+  switch (o) {
+  case BI_OPT_HELP:
+    g->status = bi_print_help(g->c);
+    return BI_OPT_STOP;
+  case BI_OPT_VERSION:
+    g->status = bi_print_version(g->c);
+    return BI_OPT_STOP;
+  case '?':
+    g->status = bad_status;
+    return BI_OPT_STOP;
+  default:
+    return o;
+  }
 }

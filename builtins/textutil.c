@@ -2,9 +2,11 @@
 #include "builtins/textutil.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-static int hexval(int ch) {
+int tu_hexval(int ch) {
   if (ch >= '0' && ch <= '9')
     return ch - '0';
   if (ch >= 'a' && ch <= 'f')
@@ -95,6 +97,29 @@ size_t tu_utf8_get(const char *s, size_t n, uint32_t *cp) {
   return len;
 }
 
+int tu_escape_char(int ch) {
+  switch (ch) {
+  case 'a':
+    return '\a';
+  case 'b':
+    return '\b';
+  case 'f':
+    return '\f';
+  case 'n':
+    return '\n';
+  case 'r':
+    return '\r';
+  case 't':
+    return '\t';
+  case 'v':
+    return '\v';
+  case '\\':
+    return '\\';
+  default:
+    return -1;
+  }
+}
+
 size_t tu_escape(bi_ctx *c, const char *s, size_t n, int mode, buf *out,
                  int *stop) {
   if (n == 0) { /* a trailing backslash stands for itself */
@@ -102,34 +127,15 @@ size_t tu_escape(bi_ctx *c, const char *s, size_t n, int mode, buf *out,
     return 0;
   }
   int ch = (unsigned char)s[0];
+  int lit = tu_escape_char(ch);
+  if (lit >= 0) {
+    buf_putc(out, lit);
+    return 1;
+  }
   switch (ch) {
-  case 'a':
-    buf_putc(out, '\a');
-    return 1;
-  case 'b':
-    buf_putc(out, '\b');
-    return 1;
   case 'e':
   case 'E':
     buf_putc(out, 033);
-    return 1;
-  case 'f':
-    buf_putc(out, '\f');
-    return 1;
-  case 'n':
-    buf_putc(out, '\n');
-    return 1;
-  case 'r':
-    buf_putc(out, '\r');
-    return 1;
-  case 't':
-    buf_putc(out, '\t');
-    return 1;
-  case 'v':
-    buf_putc(out, '\v');
-    return 1;
-  case '\\':
-    buf_putc(out, '\\');
     return 1;
   case '\'':
   case '"':
@@ -152,8 +158,8 @@ size_t tu_escape(bi_ctx *c, const char *s, size_t n, int mode, buf *out,
   case 'x': {
     size_t i = 1;
     unsigned v = 0;
-    while (i < n && i <= 2 && hexval((unsigned char)s[i]) >= 0)
-      v = v * 16 + (unsigned)hexval((unsigned char)s[i++]);
+    while (i < n && i <= 2 && tu_hexval((unsigned char)s[i]) >= 0)
+      v = v * 16 + (unsigned)tu_hexval((unsigned char)s[i++]);
     if (i == 1) {
       if (mode != TU_ESC_ECHO)
         bi_error(c, "missing hex digit for \\x");
@@ -167,8 +173,8 @@ size_t tu_escape(bi_ctx *c, const char *s, size_t n, int mode, buf *out,
   case 'U': {
     size_t max = ch == 'u' ? 4 : 8, i = 1;
     uint32_t v = 0;
-    while (i < n && i <= max && hexval((unsigned char)s[i]) >= 0)
-      v = v * 16 + (uint32_t)hexval((unsigned char)s[i++]);
+    while (i < n && i <= max && tu_hexval((unsigned char)s[i]) >= 0)
+      v = v * 16 + (uint32_t)tu_hexval((unsigned char)s[i++]);
     if (i == 1) {
       if (mode != TU_ESC_ECHO)
         bi_error(c, "missing unicode digit for \\%c", ch);
@@ -204,15 +210,75 @@ size_t tu_escape(bi_ctx *c, const char *s, size_t n, int mode, buf *out,
   return 1;
 }
 
-int tu_version(bi_ctx *c) {
-  /* "GNU coreutils" stays in the line: scripts grep for it to pick GNU
-   * option syntax. */
-  stream_printf(c->out, "%s (GNU coreutils compatible; vsh) 9.1\n", c->argv[0]);
+int tu_utf8_locale(bi_ctx *c) {
+  const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+  for (int i = 0; i < 3; i++) {
+    const char *v = c->getenv ? c->getenv(c, names[i]) : NULL;
+    if (v && *v)
+      return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
+  }
   return 0;
+}
+
+int tu_version(bi_ctx *c) {
+  return bi_print_version(c);
+}
+
+void tu_verror(bi_ctx *c, const char *prefix, const char *fmt, va_list ap) {
+  buf b;
+  buf_init(&b, c->m);
+  buf_puts(&b, prefix);
+  buf_vprintf(&b, fmt, ap);
+  bi_error(c, "%s", buf_cstr(&b));
+  buf_free(&b);
 }
 
 void tu_file_error(bi_ctx *c, const char *name, int err) {
   bi_error(c, "%s: %s", name, bi_strerror(err));
+}
+
+void tu_records_init(tu_records *t, bi_ctx *c, char **names, int n, int delim,
+                     const writer *w) {
+  bi_inputs_init(&t->in, c, names, n);
+  t->s = NULL;
+  t->delim = delim;
+  t->w = w;
+  t->status = 0;
+}
+
+static void records_close(tu_records *t) {
+  rd_free(&t->r);
+  stream_unref(t->s);
+  t->s = NULL;
+}
+
+int tu_records_next(tu_records *t, const char **rec, size_t *len) {
+  for (;;) {
+    if (t->s) {
+      int k = rd_record(&t->r, t->delim, rec, len);
+      if (k > 0)
+        return 1;
+      int err = k < 0 ? t->r.err : 0;
+      records_close(t);
+      if (err) {
+        t->status = 1;
+        if (err == ECANCELED)
+          return 0;
+        tu_file_error(t->in.c, t->in.name, err);
+      }
+    }
+    if (t->w && t->w->err)
+      return 0;
+    if (!(t->s = bi_inputs_next(&t->in)))
+      return 0;
+    rd_init(&t->r, t->in.c->m, t->s);
+  }
+}
+
+int tu_records_end(tu_records *t) {
+  if (t->s)
+    records_close(t);
+  return t->status | t->in.status;
 }
 
 int tu_slurp(bi_ctx *c, stream *s, const char **data, size_t *len, buf *copy,
@@ -241,6 +307,30 @@ int tu_slurp(bi_ctx *c, stream *s, const char **data, size_t *len, buf *copy,
   *data = copy->data ? copy->data : "";
   *len = copy->len;
   return 0;
+}
+
+void tu_files0_conflict(bi_ctx *c, const char *op) {
+  bi_error(c, "extra operand %s", tu_quote(c, op));
+  stream_puts(c->err, "file operands cannot be combined with --files0-from\n");
+  bi_try_help(c);
+}
+
+char **tu_split_names(bi_ctx *c, const char *d, size_t n, int *count) {
+  size_t cnt = 0;
+  for (size_t i = 0; i < n; i++)
+    cnt += d[i] == 0;
+  char **names = arena_alloc(c->scratch, sizeof(char *) * (cnt + 2));
+  int k = 0;
+  for (size_t i = 0; names && i < n;) {
+    const char *e = memchr(d + i, 0, n - i);
+    size_t l = e ? (size_t)(e - (d + i)) : n - i;
+    names[k++] = arena_strndup(c->scratch, d + i, l);
+    i += l + 1;
+  }
+  if (names)
+    names[k] = NULL;
+  *count = k;
+  return names;
 }
 
 int tu_parse_count(const char *s, uint64_t *v) {
@@ -292,6 +382,78 @@ int tu_parse_count(const char *s, uint64_t *v) {
     return -2;
   }
   *v = n * mult;
+  return 0;
+}
+
+double tu_parse_duration(const char *s) {
+  char *end;
+  if (!*s)
+    return -1;
+  double v = strtod(s, &end);
+  if (end == s || v < 0 || isnan(v))
+    return -1;
+  if (*end) {
+    if (end[1])
+      return -1;
+    switch (*end) {
+    case 's':
+      break;
+    case 'm':
+      v *= 60;
+      break;
+    case 'h':
+      v *= 3600;
+      break;
+    case 'd':
+      v *= 86400;
+      break;
+    default:
+      return -1;
+    }
+  }
+  return v;
+}
+
+int tu_getopt_bare(bi_ctx *c, bi_getopt *g) {
+  static const bi_opt opts[] = {{"help", BI_OPT_HELP, BI_ARG_NONE},
+                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
+                                {NULL, 0, 0}};
+  bi_getopt_init(g, c, "", opts);
+  /* With no option of its own, the first stop is the only one. */
+  return bi_getopt_each(g, 1) == BI_OPT_STOP;
+}
+
+int tu_extra_operand(bi_ctx *c, const char *op) {
+  bi_error(c, "extra operand %s", tu_quote(c, op));
+  bi_try_help(c);
+  return 1;
+}
+
+int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt) {
+  *sub = *c;
+  char **av = NULL; /* copied at the first argument to rewrite */
+  for (int i = 1; i < c->argc; i++) {
+    const char *a = c->argv[i];
+    if (!strcmp(a, "--"))
+      break;
+    if (a[0] != '-' || a[1] < '0' || a[1] > '9')
+      continue;
+    if (!av) {
+      av = arena_alloc(c->scratch, sizeof(char *) * (size_t)(c->argc + 1));
+      if (!av)
+        return -1;
+      memcpy(av, c->argv, sizeof(char *) * (size_t)(c->argc + 1));
+      sub->argv = av;
+    }
+    size_t l = strlen(a);
+    char *na = arena_alloc(c->scratch, l + 2);
+    if (!na)
+      return -1;
+    na[0] = '-';
+    na[1] = (char)opt;
+    memcpy(na + 2, a + 1, l);
+    av[i] = na;
+  }
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #ifndef VSH_BUILTINS_TEXTUTIL_H
 #define VSH_BUILTINS_TEXTUTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,13 @@ enum {
   TU_ESC_FMT = 1,  /* printf format: \NNN, \" -> ", \c literal */
   TU_ESC_B = 2     /* printf %b: \0NNN and \NNN, \c stops everything */
 };
+
+/* The byte a one-letter C escape names: \a \b \f \n \r \t \v and \\;
+ * -1 for any other letter. */
+int tu_escape_char(int ch);
+
+/* The value of a hexadecimal digit, or -1. */
+int tu_hexval(int ch);
 
 /* Decode the escape whose backslash precedes s (n bytes follow). Appends the
  * result to out, returns how many bytes after the backslash were consumed,
@@ -34,11 +42,50 @@ size_t tu_utf8_put(uint32_t cp, char *out);
  * byte, with *cp the byte) and the code point. */
 size_t tu_utf8_get(const char *s, size_t n, uint32_t *cp);
 
-/* "--version" output of a coreutils command; returns 0. */
+/* Whether the locale variables (LC_ALL, then LC_CTYPE, then LANG: the
+ * first one set) name a UTF-8 locale. */
+int tu_utf8_locale(bi_ctx *c);
+
+/* "--version" output of a coreutils command; returns 0. The same as
+ * bi_print_version, for the callers that still name it. */
 int tu_version(bi_ctx *c);
+
+/* bi_error for functions taking their own format and arguments: "NAME:
+ * PREFIX<formatted message>\n" on stderr. */
+void tu_verror(bi_ctx *c, const char *prefix, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 /* "NAME: FILE: strerror" for a file operand (GNU quotes nothing here). */
 void tu_file_error(bi_ctx *c, const char *name, int err);
+
+/*
+ * The records of a filter's file operands, one file after the other:
+ *
+ *   tu_records t;
+ *   tu_records_init(&t, c, g.operands, g.noperands, '\n', &w);
+ *   while (tu_records_next(&t, &rec, &len) && !w.err) ...;
+ *   int status = tu_records_end(&t);
+ *
+ * Files come from bi_inputs ("-" without operands). A file that cannot be
+ * opened or read is reported ("NAME: FILE: reason") and the status becomes
+ * 1; a read failing with ECANCELED ends the loop at once (the shell reports
+ * the limit). No file is opened any more once the writer w (NULL: none)
+ * has failed.
+ */
+typedef struct tu_records {
+  bi_inputs in;
+  reader r;
+  stream *s; /* the file being read, NULL between files */
+  int delim;
+  const writer *w;
+  int status;
+} tu_records;
+void tu_records_init(tu_records *t, bi_ctx *c, char **names, int n, int delim,
+                     const writer *w);
+/* The next record, delimiter included when present: 1, or 0 at the end. */
+int tu_records_next(tu_records *t, const char **rec, size_t *len);
+/* Releases the file being read (after an early stop); returns the status. */
+int tu_records_end(tu_records *t);
 
 /* Read the whole stream into memory: a zero-copy view when the stream
  * offers one (*view), else a copy in *copy (mem_free it). Returns 0, or -1
@@ -46,10 +93,37 @@ void tu_file_error(bi_ctx *c, const char *name, int err);
 int tu_slurp(bi_ctx *c, stream *s, const char **data, size_t *len, buf *copy,
              int *err);
 
+/* The complaint about file operands given with --files0-from (the extra
+ * operand op, why it is refused and the --help hint). */
+void tu_files0_conflict(bi_ctx *c, const char *op);
+
+/* The file names of --files0-from: data[0..n) split at NUL bytes (a last
+ * name without its NUL counts too), in scratch memory, NULL-terminated;
+ * *count gets how many. NULL when out of memory (*count 0). */
+char **tu_split_names(bi_ctx *c, const char *data, size_t n, int *count);
+
 /* A count with GNU's optional multiplier suffix (b 512, K/KiB 1024, KB
  * 1000, M/MiB, MB, G, T, P, E): leading blanks and '+' allowed. Returns 0,
  * -1 when invalid, -2 on overflow (*v then UINT64_MAX). */
 int tu_parse_count(const char *s, uint64_t *v);
+
+/* A duration: NUMBER (fractions allowed) with an optional unit s, m, h or
+ * d, as sleep and timeout take it. Seconds, or -1 when invalid. */
+double tu_parse_duration(const char *s);
+
+/* "NAME: extra operand 'OP'" and the --help hint; returns 1. */
+int tu_extra_operand(bi_ctx *c, const char *op);
+
+/* The obsolete "-NUM" options (fold -40, expand -4,8): sub starts as a
+ * copy of c; each argument before "--" made of '-' and a digit is given to
+ * sub as "-<opt>NUM..." instead. Returns 0, or -1 out of memory. */
+int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt);
+
+/* Option parsing for a command whose only options are --help and
+ * --version (whoami, yes, sleep): sets up g and runs it. Returns 1 when
+ * the command is over (--help, --version or a bad option, already
+ * answered; g->status is its exit status), 0 with the operands in g. */
+int tu_getopt_bare(bi_ctx *c, bi_getopt *g);
 
 /* "'NAME'" quoting of a file name in messages, as GNU's quote() does in
  * the C locale for simple names (scratch memory). */

@@ -83,6 +83,48 @@ int bi_print_help(bi_ctx *c) {
   return 0;
 }
 
+void bi_try_help(bi_ctx *c) {
+  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
+}
+
+int bi_missing_operand(bi_ctx *c) {
+  bi_error(c, "missing operand");
+  bi_try_help(c);
+  return 1;
+}
+
+int bi_print_version(bi_ctx *c) {
+  /* "GNU coreutils" stays in the line: scripts grep for it to pick GNU
+   * option syntax. */
+  stream_printf(c->out, "%s (GNU coreutils compatible; vsh) 9.1\n", c->argv[0]);
+  return 0;
+}
+
+void bi_inputs_init(bi_inputs *in, bi_ctx *c, char **names, int n) {
+  static char *dash[] = {"-", NULL};
+  in->c = c;
+  in->names = n ? names : dash;
+  in->n = n ? n : 1;
+  in->i = 0;
+  in->status = 0;
+  in->name = NULL;
+}
+
+stream *bi_inputs_next(bi_inputs *in) {
+  while (in->i < in->n) {
+    const char *name = in->names[in->i++];
+    int err = 0;
+    stream *s = bi_open_read(in->c, name, &err);
+    if (s) {
+      in->name = name;
+      return s;
+    }
+    bi_error(in->c, "%s: %s", name, bi_strerror(err));
+    in->status = 1;
+  }
+  return NULL;
+}
+
 int bi_stream_status(int err) {
   return err == EPIPE ? 141 : 1;
 }

@@ -6,9 +6,9 @@
 #define VSH_CTX_ASM 1
 /* Save callee-saved registers on the current stack, store the stack pointer
  * in *save, switch to the stack `to` and restore from it. */
-void vsh_ctx_switch(void **save, void *to);
+void ctx_switch(void **save, void *to);
 /* First code a new fiber runs: calls fiber_entry(r12). */
-void vsh_ctx_start(void);
+void ctx_start(void);
 #else
 #define VSH_CTX_ASM 0
 #endif

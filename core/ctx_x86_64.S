@@ -2,10 +2,10 @@
  * control word and x87 control word, which the ABI also makes callee-saved. */
 #if defined(__x86_64__) && !defined(VSH_USE_UCONTEXT)
 	.text
-	.globl vsh_ctx_switch
-	.hidden vsh_ctx_switch
-	.type vsh_ctx_switch,@function
-vsh_ctx_switch:
+	.globl ctx_switch
+	.hidden ctx_switch
+	.type ctx_switch,@function
+ctx_switch:
 	pushq %rbp
 	pushq %rbx
 	pushq %r12
@@ -27,16 +27,16 @@ vsh_ctx_switch:
 	popq %rbx
 	popq %rbp
 	ret
-	.size vsh_ctx_switch,.-vsh_ctx_switch
+	.size ctx_switch,.-ctx_switch
 
-	.globl vsh_ctx_start
-	.hidden vsh_ctx_start
-	.type vsh_ctx_start,@function
-vsh_ctx_start:
+	.globl ctx_start
+	.hidden ctx_start
+	.type ctx_start,@function
+ctx_start:
 	movq %r12, %rdi
 	subq $8, %rsp
 	call fiber_entry_main
 	ud2
-	.size vsh_ctx_start,.-vsh_ctx_start
+	.size ctx_start,.-ctx_start
 #endif
 	.section .note.GNU-stack,"",@progbits

@@ -119,7 +119,7 @@ static void to_root(sched *s, fiber *f) {
                                  s->root_bottom, s->root_size);
 #endif
 #if VSH_CTX_ASM
-  vsh_ctx_switch(&f->sp, s->root_sp);
+  ctx_switch(&f->sp, s->root_sp);
 #else
   swapcontext(&f->uc, &s->root_uc);
 #endif
@@ -149,11 +149,11 @@ static void uc_entry(unsigned lo, unsigned hi) {
 static void prepare(fiber *f) {
   char *top = f->stack + f->stack_size;
 #if VSH_CTX_ASM
-  /* Layout read by vsh_ctx_switch: [mxcsr|fpucw][r15][r14][r13][r12][rbx]
-   * [rbp][return address = vsh_ctx_start][0], top 16-byte aligned. */
+  /* Layout read by ctx_switch: [mxcsr|fpucw][r15][r14][r13][r12][rbx]
+   * [rbp][return address = ctx_start][0], top 16-byte aligned. */
   uint64_t *sp = (uint64_t *)(void *)top;
   *--sp = 0;
-  *--sp = (uint64_t)(uintptr_t)vsh_ctx_start;
+  *--sp = (uint64_t)(uintptr_t)ctx_start;
   *--sp = 0;                           /* rbp */
   *--sp = 0;                           /* rbx */
   *--sp = (uint64_t)(uintptr_t)f;      /* r12: argument for the entry */
@@ -215,7 +215,7 @@ static void run_one(sched *s, fiber *f) {
   __sanitizer_start_switch_fiber(&fake, f->stack + 4096, f->stack_size - 4096);
 #endif
 #if VSH_CTX_ASM
-  vsh_ctx_switch(&s->root_sp, f->sp);
+  ctx_switch(&s->root_sp, f->sp);
 #else
   swapcontext(&s->root_uc, &f->uc);
 #endif

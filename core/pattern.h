@@ -47,14 +47,4 @@ long sh_pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
 long sh_pat_find(const char *pat, size_t plen, const char *s, size_t slen,
                  size_t from, size_t *mlen, unsigned flags);
 
-/* Brace expansion of one word's text: a{b,c}d -> abd acd; {1..5} {a..e}
- * {01..10..2}. Input bytes escaped with '\\' are literal (not braces or
- * commas) and are copied to the results still escaped, so the caller can
- * encode quoted text and whole expansions (e.g. "\\\x01\\<index>" for
- * the index-th non-literal part) and decode them afterwards. Returns the
- * number of results in *out (arena memory, each NUL-terminated with its
- * length in *lens). A word with no valid brace expression yields itself. */
-size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
-                       size_t **lens);
-
 #endif

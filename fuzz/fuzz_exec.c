@@ -1,4 +1,5 @@
 // layers: all
+// corpus: shell
 /* Fuzz target: run the input as a script in a sandbox with small limits.
  * Any crash, sanitizer report or leak is a bug; so is an exec that leaves
  * the sandbox unusable (a second exec must still work). */

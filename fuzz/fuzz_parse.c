@@ -1,4 +1,5 @@
 // layers: all
+// corpus: shell
 /* Fuzz target: parse the input one command at a time, as the interpreter
  * does, and print every tree back as source (the printer walks every node
  * kind). Parsing must never crash, leak or read out of bounds. */

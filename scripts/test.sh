@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: a Release build and an AddressSanitizer +
+# The whole test suite: the layering check, a Release build and an AddressSanitizer +
 # UndefinedBehaviorSanitizer build, each with warnings as errors, all unit,
 # driver, CLI and spec tests, then the install test (a program built against
 # the installed package).
@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 out=${VSH_BUILD_ROOT:-_build}
+
+bash scripts/check-layers.sh
 
 cmake -S . -B "$out/release" -DCMAKE_BUILD_TYPE=Release -DVSH_WERROR=ON >/dev/null
 cmake --build "$out/release" -j"$jobs"

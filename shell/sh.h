@@ -1,5 +1,8 @@
 /*
- * sh.h - internal state of the interpreter (prefix sh_).
+ * sh.h - the interpreter's state (prefix sh_): the types every stage of
+ * shell/ shares, the host and re-entry tables, and the functions of
+ * state/ (variables, functions, aliases, fds, messages). The stages above
+ * declare theirs in expand/expand.h, builtins/builtins.h and exec/exec.h.
  *
  * Three levels of state:
  *   sh_run   one vsh_exec call: budget, result streams, jobs, fake pids.
@@ -8,7 +11,8 @@
  *            cwd. A subshell, $(...) or pipeline stage is a child sh_exec
  *            whose scopes read through to the frozen parent and write into
  *            an overlay, so creating one is O(1).
- *   sandbox  (sandbox.h) the vsh_sandbox: allocator, vfs, scheduler.
+ *   sandbox  (api/sandbox.h) the vsh_sandbox: allocator, vfs, scheduler;
+ *            the shell sees it only as sh_run.host_ud.
  *
  * Control flow (break/continue/return/exit, and stops for limits or fatal
  * errors) is a "jump" recorded on the sh_exec and checked after every
@@ -241,8 +245,34 @@ typedef struct sh_kept {
   struct sh_kept *next;
 } sh_kept;
 
+/*
+ * Execution re-entered from below. Expansion ($(...), <(...)) and the shell
+ * builtins (eval, source, command, wait, trap handlers, ...) sit under
+ * exec/ but must run commands; they do it through this table, which exec/
+ * fills in (sh_exec_ops) and every sh_run carries, so no file below exec/
+ * calls into it directly. Call as sh_reenter(ex)->eval_string(ex, ...).
+ */
+typedef struct sh_ops {
+  /* $(...): run body with stdout captured into out. */
+  int (*cmdsub)(sh_exec *ex, sh_node *body, buf *out);
+  /* <(...) / >(...): start body on the pipe behind path; clean up later. */
+  void (*procsub_later)(sh_exec *ex, sh_node *body, const char *path);
+  void (*procsub_cleanup_later)(sh_exec *ex, const char *path);
+  int (*eval_string)(sh_exec *ex, const char *src, size_t len,
+                     const char *what);
+  int (*source_file)(sh_exec *ex, const char *path, int argc, char **argv);
+  int (*run_trap)(sh_exec *ex, int which);
+  int (*run_child_shell)(sh_exec *ex, int argc, char **argv);
+  int (*dispatch)(sh_exec *ex, int argc, char **argv, int no_funcs);
+  int (*call_function)(sh_exec *ex, sh_func *f, int argc, char **argv);
+  int (*assign_one)(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace);
+  int (*wait_job)(sh_exec *ex, int pid, int *found);
+  void (*fill_bi_ctx)(sh_exec *ex, bi_ctx *c, int argc, char **argv);
+} sh_ops;
+
 /* One vsh_exec / vsh_session_exec call. */
 struct sh_run {
+  const sh_ops *ops; /* set by exec/ when a shell is created on this run */
   const sh_host *host;
   void *host_ud;                /* the sandbox, passed to host hooks */
   const struct net_policy *net; /* NULL: no network */
@@ -341,36 +371,18 @@ struct sh_exec {
   int discard;     /* the pending J_EXIT is sh_discard's, not a real exit */
 };
 
-/* vsh_cmd: what a host command sees (api_cmd.c). */
-struct vsh_cmd {
-  sh_exec *ex;
-  stream *in, *out, *err;
-  char **env;
-  char *pathbuf;
-};
+/* ---- process state (state/proc.c, state/vars_misc.c) ------------------ */
 
-/* ---- internal entry points across files ------------------------------- */
-
-int sh_exec_simple(sh_exec *ex, sh_node *n);
-int sh_exec_pipeline(sh_exec *ex, sh_node *n);
-int sh_exec_subshell(sh_exec *ex, sh_node *n);
-int sh_exec_bg(sh_exec *ex, sh_node *n);
-int sh_wait_job(sh_exec *ex, int pid, int *found);
-void sh_after_command(sh_exec *ex, int status);
-void sh_xtrace_prefix(sh_exec *ex, buf *b);
-int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace);
-int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs);
-int sh_call_function(sh_exec *ex, sh_func *f, int argc, char **argv);
-int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
-                       size_t len, int argc, char **argv);
-size_t sh_procsub_mark(sh_exec *ex);
-void sh_procsub_finish(sh_exec *ex, size_t mark);
+/* FUNCNAME, BASH_SOURCE, BASH_LINENO, PIPESTATUS as arrays (arena). */
 sh_var *sh_special_array(sh_exec *ex, const char *name);
 void sh_aliases_copy(sh_exec *ex);
 void sh_aliases_free(sh_exec *ex);
-int sh_builtin_disabled(sh_exec *ex, const char *name);
 
 /* ---- host hooks (see sh_host) ------------------------------------------ */
+
+static inline const sh_ops *sh_reenter(sh_exec *ex) {
+  return ex->run->ops;
+}
 
 static inline int64_t sh_now_ns(sh_exec *ex) {
   return ex->run->host->now_ns(ex->run->host_ud);
@@ -392,54 +404,14 @@ static inline const struct net_policy *sh_net(sh_exec *ex) {
   return ex->run->net;
 }
 
-/* ---- shell process lifecycle (exec.c) ---------------------------------- */
-
-/* A fresh top-level shell for run r, from "K=V" env lists. */
-sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
-                     const char *const *extra, int replace);
-/* A child process (subshell, $(...), stage): O(1) overlay on ex. flat: copy
- * everything (background jobs, which run while the parent goes on). */
-sh_exec *sh_child(sh_exec *ex, int flat);
-void sh_free(sh_exec *ex);
 /* The variables every fresh shell starts with, built once per sandbox
- * (exec_run.c). NULL when this environment cannot be shared. */
+ * (exec/exec_run.c). */
 typedef struct sh_base sh_base;
-sh_base *sh_base_new(mem *m, const vsh_limits *lim, const char *cwd,
-                     const char *const *env);
-void sh_base_free(mem *m, sh_base *b);
-/* b was built for this cwd. */
-int sh_base_fits(const sh_base *b, const char *cwd);
-/* No exec changed a base variable in place (see exec_run.c). */
-int sh_base_intact(const sh_base *b);
-/* Like sh_new_root(r, cwd, env, NULL, 0) for b's cwd and env, in O(1). */
-sh_exec *sh_new_root_over(sh_run *r, sh_base *b);
-/* Re-target a session's shell at a new run. */
-void sh_rebind(sh_exec *ex, sh_run *r);
-void sh_run_release_kept(sh_run *r);
 
-/* Run a script text: parse command by command and execute. */
-int sh_run_script(sh_exec *ex, const char *src, size_t len, int first_line);
-/* Run one node; returns its status (also ex->status). */
-int sh_exec_node(sh_exec *ex, sh_node *n);
-/* Run the EXIT trap if set (once). */
-void sh_run_exit_trap(sh_exec *ex);
-int sh_run_trap(sh_exec *ex, int which);
-/* The DEBUG trap before a command at line (exec.c). */
-void sh_debug_trap(sh_exec *ex, int line);
+/* ---- messages and stops (state/proc.c) --------------------------------- */
+
 /* True when the exec must unwind now (limit, cancel). */
 int sh_stopped(sh_exec *ex);
-/* Report a budget stop once (message on stderr). */
-void sh_report_stop(sh_run *r);
-/* Run argv as a simple command with the given streams. */
-int sh_run_argv(sh_exec *ex, int argc, char **argv, stream *in, stream *out,
-                stream *err, int no_funcs);
-/* Command substitution: run body with stdout captured into out. */
-int sh_cmdsub(sh_exec *ex, sh_node *body, buf *out);
-/* The source text of a script file run as a child shell (bash FILE). */
-int sh_run_child_shell(sh_exec *ex, int argc, char **argv);
-void sh_wait_jobs(sh_exec *ex, int pid);
-int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv);
-int sh_eval_string(sh_exec *ex, const char *src, size_t len, const char *what);
 
 /* Messages: "bash: line N: " prefix + text, on the shell's fd 2. */
 void sh_err(sh_exec *ex, const char *fmt, ...)
@@ -454,8 +426,7 @@ void sh_fatal(sh_exec *ex, int status); /* exit this shell (errors) */
 void sh_discard(sh_exec *ex);
 int sh_oom(sh_exec *ex);
 
-/* ---- variables (vars.c) ------------------------------------------------ */
-
+/* ---- variables (state/vars.c) ----------------------------------------- */
 sh_var *sh_var_find(sh_exec *ex, const char *name); /* visible, after
                                                        namerefs */
 sh_var *sh_var_find_raw(sh_exec *ex, const char *name, sh_scope **where);
@@ -515,7 +486,6 @@ char **sh_environ(sh_exec *ex, arena *ar);
 /* All visible variables, sorted by name (arena array), count in *n. */
 sh_var **sh_all_vars(sh_exec *ex, arena *ar, size_t *n);
 int64_t sh_arith(sh_exec *ex, const char *expr, size_t len, int *err);
-int sh_arith_word(sh_exec *ex, sh_word *w, int64_t *out);
 
 sh_scope *sh_scope_push(sh_exec *ex, int kind);
 void sh_scope_pop(sh_exec *ex);
@@ -537,39 +507,21 @@ const char *sh_alias_get(sh_exec *ex, const char *name);
 int sh_alias_set(sh_exec *ex, const char *name, const char *val);
 int sh_alias_unset(sh_exec *ex, const char *name);
 
-/* ---- expansion (expand*.c) --------------------------------------------- */
+/* ---- types the stages share ------------------------------------------- */
 
 typedef struct sh_strv {
   char **v;
   size_t n, cap;
 } sh_strv;
 
-int sh_strv_push(arena *ar, sh_strv *sv, char *s);
-
-/* Expand words into fields (brace, tilde, parameters, $(...), $((...)),
- * splitting, globbing, quote removal). 0 or -1 (error: ex->jump may be set
- * for a fatal error). */
-int sh_expand_words(sh_exec *ex, sh_word **words, size_t n, sh_strv *out);
-/* One word to one string, no splitting or globbing ("$@" joined by ' ').
- * Returns arena memory or NULL on error. */
-char *sh_expand_str(sh_exec *ex, sh_word *w, size_t *len);
-/* Like sh_expand_str, tilde rules for an assignment value. */
-char *sh_expand_assign(sh_exec *ex, sh_word *w, size_t *len);
-/* A pattern: quoted characters escaped with '\\'. */
-char *sh_expand_pattern(sh_exec *ex, sh_word *w, size_t *len);
-/* Here-document body (no quote removal of ' and ", only \$ \` \\). */
-char *sh_expand_heredoc(sh_exec *ex, sh_word *w, size_t *len);
-/* Words of an array assignment x=(...) (split and globbed). */
-int sh_expand_word_fields(sh_exec *ex, sh_word *w, sh_strv *out);
-
 /* bash quoting for set -x, ${x@Q}, declare -p and friends. */
 void sh_quote(buf *b, const char *s, size_t n);    /* 'a b' or $'\n' */
 void sh_quote_dq(buf *b, const char *s, size_t n); /* "..." (declare) */
 int sh_needs_quote(const char *s, size_t n);
 
-/* Field builder (expand.c) and parameter values (expand_param.c). */
+/* Field builder (expand/expand.c) and parameter values
+ * (expand/expand_param.c). */
 enum { FB_FIELDS, FB_STR, FB_PAT, FB_RE };
-char *sh_expand_regex(sh_exec *ex, sh_word *w, size_t *len);
 typedef struct fb {
   sh_exec *ex;
   int mode;
@@ -580,9 +532,6 @@ typedef struct fb {
   char ifs_first;
   unsigned char ifs[256];
 } fb;
-void fb_init(fb *f, sh_exec *ex, int mode, sh_strv *out);
-void fb_free(fb *f);
-int fb_end(fb *f);
 
 enum { PV_UNSET, PV_STR, PV_LIST, PV_WORD };
 typedef struct pval {
@@ -594,37 +543,16 @@ typedef struct pval {
   int star;      /* list from [*] / $* */
   sh_word *word; /* PV_WORD: expand this word in place */
 } pval;
-int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *out);
-char *sh_expand_arith_text(sh_exec *ex, sh_word *w, size_t *len);
-void sh_procsub_later(sh_exec *ex, sh_node *body, const char *path);
-void sh_procsub_cleanup_later(sh_exec *ex, const char *path);
 
-/* Globbing. Returns the number of matches appended (0: none). */
-int sh_glob(sh_exec *ex, const char *pat, size_t plen, sh_strv *out);
+/* ---- the fd table (state/fd.c) ---------------------------------------- */
 
-unsigned sh_pat_flags(sh_exec *ex);
-
-/* ---- [[ ]] and (( )) (exec_cond.c) ------------------------------------- */
-
-int sh_exec_cond(sh_exec *ex, sh_cond *c);
-int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
-                   size_t relen, int nocase, int *err);
-
-/* ---- redirections (redir.c) -------------------------------------------- */
-
-/* Apply a redirection list; saved fds go into *save (arena) so that
- * sh_redir_restore undoes them. perm: permanent (exec). Returns 0 or 1
- * after printing the error. */
-int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
-                   size_t *nsave, int perm);
-void sh_redir_restore(sh_exec *ex, sh_redir_save *save, size_t nsave);
 /* Open a VFS path as a stream (also /dev/std*, /dev/fd/N, /dev/null). */
 stream *sh_open_stream(sh_exec *ex, const char *path, int flags, int *err);
 stream *sh_closed_stream(sh_exec *ex);
 void sh_set_fd(sh_exec *ex, int fd, stream *s); /* takes the reference */
 int sh_errno_msg(int err, const char **msg);
 
-/* ---- shell builtins (sb_*.c) ------------------------------------------- */
+/* ---- shell builtins' table entries (builtins/sb_table.c) --------------- */
 
 typedef int (*sh_builtin_fn)(sh_exec *ex, int argc, char **argv);
 enum { SB_SPECIAL = 1, SB_DECL = 2 };
@@ -633,8 +561,8 @@ typedef struct sh_builtin {
   sh_builtin_fn fn;
   unsigned flags;
 } sh_builtin;
-const sh_builtin *sh_builtin_lookup(const char *name);
-const sh_builtin *sh_builtin_all(size_t *n);
+
+/* ---- output and small helpers (state/proc.c) --------------------------- */
 
 /* Output helpers for builtins: to the shell's fd 1 / fd 2. */
 int sh_out(sh_exec *ex, const char *s, size_t n);
@@ -659,22 +587,5 @@ char *sh_abspath(sh_exec *ex, const char *p);
 char *sh_normpath(arena *ar, const char *p);
 /* Find a command in PATH; arena string or NULL. */
 char *sh_path_search(sh_exec *ex, const char *name, int want_exec);
-
-/* bi_ctx for a builtin call from the shell. */
-void sh_fill_bi_ctx(sh_exec *ex, bi_ctx *c, int argc, char **argv);
-
-/* Completion specs and history of one shell process (sb_complete.c,
- * sb_history.c): a subshell gets a copy, sh_free releases them. */
-void sh_comp_free(sh_exec *ex);
-int sh_comp_copy(sh_exec *dst, const sh_exec *src);
-void sh_hist_free(sh_exec *ex);
-int sh_hist_copy(sh_exec *dst, const sh_exec *src);
-/* Expand a prompt string (PS1 escapes, then $ expansions): arena memory,
- * NULL after an error. */
-char *sh_prompt_expand(sh_exec *ex, const char *s, size_t n, size_t *outlen);
-
-/* getopts / trap names. */
-int sh_signal_number(const char *name);
-const char *sh_signal_name(int n);
 
 #endif

@@ -6,8 +6,8 @@
  * models have seen that wording countless times: it is factual, names the
  * operation and the path, and needs no context.
  */
-#ifndef VSH_DRIVER_DRV_H
-#define VSH_DRIVER_DRV_H
+#ifndef VSH_API_DRIVER_DRV_H
+#define VSH_API_DRIVER_DRV_H
 
 #include <stddef.h>
 
@@ -35,6 +35,13 @@ size_t drv_env_keylen(const char *kv);
 int drv_env_is_unset(const char *kv);
 /* Non-zero when s[0..n) is a shell identifier. */
 int drv_is_ident(const char *s, size_t n);
+
+/* What every exec checks first: clears *res and *err, points *o at none
+ * when NULL, fails on a missing command and, as the contract requires, on
+ * a signal already cancelled before anything runs. 0, or -1 with *err. */
+int drv_exec_begin(const char *command, const vsh_drv_exec_opts **o,
+                   const vsh_drv_exec_opts *none, vsh_result *res,
+                   vsh_drv_err *err);
 
 /* Append a note line to a result's stderr (malloc'd buffers); 0 or -1. */
 int drv_result_append_err(vsh_result *res, const char *note);

@@ -18,7 +18,7 @@ typedef struct drv_isolate {
   vsh_sandbox *sb;
 } drv_isolate;
 
-static vsh_sandbox *sb_of(vsh_driver *d) {
+static vsh_sandbox *iso_sandbox(vsh_driver *d) {
   return ((drv_isolate *)d)->sb;
 }
 
@@ -66,18 +66,10 @@ static int overridden(const char *const *env, size_t i, size_t n) {
 static int iso_exec(vsh_driver *d, const char *command,
                     const vsh_drv_exec_opts *o, vsh_result *res,
                     vsh_drv_err *err) {
-  vsh_sandbox *sb = sb_of(d);
-  memset(res, 0, sizeof *res);
-  drv_err_clear(err);
+  vsh_sandbox *sb = iso_sandbox(d);
   vsh_drv_exec_opts none = {0};
-  if (!o)
-    o = &none;
-  if (!command)
-    return drv_fail(err, VSH_DRV_ERRNO, EINVAL,
-                    "EINVAL: invalid argument, exec (no command)");
-  /* The contract: an already-cancelled signal fails before anything runs. */
-  if (o->signal && vsh_cancel_is_set(o->signal))
-    return drv_fail_abort(err);
+  if (drv_exec_begin(command, &o, &none, res, err))
+    return -1;
 
   /* vsh_exec layers env over the base environment but has no removal, so a
    * key marked "unset" becomes an `unset -v` in front of the command. It is
@@ -170,7 +162,7 @@ static int iso_exec(vsh_driver *d, const char *command,
 
 static int iso_read_file(vsh_driver *d, const char *path, char **data,
                          size_t *len, vsh_drv_err *err) {
-  vsh_sandbox *sb = sb_of(d);
+  vsh_sandbox *sb = iso_sandbox(d);
   *data = NULL;
   *len = 0;
   vsh_stat st;
@@ -186,7 +178,7 @@ static int iso_read_file(vsh_driver *d, const char *path, char **data,
 
 static int iso_write_file(vsh_driver *d, const char *path, const void *data,
                           size_t len, vsh_drv_err *err) {
-  vsh_sandbox *sb = sb_of(d);
+  vsh_sandbox *sb = iso_sandbox(d);
   vsh_status rc = vsh_write_file(sb, path, data, len, 0);
   if (rc != VSH_OK)
     return fail_from(err, sb, rc, "open", path);
@@ -195,7 +187,7 @@ static int iso_write_file(vsh_driver *d, const char *path, const void *data,
 
 static int iso_stat(vsh_driver *d, const char *path, vsh_drv_stat *out,
                     vsh_drv_err *err) {
-  vsh_sandbox *sb = sb_of(d);
+  vsh_sandbox *sb = iso_sandbox(d);
   memset(out, 0, sizeof *out);
   vsh_stat lst, st;
   vsh_status rc = vsh_lstat_path(sb, path, &lst);
@@ -221,7 +213,7 @@ static int iso_stat(vsh_driver *d, const char *path, vsh_drv_stat *out,
 
 static int iso_readdir(vsh_driver *d, const char *path, char ***names,
                        size_t *n, vsh_drv_err *err) {
-  vsh_sandbox *sb = sb_of(d);
+  vsh_sandbox *sb = iso_sandbox(d);
   *names = NULL;
   *n = 0;
   vsh_stat st;
@@ -240,12 +232,12 @@ static int iso_readdir(vsh_driver *d, const char *path, char ***names,
  * existsSync and like the local driver. */
 static int iso_exists(vsh_driver *d, const char *path) {
   vsh_stat st;
-  return path && vsh_stat_path(sb_of(d), path, &st) == VSH_OK ? 1 : 0;
+  return path && vsh_stat_path(iso_sandbox(d), path, &st) == VSH_OK ? 1 : 0;
 }
 
 static int iso_mkdir(vsh_driver *d, const char *path, int recursive,
                      vsh_drv_err *err) {
-  vsh_sandbox *sb = sb_of(d);
+  vsh_sandbox *sb = iso_sandbox(d);
   vsh_stat st;
   /* Node's rules, checked here so they hold whatever the VFS does:
    * -p tolerates an existing directory (also through a symlink) but not a
@@ -265,7 +257,7 @@ static int iso_mkdir(vsh_driver *d, const char *path, int recursive,
 
 static int iso_rm(vsh_driver *d, const char *path, int recursive, int force,
                   vsh_drv_err *err) {
-  vsh_sandbox *sb = sb_of(d);
+  vsh_sandbox *sb = iso_sandbox(d);
   vsh_stat st;
   vsh_status rc = vsh_lstat_path(sb, path, &st);
   if (rc != VSH_OK) {
@@ -283,13 +275,13 @@ static int iso_rm(vsh_driver *d, const char *path, int recursive, int force,
 }
 
 static void iso_free_buf(vsh_driver *d, void *p) {
-  vsh_free(sb_of(d), p);
+  vsh_free(iso_sandbox(d), p);
 }
 
 static void iso_destroy(vsh_driver *d) {
   if (!d)
     return;
-  vsh_close(sb_of(d));
+  vsh_close(iso_sandbox(d));
   free(d);
 }
 

@@ -567,16 +567,9 @@ static int loc_exec(vsh_driver *d, const char *command,
                     const vsh_drv_exec_opts *o, vsh_result *res,
                     vsh_drv_err *err) {
   drv_local *l = L(d);
-  memset(res, 0, sizeof *res);
-  drv_err_clear(err);
   vsh_drv_exec_opts none = {0};
-  if (!o)
-    o = &none;
-  if (!command)
-    return drv_fail(err, VSH_DRV_ERRNO, EINVAL,
-                    "EINVAL: invalid argument, exec (no command)");
-  if (o->signal && vsh_cancel_is_set(o->signal))
-    return drv_fail_abort(err);
+  if (drv_exec_begin(command, &o, &none, res, err))
+    return -1;
 
   int cwdfd =
       open_in_root(l, o->cwd ? o->cwd : "/", O_PATH | O_DIRECTORY, 0, 1);

@@ -227,3 +227,18 @@ int vsh_drv_write_with_parents(vsh_driver *d, const char *path,
   drv_err_clear(err);
   return d->write_file(d, path, data, len, err);
 }
+
+int drv_exec_begin(const char *command, const vsh_drv_exec_opts **o,
+                   const vsh_drv_exec_opts *none, vsh_result *res,
+                   vsh_drv_err *err) {
+  memset(res, 0, sizeof *res);
+  drv_err_clear(err);
+  if (!*o)
+    *o = none;
+  if (!command)
+    return drv_fail(err, VSH_DRV_ERRNO, EINVAL,
+                    "EINVAL: invalid argument, exec (no command)");
+  if ((*o)->signal && vsh_cancel_is_set((*o)->signal))
+    return drv_fail_abort(err);
+  return 0;
+}

@@ -1,63 +1,48 @@
 /* basename.c - GNU basename and dirname (pure string operations). */
 #include <string.h>
 
+#include "builtins/fileutil.h"
 #include "builtins/textutil.h"
 
 const char bi_usage_basename[] = "Usage: basename NAME [SUFFIX]\n"
                                  "  or:  basename OPTION... NAME...";
 const char bi_help_basename[] =
-    "Print NAME with any leading directory components removed.\n"
-    "If specified, also remove a trailing SUFFIX.\n"
+    "Strip the directory part from NAME and print what remains; when SUFFIX "
+    "is\n"
+    "given and NAME ends with it, cut that off as well.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -a, --multiple       support multiple arguments and treat each as a "
-    "NAME\n"
-    "  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a\n"
-    "  -z, --zero           end each output line with NUL, not newline\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -a, --multiple       every operand is a NAME (no SUFFIX operand)\n"
+    "  -s, --suffix=SUFFIX  cut SUFFIX from the end of each NAME; turns on -a\n"
+    "  -z, --zero           end each result with a NUL byte, not a newline\n"
+    "      --help           print this summary and quit\n"
+    "      --version        print the version line and quit\n"
     "\n"
     "Examples:\n"
-    "  basename /usr/bin/sort          -> \"sort\"\n"
-    "  basename include/stdio.h .h     -> \"stdio\"\n"
-    "  basename -s .h include/stdio.h  -> \"stdio\"\n"
-    "  basename -a any/str1 any/str2   -> \"str1\" followed by \"str2\"\n";
+    "  basename /etc/ssh/sshd_config   -> \"sshd_config\"\n"
+    "  basename src/main.c .c          -> \"main\"\n"
+    "  basename -s .c src/main.c       -> \"main\"\n"
+    "  basename -a a/one b/two         -> \"one\", then \"two\"\n";
 
 const char bi_usage_dirname[] = "Usage: dirname [OPTION] NAME...";
 const char bi_help_dirname[] =
-    "Output each NAME with its last non-slash component and trailing "
-    "slashes\n"
-    "removed; if NAME contains no /'s, output '.' (meaning the current "
+    "For each NAME, drop the final component and any slashes that end it, and\n"
+    "print the rest; a NAME without a slash gives '.' (the current "
     "directory).\n"
     "\n"
-    "  -z, --zero     end each output line with NUL, not newline\n"
-    "      --help     display this help and exit\n"
-    "      --version  output version information and exit\n"
+    "  -z, --zero     end each result with a NUL byte, not a newline\n"
+    "      --help     print this summary and quit\n"
+    "      --version  print the version line and quit\n"
     "\n"
     "Examples:\n"
-    "  dirname /usr/bin/          -> \"/usr\"\n"
-    "  dirname dir1/str dir2/str  -> \"dir1\" followed by \"dir2\"\n"
-    "  dirname stdio.h            -> \".\"\n";
-
-static void try_help(bi_ctx *c) {
-  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
-}
+    "  dirname /var/log/          -> \"/var\"\n"
+    "  dirname a/x b/y            -> \"a\", then \"b\"\n"
+    "  dirname notes.txt          -> \".\"\n";
 
 static void put_base(writer *w, const char *s, const char *suffix, int eol) {
-  size_t n = strlen(s);
-  while (n > 1 && s[n - 1] == '/')
-    n--;
-  if (n == 1 && s[0] == '/') { /* "/" or only slashes */
-    wr_putc(w, '/');
-    wr_putc(w, eol);
-    return;
-  }
-  const char *b = s;
-  for (size_t i = 0; i < n; i++)
-    if (s[i] == '/')
-      b = s + i + 1;
-  size_t bl = (size_t)(s + n - b);
+  size_t bl;
+  const char *b = s + fu_base_span(s, &bl);
+  /* A suffix never takes the whole name (nor the "/" of "/"). */
   size_t sl = suffix ? strlen(suffix) : 0;
   if (sl && sl < bl && memcmp(b + bl - sl, suffix, sl) == 0)
     bl -= sl;
@@ -76,7 +61,7 @@ int bi_basename(bi_ctx *c) {
   const char *suffix = NULL;
   bi_getopt g;
   bi_getopt_init(&g, c, "as:z", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'a':
       multi = 1;
@@ -88,22 +73,15 @@ int bi_basename(bi_ctx *c) {
     case 'z':
       eol = 0;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands < 1) {
-    bi_error(c, "missing operand");
-    try_help(c);
-    return 1;
-  }
+  if (ch == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands == 0)
+    return bi_missing_operand(c);
   if (!multi && g.noperands > 2) {
     bi_error(c, "extra operand %s", tu_quote(c, g.operands[2]));
-    try_help(c);
+    bi_try_help(c);
     return 1;
   }
   writer w;
@@ -113,19 +91,11 @@ int bi_basename(bi_ctx *c) {
       put_base(&w, g.operands[i], suffix, eol);
   else
     put_base(&w, g.operands[0], g.noperands == 2 ? g.operands[1] : NULL, eol);
-  if (wr_flush(&w))
-    return bi_stream_status(w.err);
-  return 0;
+  return fu_out_end(&w, 0);
 }
 
 static void put_dir(writer *w, const char *s, int eol) {
-  size_t n = strlen(s);
-  while (n > 1 && s[n - 1] == '/') /* trailing slashes */
-    n--;
-  while (n > 0 && s[n - 1] != '/') /* the last component */
-    n--;
-  while (n > 1 && s[n - 1] == '/') /* the slashes before it */
-    n--;
+  size_t n = fu_dir_len(s);
   if (n == 0)
     wr_putc(w, '.');
   else
@@ -141,29 +111,20 @@ int bi_dirname(bi_ctx *c) {
   int eol = '\n', ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "z", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'z':
       eol = 0;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands < 1) {
-    bi_error(c, "missing operand");
-    try_help(c);
-    return 1;
-  }
+  if (ch == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands == 0)
+    return bi_missing_operand(c);
   writer w;
   wr_init(&w, c->out);
   for (int i = 0; i < g.noperands; i++)
     put_dir(&w, g.operands[i], eol);
-  if (wr_flush(&w))
-    return bi_stream_status(w.err);
-  return 0;
+  return fu_out_end(&w, 0);
 }

@@ -1,7 +1,6 @@
 /* chmod.c - GNU chmod: octal and symbolic modes, -R, -v, -c, -f,
  * --reference. */
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "builtins/fileutil.h"
@@ -11,17 +10,18 @@ const char bi_usage_chmod[] =
     "  or:  chmod [OPTION]... OCTAL-MODE FILE...\n"
     "  or:  chmod [OPTION]... --reference=RFILE FILE...";
 const char bi_help_chmod[] =
-    "Change the mode bits of each FILE to MODE, or to those of RFILE.\n"
+    "Set the permission bits of each FILE to MODE, or copy them from RFILE.\n"
     "\n"
-    "  -c, --changes          like --verbose, but only for actual changes\n"
-    "  -f, --silent, --quiet  say nothing about most errors\n"
-    "  -v, --verbose          report every file processed\n"
-    "      --no-preserve-root  do not treat '/' specially (the default)\n"
-    "      --preserve-root    refuse to work recursively on '/'\n"
-    "      --reference=RFILE  use RFILE's mode instead of MODE\n"
-    "  -R, --recursive        change files and directories recursively\n"
-    "      --help             show this help and exit\n"
-    "      --version          show version information and exit\n"
+    "  -c, --changes          name each file whose mode really changes\n"
+    "  -f, --silent, --quiet  leave most error messages out\n"
+    "  -v, --verbose          name every file handled, changed or not\n"
+    "      --no-preserve-root  give '/' no special protection (the default)\n"
+    "      --preserve-root    with -R, refuse to operate on '/'\n"
+    "      --reference=RFILE  take the mode from RFILE, not from a MODE "
+    "operand\n"
+    "  -R, --recursive        also handle everything below each directory\n"
+    "      --help             print this summary and quit\n"
+    "      --version          print the version line and quit\n"
     "\n"
     "MODE is octal (755) or symbolic: [ugoa]*([-+=]([rwxXst]*|[ugo]))+, "
     "several\n"
@@ -32,49 +32,29 @@ enum { OPT_NOPRESERVE = 0x100, OPT_PRESERVE, OPT_REFERENCE };
 enum { V_NONE, V_CHANGES, V_ALL };
 
 typedef struct chx {
-  bi_ctx *c;
-  writer w;
+  fu_job job;
   const fu_mode *mode;
   int have_ref;
   unsigned ref_mode;
   int recursive, quiet, verbosity, preserve_root;
   unsigned umask;
-  int out_failed;
 } chx;
-
-static int say(chx *x, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int say(chx *x, const char *fmt, ...) {
-  buf b;
-  buf_init(&b, x->c->m);
-  va_list ap;
-  va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  int rc = wr_write(&x->w, b.data ? b.data : "", b.len);
-  buf_free(&b);
-  if (rc < 0)
-    x->out_failed = 1;
-  return rc;
-}
 
 static int chmod_one(chx *x, const char *path, int top);
 
 static int chmod_tree(chx *x, const char *path) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   char **names = NULL;
   size_t n = 0;
   int rc = vfs_readdir(c->vfs, c->cwd, path, &names, &n);
   if (rc < 0) {
-    if (!x->quiet) {
-      wr_flush(&x->w);
-      bi_error(c, "cannot read directory %s: %s", fu_quote(c, path),
-               bi_strerror(-rc));
-    }
+    if (!x->quiet)
+      fu_job_error(&x->job, "cannot read directory %s: %s", fu_quote(c, path),
+                   bi_strerror(-rc));
     return -1;
   }
   int status = 0;
-  for (size_t i = 0; i < n && !x->out_failed; i++)
+  for (size_t i = 0; i < n && !x->job.out_failed; i++)
     if (chmod_one(x, fu_join(c, path, names[i]), 0) < 0)
       status = -1;
   vfs_free_names(c->vfs, names, n);
@@ -82,43 +62,34 @@ static int chmod_tree(chx *x, const char *path) {
 }
 
 static int chmod_one(chx *x, const char *path, int top) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   if (fu_poll(c)) {
-    x->out_failed = 1; /* stops every loop; the shell reports the limit */
+    x->job.out_failed = 1; /* stops every loop; the shell reports the limit */
     return -1;
   }
   fu_stat st;
   int rc = top ? vfs_stat(c->vfs, c->cwd, path, &st)
                : vfs_lstat(c->vfs, c->cwd, path, &st);
   if (rc < 0) {
-    if (!x->quiet) {
-      wr_flush(&x->w);
-      bi_error(c, "cannot access %s: %s", fu_quote(c, path), bi_strerror(-rc));
-    }
+    if (!x->quiet)
+      fu_job_error(&x->job, "cannot access %s: %s", fu_quote(c, path),
+                   bi_strerror(-rc));
     if (x->verbosity == V_ALL)
-      say(x, "%s could not be accessed\n", fu_quote(c, path));
+      fu_job_say(&x->job, "%s could not be accessed\n", fu_quote(c, path));
     return -1;
   }
   if (st.type == VFS_LNK) {
     /* Met while recursing: links have no mode of their own to change. */
     if (x->verbosity == V_ALL)
-      say(x, "neither symbolic link %s nor referent has been changed\n",
-          fu_quote(c, path));
+      fu_job_say(&x->job,
+                 "neither symbolic link %s nor referent has been changed\n",
+                 fu_quote(c, path));
     return 0;
   }
   if (top && x->recursive && x->preserve_root && st.type == VFS_DIR) {
     fu_stat root;
-    if (vfs_stat(c->vfs, "/", "/", &root) == 0 && root.ino == st.ino) {
-      wr_flush(&x->w);
-      if (!strcmp(path, "/"))
-        bi_error(c, "it is dangerous to operate recursively on '/'");
-      else
-        bi_error(c,
-                 "it is dangerous to operate recursively on %s (same as '/')",
-                 fu_quote(c, path));
-      bi_error(c, "use --no-preserve-root to override this failsafe");
-      return -1;
-    }
+    if (vfs_stat(c->vfs, "/", "/", &root) == 0 && root.ino == st.ino)
+      return fu_job_refuse_root(&x->job, path);
   }
   unsigned old = st.mode & 07777;
   unsigned nm = x->have_ref
@@ -132,24 +103,23 @@ static int chmod_one(chx *x, const char *path, int top) {
    * own is an error either way. */
   rc = vfs_chmod(c->vfs, c->cwd, path, nm);
   if (rc < 0) {
-    if (!x->quiet) {
-      wr_flush(&x->w);
-      bi_error(c, "changing permissions of %s: %s", fu_quote(c, path),
-               bi_strerror(-rc));
-    }
+    if (!x->quiet)
+      fu_job_error(&x->job, "changing permissions of %s: %s", fu_quote(c, path),
+                   bi_strerror(-rc));
     if (x->verbosity == V_ALL)
-      say(x, "failed to change mode of %s from %04o (%s) to %04o (%s)\n",
-          fu_quote(c, path), old, os + 1, nm, ns + 1);
+      fu_job_say(&x->job,
+                 "failed to change mode of %s from %04o (%s) to %04o (%s)\n",
+                 fu_quote(c, path), old, os + 1, nm, ns + 1);
     status = -1;
   } else if (x->verbosity != V_NONE) {
     if (nm != old)
-      say(x, "mode of %s changed from %04o (%s) to %04o (%s)\n",
-          fu_quote(c, path), old, os + 1, nm, ns + 1);
+      fu_job_say(&x->job, "mode of %s changed from %04o (%s) to %04o (%s)\n",
+                 fu_quote(c, path), old, os + 1, nm, ns + 1);
     else if (x->verbosity == V_ALL)
-      say(x, "mode of %s retained as %04o (%s)\n", fu_quote(c, path), old,
-          os + 1);
+      fu_job_say(&x->job, "mode of %s retained as %04o (%s)\n",
+                 fu_quote(c, path), old, os + 1);
   }
-  if (x->recursive && st.type == VFS_DIR && !x->out_failed &&
+  if (x->recursive && st.type == VFS_DIR && !x->job.out_failed &&
       chmod_tree(x, path) < 0)
     status = -1;
   return status;
@@ -177,7 +147,7 @@ int bi_chmod(bi_ctx *c) {
       {NULL, 0, 0}};
   chx x;
   memset(&x, 0, sizeof x);
-  x.c = c;
+  fu_job_init(&x.job, c);
   /* Pull out mode-looking arguments ahead of "--". */
   const char *dash_mode = NULL;
   char **argv = arena_alloc(c->scratch, sizeof(char *) * (size_t)(c->argc + 1));
@@ -204,7 +174,7 @@ int bi_chmod(bi_ctx *c) {
   bi_getopt_init(&g, c, "cfvR", opts);
   int o, status = 0;
   const char *ref = NULL;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case 'c':
       x.verbosity = V_CHANGES;
@@ -227,16 +197,11 @@ int bi_chmod(bi_ctx *c) {
     case 'R':
       x.recursive = 1;
       break;
-    case BI_OPT_HELP:
-      status = bi_print_help(c);
-      goto restore;
-    case BI_OPT_VERSION:
-      status = fu_version(c);
-      goto restore;
-    default:
-      status = 1;
-      goto restore;
     }
+  }
+  if (o == BI_OPT_STOP) {
+    status = g.status;
+    goto restore;
   }
   char **ops = g.operands;
   int n = g.noperands;
@@ -246,18 +211,13 @@ int bi_chmod(bi_ctx *c) {
     ops++;
     n--;
   }
-  if (!ref && !mode_text) {
-    bi_error(c, "missing operand");
-    fu_try_help(c);
-    status = 1;
+  if (n == 0 && !mode_text) {
+    status = bi_missing_operand(c);
     goto restore;
   }
   if (n == 0) {
-    if (mode_text)
-      bi_error(c, "missing operand after %s", fu_quote(c, mode_text));
-    else
-      bi_error(c, "missing operand");
-    fu_try_help(c);
+    bi_error(c, "missing operand after %s", fu_quote(c, mode_text));
+    bi_try_help(c);
     status = 1;
     goto restore;
   }
@@ -276,18 +236,16 @@ int bi_chmod(bi_ctx *c) {
     x.mode = fu_mode_parse(c, mode_text);
     if (!x.mode) {
       bi_error(c, "invalid mode: %s", fu_quote(c, mode_text));
-      fu_try_help(c);
+      bi_try_help(c);
       status = 1;
       goto restore;
     }
   }
   x.umask = vfs_get_umask(c->vfs);
-  wr_init(&x.w, c->out);
-  for (int i = 0; i < n && !x.out_failed; i++)
+  for (int i = 0; i < n && !x.job.out_failed; i++)
     if (chmod_one(&x, ops[i], 1) < 0)
       status = 1;
-  if (x.out_failed || wr_flush(&x.w) < 0)
-    status = fu_out_status(&x.w);
+  status = fu_job_end(&x.job, status);
 restore:
   c->argc = saved_argc;
   c->argv = saved_argv;

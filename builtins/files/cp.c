@@ -12,40 +12,43 @@ const char bi_usage_cp[] = "Usage: cp [OPTION]... [-T] SOURCE DEST\n"
                            "  or:  cp [OPTION]... SOURCE... DIRECTORY\n"
                            "  or:  cp [OPTION]... -t DIRECTORY SOURCE...";
 const char bi_help_cp[] =
-    "Copy SOURCE to DEST, or each SOURCE into DIRECTORY.\n"
+    "Make a copy of SOURCE named DEST, or put copies of the SOURCEs into\n"
+    "DIRECTORY.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -a, --archive                same as -dR --preserve=all\n"
-    "  -d                           same as --no-dereference "
-    "--preserve=links\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -a, --archive                shorthand for -dR --preserve=all\n"
+    "  -d                           shorthand for --no-dereference\n"
+    "                               --preserve=links\n"
     "  -f, --force                  when a target cannot be written, remove "
     "it\n"
     "                               and try again\n"
-    "  -i, --interactive            ask before overwriting (overrides an "
+    "  -i, --interactive            ask before replacing a file (cancels an "
     "earlier -n)\n"
-    "  -H                           follow symbolic links named on the "
-    "command line\n"
-    "  -l, --link                   make hard links instead of copying\n"
-    "  -L, --dereference            always follow symbolic links in SOURCE\n"
-    "  -n, --no-clobber             never overwrite an existing file\n"
-    "  -P, --no-dereference         never follow symbolic links in SOURCE\n"
-    "  -p                           same as "
-    "--preserve=mode,ownership,timestamps\n"
-    "      --preserve[=ATTR_LIST]   keep the listed attributes (default:\n"
-    "                               mode,ownership,timestamps); also links, "
-    "all\n"
-    "      --no-preserve=ATTR_LIST  do not keep the listed attributes\n"
-    "  -R, -r, --recursive          copy directories recursively\n"
-    "  -s, --symbolic-link          make symbolic links instead of copying\n"
-    "  -t, --target-directory=DIRECTORY  copy every SOURCE into DIRECTORY\n"
-    "  -T, --no-target-directory    treat DEST as a normal file\n"
-    "  -u, --update                 copy only when SOURCE is newer than DEST "
-    "or\n"
-    "                               DEST is missing\n"
-    "  -v, --verbose                explain what is being done\n"
-    "      --help                   show this help and exit\n"
-    "      --version                show version information and exit\n"
+    "  -H                           resolve symbolic links given as operands, "
+    "but\n"
+    "                               not ones found inside directories\n"
+    "  -l, --link                   create hard links rather than copies\n"
+    "  -L, --dereference            copy what every symbolic link points to\n"
+    "  -n, --no-clobber             leave existing files untouched\n"
+    "  -P, --no-dereference         copy symbolic links as links\n"
+    "  -p                           shorthand for\n"
+    "                               --preserve=mode,ownership,timestamps\n"
+    "      --preserve[=ATTR_LIST]   carry over the attributes in ATTR_LIST\n"
+    "                               (default: mode,ownership,timestamps); "
+    "links\n"
+    "                               and all are accepted too\n"
+    "      --no-preserve=ATTR_LIST  leave the attributes in ATTR_LIST behind\n"
+    "  -R, -r, --recursive          copy directories with everything inside "
+    "them\n"
+    "  -s, --symbolic-link          create symbolic links rather than copies\n"
+    "  -t, --target-directory=DIRECTORY  put all copies in DIRECTORY\n"
+    "  -T, --no-target-directory    DEST is the copy itself, even if it is a\n"
+    "                               directory\n"
+    "  -u, --update                 skip a SOURCE when DEST exists and is not\n"
+    "                               older than it\n"
+    "  -v, --verbose                name each file as it is copied\n"
+    "      --help                   print this summary and quit\n"
+    "      --version                print the version line and quit\n"
     "\n"
     "Without -R, symbolic links in SOURCE are followed; with -R they are "
     "copied\n"
@@ -69,33 +72,25 @@ typedef struct link_rec {
 } link_rec;
 
 typedef struct cpx {
-  bi_ctx *c;
-  writer w;
-  fu_asker ask;
-  int recursive, deref, force, interactive, noclobber, update, verbose;
+  fu_job job;
+  fu_replace rep;
+  int recursive, deref, force, verbose;
   int hardlink, symlink, remove_dest;
   unsigned preserve;
   unsigned umask;
   link_rec *links;
   size_t nlinks, caplinks;
-  int out_failed;
 } cpx;
 
 static int err_at(cpx *x, const char *fmt, const char *a, int e) {
-  wr_flush(&x->w);
-  bi_error(x->c, fmt, fu_quote(x->c, a), bi_strerror(e));
-  return -1;
+  return fu_job_error(&x->job, fmt, fu_quote(x->job.c, a), bi_strerror(e));
 }
 
 static int verbose(cpx *x, const char *src, const char *dst) {
   if (!x->verbose)
     return 0;
-  if (wr_printf(&x->w, "%s -> %s\n", fu_quote(x->c, src), fu_quote(x->c, dst)) <
-      0) {
-    x->out_failed = 1;
-    return -1;
-  }
-  return 0;
+  return fu_job_say(&x->job, "%s -> %s\n", fu_quote(x->job.c, src),
+                    fu_quote(x->job.c, dst));
 }
 
 static const char *link_find(cpx *x, uint64_t ino) {
@@ -108,7 +103,7 @@ static const char *link_find(cpx *x, uint64_t ino) {
 static void link_add(cpx *x, uint64_t ino, const char *dst) {
   if (x->nlinks == x->caplinks) {
     size_t nc = x->caplinks ? x->caplinks * 2 : 16;
-    link_rec *n = arena_alloc(x->c->scratch, nc * sizeof *n);
+    link_rec *n = arena_alloc(x->job.c->scratch, nc * sizeof *n);
     if (!n)
       return;
     if (x->nlinks)
@@ -124,7 +119,7 @@ static void link_add(cpx *x, uint64_t ino, const char *dst) {
 /* Mode and times after a copy, per --preserve. */
 static void finish_attrs(cpx *x, const char *dst, const fu_stat *st,
                          int created) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   if (x->preserve & P_MODE)
     vfs_chmod(c->vfs, c->cwd, dst, st->mode);
   else if (created && st->type == VFS_DIR)
@@ -133,42 +128,19 @@ static void finish_attrs(cpx *x, const char *dst, const fu_stat *st,
     vfs_utimes(c->vfs, c->cwd, dst, st->atime_ns, st->mtime_ns, 0);
 }
 
-/* Existing target: decide whether to go on (1), skip quietly (0). */
-static int may_overwrite(cpx *x, const char *src, const fu_stat *sst,
-                         const char *dst, const fu_stat *dst_st) {
-  if (x->noclobber)
-    return 0;
-  if (x->update && dst_st->mtime_ns >= sst->mtime_ns)
-    return 0;
-  if (x->interactive) {
-    wr_flush(&x->w);
-    buf b;
-    buf_init(&b, x->c->m);
-    buf_printf(&b, "%s: overwrite %s? ", x->c->argv[0], fu_quote(x->c, dst));
-    int yes = fu_ask(x->c, &x->ask, buf_cstr(&b));
-    buf_free(&b);
-    return yes;
-  }
-  (void)src;
-  return 1;
-}
-
 static int copy_file(cpx *x, const char *src, const fu_stat *sst,
                      const char *dst, int dst_exists) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   if (x->hardlink || x->symlink || x->remove_dest) {
     if (dst_exists)
       vfs_unlink(c->vfs, c->cwd, dst);
     if (x->hardlink || x->symlink) {
       int rc = x->hardlink ? vfs_link(c->vfs, c->cwd, src, dst)
                            : vfs_symlink(c->vfs, c->cwd, src, dst);
-      if (rc < 0) {
-        wr_flush(&x->w);
-        bi_error(c, "cannot create %s link %s to %s: %s",
-                 x->hardlink ? "hard" : "symbolic", fu_quote(c, dst),
-                 fu_quote(c, src), bi_strerror(-rc));
-        return -1;
-      }
+      if (rc < 0)
+        return fu_job_error(&x->job, "cannot create %s link %s to %s: %s",
+                            x->hardlink ? "hard" : "symbolic", fu_quote(c, dst),
+                            fu_quote(c, src), bi_strerror(-rc));
       return verbose(x, src, dst);
     }
     dst_exists = 0;
@@ -216,7 +188,7 @@ static int copy_file(cpx *x, const char *src, const fu_stat *sst,
 
 static int copy_symlink(cpx *x, const char *src, const char *dst,
                         int dst_exists) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   char *target = NULL;
   size_t tlen = 0;
   int rc = vfs_readlink(c->vfs, c->cwd, src, &target, &tlen);
@@ -235,7 +207,7 @@ static int copy_any(cpx *x, const char *src, const char *dst, int top);
 
 static int copy_dir(cpx *x, const char *src, const fu_stat *sst,
                     const char *dst, int dst_exists) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   int created = 0;
   if (!dst_exists) {
     /* Owner rwx while filling it; the final mode is set afterwards. */
@@ -257,7 +229,7 @@ static int copy_dir(cpx *x, const char *src, const fu_stat *sst,
     return -1;
   }
   int status = 0;
-  for (size_t i = 0; i < n && !x->out_failed; i++)
+  for (size_t i = 0; i < n && !x->job.out_failed; i++)
     if (copy_any(x, fu_join(c, src, names[i]), fu_join(c, dst, names[i]), 0) <
         0)
       status = -1;
@@ -267,9 +239,9 @@ static int copy_dir(cpx *x, const char *src, const fu_stat *sst,
 }
 
 static int copy_any(cpx *x, const char *src, const char *dst, int top) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   if (fu_poll(c)) {
-    x->out_failed = 1; /* stops every loop; the shell reports the limit */
+    x->job.out_failed = 1; /* stops every loop; the shell reports the limit */
     return -1;
   }
   fu_stat sst, dst_st;
@@ -278,11 +250,9 @@ static int copy_any(cpx *x, const char *src, const char *dst, int top) {
                   : vfs_lstat(c->vfs, c->cwd, src, &sst);
   if (rc < 0)
     return err_at(x, "cannot stat %s: %s", src, -rc);
-  if (sst.type == VFS_DIR && !x->recursive) {
-    wr_flush(&x->w);
-    bi_error(c, "-r not specified; omitting directory %s", fu_quote(c, src));
-    return -1;
-  }
+  if (sst.type == VFS_DIR && !x->recursive)
+    return fu_job_error(&x->job, "-r not specified; omitting directory %s",
+                        fu_quote(c, src));
   /* The target as the copy will meet it: a symlink to a file is written
    * through, so follow it (a dangling one counts as a new name). */
   int dst_exists = vfs_stat(c->vfs, c->cwd, dst, &dst_st) == 0;
@@ -292,50 +262,32 @@ static int copy_any(cpx *x, const char *src, const char *dst, int top) {
     dst_exists = 1; /* replace a dangling link by the copied link */
     dst_st = dl;
   }
-  if (dst_exists && dst_st.ino == sst.ino && dst_st.type == sst.type) {
-    wr_flush(&x->w);
-    bi_error(c, "%s and %s are the same file", fu_quote(c, src),
-             fu_quote(c, dst));
+  if (dst_exists && dst_st.ino == sst.ino && dst_st.type == sst.type)
+    return fu_job_error(&x->job, "%s and %s are the same file",
+                        fu_quote(c, src), fu_quote(c, dst));
+  if (dst_exists && fu_replace_kind(&x->job, src, &sst, dst, &dst_st) < 0)
     return -1;
-  }
   if (sst.type == VFS_DIR) {
-    if (dst_exists && dst_st.type != VFS_DIR) {
-      wr_flush(&x->w);
-      bi_error(c, "cannot overwrite non-directory %s with directory %s",
-               fu_quote(c, dst), fu_quote(c, src));
-      return -1;
-    }
     if (top) {
       int e1, e2;
       const char *cs = fu_canon(c, src, FU_CANON_EXISTING, &e1);
       const char *cd = fu_canon(c, dst, FU_CANON_MISSING, &e2);
       size_t l = cs ? strlen(cs) : 0;
       if (cs && cd &&
-          (!strcmp(cs, cd) || (!strncmp(cs, cd, l) &&
-                               (cd[l] == '/' || (l == 1 && cs[0] == '/'))))) {
-        wr_flush(&x->w);
-        bi_error(c, "cannot copy a directory, %s, into itself, %s",
-                 fu_quote(c, src), fu_quote(c, dst));
-        return -1;
-      }
+          (!strcmp(cs, cd) ||
+           (!strncmp(cs, cd, l) && (cd[l] == '/' || (l == 1 && cs[0] == '/')))))
+        return fu_job_error(&x->job,
+                            "cannot copy a directory, %s, into itself, %s",
+                            fu_quote(c, src), fu_quote(c, dst));
     }
     return copy_dir(x, src, &sst, dst, dst_exists);
   }
-  if (dst_exists && dst_st.type == VFS_DIR) {
-    wr_flush(&x->w);
-    bi_error(c, "cannot overwrite directory %s with non-directory",
-             fu_quote(c, dst));
-    return -1;
-  }
-  if (dst_exists && !may_overwrite(x, src, &sst, dst, &dst_st))
+  if (dst_exists && !fu_may_replace(&x->job, &x->rep, &sst, &dst_st, dst))
     return 0;
   size_t dl_len = strlen(dst);
   if (!dst_exists && dl_len && dst[dl_len - 1] == '/') {
     /* "cp f new/": a file name cannot end in a slash. */
-    wr_flush(&x->w);
-    bi_error(c, "cannot create regular file %s: %s", fu_quote(c, dst),
-             bi_strerror(ENOTDIR));
-    return -1;
+    return err_at(x, "cannot create regular file %s: %s", dst, ENOTDIR);
   }
   if (sst.type == VFS_LNK && !x->hardlink && !x->symlink)
     return copy_symlink(x, src, dst, dst_exists);
@@ -364,13 +316,10 @@ static int parse_attrs(bi_ctx *c, const char *list, const char *opt,
       ; /* nothing of the kind in the sandbox */
     else {
       char *bad = arena_strndup(c->scratch, p, n);
-      bi_error(c, "invalid argument %s for '--%s'", fu_quote(c, bad ? bad : p),
-               opt);
-      stream_puts(c->err, "Valid arguments are:\n"
-                          "  - 'mode'\n  - 'timestamps'\n  - 'ownership'\n"
-                          "  - 'links'\n  - 'context'\n  - 'xattr'\n"
-                          "  - 'all'\n");
-      fu_try_help(c);
+      fu_bad_arg(c, opt, bad ? bad : p,
+                 "  - 'mode'\n  - 'timestamps'\n  - 'ownership'\n"
+                 "  - 'links'\n  - 'context'\n  - 'xattr'\n"
+                 "  - 'all'\n");
       return -1;
     }
     p += n;
@@ -408,14 +357,13 @@ int bi_cp(bi_ctx *c) {
       {NULL, 0, 0}};
   cpx x;
   memset(&x, 0, sizeof x);
-  x.c = c;
-  const char *target_dir = NULL;
-  int no_target = 0;
+  fu_job_init(&x.job, c);
+  fu_targets t = {0};
   bi_getopt g;
   bi_getopt_init(&g, c, "adfHilLnPprRsTt:uvx", opts);
   int o;
   unsigned bits;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case 'a':
       x.recursive = 1;
@@ -430,12 +378,12 @@ int bi_cp(bi_ctx *c) {
       x.force = 1;
       break;
     case 'i':
-      x.interactive = 1;
-      x.noclobber = 0;
+      x.rep.interactive = 1;
+      x.rep.noclobber = 0;
       break;
     case 'n':
-      x.noclobber = 1;
-      x.interactive = 0;
+      x.rep.noclobber = 1;
+      x.rep.interactive = 0;
       break;
     case 'H':
       x.deref = D_CMDLINE;
@@ -458,12 +406,12 @@ int bi_cp(bi_ctx *c) {
     case OPT_PRESERVE:
       if (!g.arg)
         bits = P_MODE | P_OWNER | P_TIME;
-      else if (parse_attrs(c, g.arg, "preserve", &bits) < 0)
+      else if (parse_attrs(c, g.arg, "--preserve", &bits) < 0)
         return 1;
       x.preserve |= bits;
       break;
     case OPT_NO_PRESERVE:
-      if (parse_attrs(c, g.arg, "no-preserve", &bits) < 0)
+      if (parse_attrs(c, g.arg, "--no-preserve", &bits) < 0)
         return 1;
       x.preserve &= ~bits;
       break;
@@ -472,13 +420,13 @@ int bi_cp(bi_ctx *c) {
       x.recursive = 1;
       break;
     case 't':
-      target_dir = g.arg;
+      t.dir = g.arg;
       break;
     case 'T':
-      no_target = 1;
+      t.no_dir = 1;
       break;
     case 'u':
-      x.update = 1;
+      x.rep.update = 1;
       break;
     case 'v':
       x.verbose = 1;
@@ -491,77 +439,20 @@ int bi_cp(bi_ctx *c) {
     case OPT_SPARSE:
     case OPT_STRIP:
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 1;
     }
   }
+  if (o == BI_OPT_STOP)
+    return g.status;
   if (x.deref == D_UNSET)
     x.deref = x.recursive ? D_NEVER : D_ALWAYS;
   x.umask = vfs_get_umask(c->vfs);
-  wr_init(&x.w, c->out);
-  int n = g.noperands;
-  char **ops = g.operands;
-  if (target_dir && no_target) {
-    bi_error(c, "cannot combine --target-directory (-t) and "
-                "--no-target-directory (-T)");
-    fu_try_help(c);
-    return 1;
-  }
-  if (n == 0) {
-    bi_error(c, "missing file operand");
-    fu_try_help(c);
-    return 1;
-  }
-  if (!target_dir && n == 1) {
-    bi_error(c, "missing destination file operand after %s",
-             fu_quote(c, ops[0]));
-    fu_try_help(c);
-    return 1;
-  }
-  if (no_target && n > 2) {
-    bi_error(c, "extra operand %s", fu_quote(c, ops[2]));
-    fu_try_help(c);
-    return 1;
-  }
-  int status = 0;
-  fu_stat st;
-  if (!target_dir && !no_target) {
-    int rc = vfs_stat(c->vfs, c->cwd, ops[n - 1], &st);
-    if (rc == 0 && st.type == VFS_DIR) {
-      target_dir = ops[n - 1];
-      n--;
-    } else if (n > 2) {
-      if (rc == 0)
-        bi_error(c, "target %s is not a directory", fu_quote(c, ops[n - 1]));
-      else
-        bi_error(c, "target %s: %s", fu_quote(c, ops[n - 1]), bi_strerror(-rc));
-      return 1;
-    }
-  } else if (target_dir) {
-    int rc = vfs_stat(c->vfs, c->cwd, target_dir, &st);
-    if (rc == 0 && st.type != VFS_DIR)
-      rc = -ENOTDIR;
-    if (rc < 0) {
-      bi_error(c, "target directory %s: %s", fu_quote(c, target_dir),
-               bi_strerror(-rc));
-      return 1;
-    }
-  }
-  if (target_dir) {
-    for (int i = 0; i < n && !x.out_failed; i++) {
-      const char *dst = fu_join(c, target_dir, fu_basename(c, ops[i]));
-      if (copy_any(&x, ops[i], dst, 1) < 0)
-        status = 1;
-    }
-  } else if (copy_any(&x, ops[0], ops[1], 1) < 0) {
-    status = 1;
-  }
-  fu_asker_free(c, &x.ask);
-  if (x.out_failed || wr_flush(&x.w) < 0)
-    return fu_out_status(&x.w);
-  return status;
+  t.ops = g.operands;
+  t.n = g.noperands;
+  int status = fu_targets_resolve(c, &t, 0);
+  if (status)
+    return status;
+  for (int i = 0; i < t.n && !x.job.out_failed; i++)
+    if (copy_any(&x, t.ops[i], fu_target_of(c, &t, i), 1) < 0)
+      status = 1;
+  return fu_job_end(&x.job, status);
 }

@@ -16,62 +16,62 @@
 
 const char bi_usage_ls[] = "Usage: ls [OPTION]... [FILE]...";
 const char bi_help_ls[] =
-    "List information about the FILEs (the current directory by default).\n"
+    "Show the FILEs, or the contents of the directories among them (the "
+    "current\n"
+    "directory when no FILE is named).\n"
     "Entries are sorted by name unless -t, -S, -U or --sort says otherwise.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -a, --all                  do not hide entries starting with .\n"
-    "  -A, --almost-all           like -a, without . and ..\n"
-    "  -B, --ignore-backups       hide entries ending with ~\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -a, --all                  include names that begin with a dot\n"
+    "  -A, --almost-all           as -a, but leave out . and ..\n"
+    "  -B, --ignore-backups       hide names that end in ~\n"
     "  -c                         use the status change time (ctime)\n"
-    "  -C                         list entries in columns\n"
+    "  -C                         lay entries out in columns, filled downward\n"
     "      --color[=WHEN]         accepted; no colors are written\n"
-    "  -d, --directory            list directories themselves, not their "
-    "contents\n"
-    "  -f                         same as -aU\n"
-    "  -F, --classify[=WHEN]      append an indicator (one of */=@|)\n"
-    "      --file-type            like -F without '*'\n"
-    "      --full-time            like -l --time-style=full-iso\n"
-    "  -g                         like -l, without the owner\n"
-    "      --group-directories-first  list directories before files\n"
-    "  -G, --no-group             in a long listing, omit the group\n"
+    "  -d, --directory            show a directory operand as itself, without\n"
+    "                               opening it\n"
+    "  -f                         shorthand for -aU\n"
+    "  -F, --classify[=WHEN]      mark names by type with one of */=@|\n"
+    "      --file-type            as -F, but without the '*' mark\n"
+    "      --full-time            shorthand for -l --time-style=full-iso\n"
+    "  -g                         as -l, with no owner column\n"
+    "      --group-directories-first  show directories ahead of other files\n"
+    "  -G, --no-group             leave the group column out of -l output\n"
     "  -h, --human-readable       sizes like 1K 234M 2G (powers of 1024)\n"
-    "      --si                   likewise with powers of 1000\n"
-    "  -H, --dereference-command-line  follow symbolic links named on the "
-    "command line\n"
-    "  -i, --inode                print the inode number of each file\n"
-    "  -I, --ignore=PATTERN       hide entries matching the shell PATTERN\n"
+    "      --si                   as -h, but in powers of 1000\n"
+    "  -H, --dereference-command-line  resolve symbolic links given as "
+    "operands\n"
+    "  -i, --inode                show each file's inode number first\n"
+    "  -I, --ignore=PATTERN       leave out names that match the shell "
+    "PATTERN\n"
     "  -k, --kibibytes            1024-byte blocks (the default)\n"
-    "  -l                         long listing format\n"
+    "  -l                         one detailed line per file\n"
     "  -L, --dereference          show what symbolic links point to\n"
     "  -m                         comma-separated list\n"
-    "  -n, --numeric-uid-gid      like -l, with numeric user and group IDs\n"
+    "  -n, --numeric-uid-gid      as -l, with user and group shown as numbers\n"
     "  -N, --literal              print names as they are (the default)\n"
-    "  -o                         like -l, without the group\n"
-    "  -p                         append / to directories\n"
-    "  -r, --reverse              reverse the sort order\n"
-    "  -R, --recursive            list subdirectories recursively\n"
-    "  -s, --size                 print the size of each file in blocks\n"
-    "  -S                         sort by size, largest first\n"
+    "  -o                         as -l, with no group column\n"
+    "  -p                         mark directories with a trailing /\n"
+    "  -r, --reverse              turn the sort order around\n"
+    "  -R, --recursive            descend into every subdirectory as well\n"
+    "  -s, --size                 show each file's size in blocks first\n"
+    "  -S                         biggest files first\n"
     "      --sort=WORD            none (-U), size (-S), time (-t), name\n"
     "      --time=WORD            atime/access/use (-u), ctime/status (-c), "
     "mtime\n"
-    "      --time-style=STYLE     full-iso, long-iso, iso, locale, "
-    "+FORMAT\n"
-    "  -t                         sort by time, newest first\n"
+    "      --time-style=STYLE     full-iso, long-iso, iso, locale, +FORMAT\n"
+    "  -t                         most recently changed first\n"
     "  -u                         use the last access time (atime)\n"
-    "  -U                         do not sort: directory order\n"
+    "  -U                         keep directory order (no sorting)\n"
     "  -w, --width=COLS           line width for -C, -x and -m\n"
-    "  -x                         list entries in rows instead of columns\n"
+    "  -x                         lay entries out in rows, filled across\n"
     "  -1                         one file per line (the default here)\n"
-    "      --help                 show this help and exit\n"
-    "      --version              show version information and exit\n"
+    "      --help                 print this summary and quit\n"
+    "      --version              print the version line and quit\n"
     "\n"
     "Exit status: 0 if OK, 1 for minor problems (e.g. a subdirectory that "
     "cannot\n"
-    "be read), 2 for serious trouble (e.g. a command-line FILE that cannot "
-    "be\n"
+    "be read), 2 for serious trouble (e.g. a command-line FILE that cannot be\n"
     "accessed).\n";
 
 enum {
@@ -285,6 +285,17 @@ static void sort_ents(lsx *x, ent *v, size_t n) {
   }
 }
 
+/* The text of a symlink entry, shown by -l. */
+static void read_target(lsx *x, ent *e) {
+  bi_ctx *c = x->c;
+  char *t = NULL;
+  size_t tl = 0;
+  if (vfs_readlink(c->vfs, c->cwd, e->path, &t, &tl) == 0) {
+    e->target = arena_strndup(c->scratch, t, tl);
+    vfs_release(c->vfs, t);
+  }
+}
+
 /* Fill st (and the link's target) for an entry. */
 static void load(lsx *x, ent *e, int follow) {
   bi_ctx *c = x->c;
@@ -308,14 +319,8 @@ static void load(lsx *x, ent *e, int follow) {
     }
     return;
   }
-  if (x->format == F_LONG) {
-    char *t = NULL;
-    size_t tl = 0;
-    if (vfs_readlink(c->vfs, c->cwd, e->path, &t, &tl) == 0) {
-      e->target = arena_strndup(c->scratch, t, tl);
-      vfs_release(c->vfs, t);
-    }
-  }
+  if (x->format == F_LONG)
+    read_target(x, e);
 }
 
 static char indicator(const lsx *x, int type, unsigned mode) {
@@ -482,24 +487,37 @@ static void print_name(lsx *x, const ent *e) {
   }
 }
 
+/* The texts of the -i and -s columns and the width of each: 0, or -1 when
+ * out of memory. */
+static int number_columns(lsx *x, ent *v, size_t n, const char ***ino,
+                          const char ***blk, size_t *wi, size_t *wb) {
+  *ino = arena_alloc(x->c->scratch, sizeof(char *) * (n + 1));
+  *blk = arena_alloc(x->c->scratch, sizeof(char *) * (n + 1));
+  if (!*ino || !*blk)
+    return -1;
+  *wi = *wb = 0;
+  for (size_t i = 0; i < n; i++) {
+    (*ino)[i] = ino_text(x, &v[i]);
+    (*blk)[i] = blocks_text(x, &v[i]);
+    if (strlen((*ino)[i]) > *wi)
+      *wi = strlen((*ino)[i]);
+    if (strlen((*blk)[i]) > *wb)
+      *wb = strlen((*blk)[i]);
+  }
+  return 0;
+}
+
 static void print_long(lsx *x, ent *v, size_t n) {
   bi_ctx *c = x->c;
-  size_t wi = 0, wb = 0, wl = 0, wu = 0, wg = 0, ws = 0;
-  const char **ino = arena_alloc(c->scratch, sizeof(char *) * (n + 1));
-  const char **blk = arena_alloc(c->scratch, sizeof(char *) * (n + 1));
+  size_t wi, wb, wl = 0, wu = 0, wg = 0, ws = 0;
+  const char **ino, **blk;
   const char **sz = arena_alloc(c->scratch, sizeof(char *) * (n + 1));
-  if (!ino || !blk || !sz)
+  if (!sz || number_columns(x, v, n, &ino, &blk, &wi, &wb) < 0)
     return;
   for (size_t i = 0; i < n; i++) {
     ent *e = &v[i];
-    ino[i] = ino_text(x, e);
-    blk[i] = blocks_text(x, e);
     sz[i] = size_text(x, e);
     size_t l;
-    if ((l = strlen(ino[i])) > wi)
-      wi = l;
-    if ((l = strlen(blk[i])) > wb)
-      wb = l;
     if ((l = strlen(sz[i])) > ws)
       ws = l;
     char tmp[24];
@@ -584,20 +602,9 @@ static void print_short(lsx *x, ent *v, size_t n) {
     return;
   size_t wi = 0, wb = 0;
   const char **ino = NULL, **blk = NULL;
-  if (x->inode || x->size) {
-    ino = arena_alloc(c->scratch, sizeof(char *) * n);
-    blk = arena_alloc(c->scratch, sizeof(char *) * n);
-    if (!ino || !blk)
-      return;
-    for (size_t i = 0; i < n; i++) {
-      ino[i] = ino_text(x, &v[i]);
-      blk[i] = blocks_text(x, &v[i]);
-      if (strlen(ino[i]) > wi)
-        wi = strlen(ino[i]);
-      if (strlen(blk[i]) > wb)
-        wb = strlen(blk[i]);
-    }
-  }
+  if ((x->inode || x->size) &&
+      number_columns(x, v, n, &ino, &blk, &wi, &wb) < 0)
+    return;
   /* Width of each cell as printed. */
   size_t *w = arena_alloc(c->scratch, sizeof(size_t) * n);
   if (!w)
@@ -816,11 +823,10 @@ static int parse_width(lsx *x, const char *s) {
   return 0;
 }
 
+/* An option argument outside its set: a usage error, status 2 for ls. */
 static int bad_arg(lsx *x, const char *opt, const char *arg,
                    const char *valid) {
-  bi_error(x->c, "invalid argument %s for '--%s'", fu_quote(x->c, arg), opt);
-  stream_printf(x->c->err, "Valid arguments are:\n%s", valid);
-  fu_try_help(x->c);
+  fu_bad_arg(x->c, opt, arg, valid);
   return 2;
 }
 
@@ -879,7 +885,7 @@ int bi_ls(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "aABcCdfFgGhHiI:klLmnNopqQrRsStuUvw:xX1", opts);
   int o;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 2)) > 0) {
     switch (o) {
     case 'a':
       x.all = A_ALL;
@@ -945,7 +951,7 @@ int bi_ls(bi_ctx *c) {
           strcmp(g.arg, "tty") && strcmp(g.arg, "if-tty") &&
           strcmp(g.arg, "never") && strcmp(g.arg, "no") &&
           strcmp(g.arg, "none"))
-        return bad_arg(&x, "classify", g.arg,
+        return bad_arg(&x, "--classify", g.arg,
                        "  - 'always', 'yes', 'force'\n"
                        "  - 'never', 'no', 'none'\n"
                        "  - 'auto', 'tty', 'if-tty'\n");
@@ -971,7 +977,7 @@ int bi_ls(bi_ctx *c) {
       else if (!strcmp(g.arg, "classify"))
         x.indicator = I_CLASSIFY;
       else
-        return bad_arg(&x, "indicator-style", g.arg,
+        return bad_arg(&x, "--indicator-style", g.arg,
                        "  - 'none'\n  - 'slash'\n  - 'file-type'\n"
                        "  - 'classify'\n");
       break;
@@ -1043,7 +1049,7 @@ int bi_ls(bi_ctx *c) {
       else if (!strcmp(g.arg, "extension"))
         x.sort = S_EXT;
       else
-        return bad_arg(&x, "sort", g.arg,
+        return bad_arg(&x, "--sort", g.arg,
                        "  - 'none'\n  - 'time'\n  - 'size'\n"
                        "  - 'extension'\n  - 'version'\n  - 'width'\n"
                        "  - 'name'\n");
@@ -1058,7 +1064,7 @@ int bi_ls(bi_ctx *c) {
       else if (!strcmp(g.arg, "mtime") || !strcmp(g.arg, "modification"))
         x.time = T_MTIME;
       else
-        return bad_arg(&x, "time", g.arg,
+        return bad_arg(&x, "--time", g.arg,
                        "  - 'atime', 'access', 'use'\n"
                        "  - 'ctime', 'status'\n"
                        "  - 'mtime', 'modification'\n");
@@ -1080,13 +1086,11 @@ int bi_ls(bi_ctx *c) {
       } else if (!strcmp(s, "locale")) {
         x.time_style = TS_LOCALE;
       } else {
-        bi_error(c, "invalid argument %s for 'time style'", fu_quote(c, g.arg));
-        stream_puts(c->err, "Valid arguments are:\n  - [posix-]full-iso\n"
-                            "  - [posix-]long-iso\n  - [posix-]iso\n"
-                            "  - [posix-]locale\n  - +FORMAT (e.g., "
-                            "+%H:%M) for a 'date'-style format\n");
-        fu_try_help(c);
-        return 2;
+        return bad_arg(&x, "time style", g.arg,
+                       "  - [posix-]full-iso\n  - [posix-]long-iso\n"
+                       "  - [posix-]iso\n  - [posix-]locale\n"
+                       "  - +FORMAT (e.g., +%H:%M) for a 'date'-style "
+                       "format\n");
       }
       break;
     }
@@ -1104,14 +1108,10 @@ int bi_ls(bi_ctx *c) {
     case 'q':
     case OPT_COLOR:
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 2;
     }
   }
+  if (o == BI_OPT_STOP)
+    return g.status;
   /* -c/-u alone (no -l, no explicit sort) sort by that time, as GNU. */
   if (time_given && !sort_given && x.format != F_LONG)
     x.sort = S_TIME;
@@ -1149,12 +1149,7 @@ int bi_ls(bi_ctx *c) {
                     (follow_dir_links && e.tst.type == VFS_DIR))) {
         e.st = e.tst;
       } else if (x.format == F_LONG) {
-        char *t = NULL;
-        size_t tl = 0;
-        if (vfs_readlink(c->vfs, c->cwd, e.path, &t, &tl) == 0) {
-          e.target = arena_strndup(c->scratch, t, tl);
-          vfs_release(c->vfs, t);
-        }
+        read_target(&x, &e);
       }
       if (!e.tok && (x.deref || x.deref_cmdline)) {
         ls_error(&x, 1, "cannot access %s: %s", e.path, ENOENT);

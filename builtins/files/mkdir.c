@@ -8,8 +8,7 @@ const char bi_usage_mkdir[] = "Usage: mkdir [OPTION]... DIRECTORY...";
 const char bi_help_mkdir[] =
     "Create each DIRECTORY that does not exist yet.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
     "  -m, --mode=MODE   give the new directories MODE (as in chmod) instead "
     "of\n"
     "                    a=rwx minus the umask\n"
@@ -18,8 +17,8 @@ const char bi_help_mkdir[] =
     "                    directory is not an error\n"
     "  -v, --verbose     report each directory created\n"
     "  -Z                accepted and ignored (no security contexts here)\n"
-    "      --help        show this help and exit\n"
-    "      --version     show version information and exit\n";
+    "      --help        print this summary and quit\n"
+    "      --version     print the version line and quit\n";
 
 typedef struct mk {
   bi_ctx *c;
@@ -109,7 +108,7 @@ int bi_mkdir(bi_ctx *c) {
   bi_getopt_init(&g, c, "m:pvZ", opts);
   int o, parents = 0, verbose = 0;
   const char *mode_text = NULL;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case 'm':
       mode_text = g.arg;
@@ -122,19 +121,12 @@ int bi_mkdir(bi_ctx *c) {
       break;
     case 'Z':
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands == 0) {
-    bi_error(c, "missing operand");
-    fu_try_help(c);
-    return 1;
-  }
+  if (o == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands == 0)
+    return bi_missing_operand(c);
   mk k = {c, NULL, verbose, vfs_get_umask(c->vfs)};
   unsigned mode = 0777 & ~k.umask;
   if (mode_text) {
@@ -169,7 +161,5 @@ int bi_mkdir(bi_ctx *c) {
     if (rc < 0)
       status = 1;
   }
-  if (wr_flush(&w) < 0)
-    return fu_out_status(&w);
-  return status;
+  return fu_out_end(&w, status);
 }

@@ -14,38 +14,35 @@
 
 const char bi_usage_mktemp[] = "Usage: mktemp [OPTION]... [TEMPLATE]";
 const char bi_help_mktemp[] =
-    "Create a temporary file or directory, safely, and print its name.\n"
-    "TEMPLATE must contain at least 3 consecutive 'X's in last component.\n"
-    "If TEMPLATE is not specified, use tmp.XXXXXXXXXX, and --tmpdir is "
-    "implied.\n"
-    "Files are created u+rw, and directories u+rwx, minus umask "
-    "restrictions.\n"
+    "Make a new, uniquely named temporary file or directory without racing "
+    "any\n"
+    "other process, and print its name.\n"
+    "The last component of TEMPLATE needs a run of at least 3 'X's; they are\n"
+    "replaced with random characters. Without TEMPLATE, tmp.XXXXXXXXXX is "
+    "used\n"
+    "and --tmpdir is assumed. A new file gets mode 0600 and a new directory\n"
+    "0700, both reduced by the umask.\n"
     "\n"
-    "  -d, --directory     create a directory, not a file\n"
-    "  -u, --dry-run       do not create anything; merely print a name "
-    "(unsafe)\n"
-    "  -q, --quiet         suppress diagnostics about file/dir-creation "
-    "failure\n"
-    "      --suffix=SUFF   append SUFF to TEMPLATE; SUFF must not contain a "
-    "slash.\n"
-    "                        This option is implied if TEMPLATE does not end "
-    "in X\n"
-    "  -p DIR, --tmpdir[=DIR]  interpret TEMPLATE relative to DIR; if DIR is "
-    "not\n"
-    "                        specified, use $TMPDIR if set, else /tmp.  With\n"
-    "                        this option, TEMPLATE must not be an absolute "
-    "name;\n"
-    "                        unlike with -t, TEMPLATE may contain slashes, "
-    "but\n"
-    "                        mktemp creates only the final component\n"
-    "  -t                  interpret TEMPLATE as a single file name "
-    "component,\n"
-    "                        relative to a directory: $TMPDIR, if set; else "
-    "the\n"
-    "                        directory specified via -p; else /tmp "
-    "[deprecated]\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "  -d, --directory     make a directory instead of a file\n"
+    "  -u, --dry-run       only print a name that was free; create nothing (a\n"
+    "                        race-prone use)\n"
+    "  -q, --quiet         say nothing when the file or directory cannot be\n"
+    "                        created\n"
+    "      --suffix=SUFF   add SUFF after the X's of TEMPLATE; SUFF may not\n"
+    "                        contain '/'. A TEMPLATE whose end is not an X "
+    "gets\n"
+    "                        its suffix this way without the option\n"
+    "  -p DIR, --tmpdir[=DIR]  put TEMPLATE under DIR; with no DIR given, "
+    "under\n"
+    "                        $TMPDIR when set, otherwise /tmp. TEMPLATE must\n"
+    "                        then be a relative name; it may contain slashes\n"
+    "                        (unlike with -t), but only its last component is\n"
+    "                        created\n"
+    "  -t                  TEMPLATE is one name component, placed in $TMPDIR\n"
+    "                        when set, else in the -p directory, else in /tmp\n"
+    "                        (an older form)\n"
+    "      --help          print this summary and quit\n"
+    "      --version       print the version line and quit\n";
 
 int bi_mktemp(bi_ctx *c) {
   static const bi_opt opts[] = {{"directory", 'd', BI_ARG_NONE},
@@ -60,7 +57,7 @@ int bi_mktemp(bi_ctx *c) {
   const char *pdir = NULL, *suffix = NULL;
   bi_getopt g;
   bi_getopt_init(&g, c, "dp:qtu", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'd':
       dir = 1;
@@ -82,18 +79,13 @@ int bi_mktemp(bi_ctx *c) {
     case 0x100:
       suffix = g.arg;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if (g.noperands > 1) {
     bi_error(c, "too many templates");
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 1;
   }
   const char *tmpl = g.noperands ? g.operands[0] : "tmp.XXXXXXXXXX";

@@ -7,21 +7,20 @@
 
 const char bi_usage_readlink[] = "Usage: readlink [OPTION]... FILE...";
 const char bi_help_readlink[] =
-    "Print the value of each symbolic link FILE, or its canonical name.\n"
+    "For each FILE that is a symbolic link, print what it points to; with -f,\n"
+    "-e or -m, print FILE's full resolved path instead.\n"
     "\n"
-    "  -f, --canonicalize            canonicalize by following every symlink "
-    "in\n"
-    "                                every component; all but the last must "
-    "exist\n"
-    "  -e, --canonicalize-existing   likewise, every component must exist\n"
-    "  -m, --canonicalize-missing    likewise, no component needs to exist\n"
-    "  -n, --no-newline              do not print the trailing delimiter\n"
+    "  -f, --canonicalize            resolve every symbolic link on the whole\n"
+    "                                path; every part but the last must exist\n"
+    "  -e, --canonicalize-existing   as -f, but every part must exist\n"
+    "  -m, --canonicalize-missing    as -f, but no part needs to exist\n"
+    "  -n, --no-newline              leave out the newline after the result\n"
     "  -q, --quiet, -s, --silent     say nothing about errors (the default)\n"
-    "  -v, --verbose                 report errors\n"
-    "  -z, --zero                    end each output line with NUL, not "
-    "newline\n"
-    "      --help                    show this help and exit\n"
-    "      --version                 show version information and exit\n";
+    "  -v, --verbose                 print a message for each error\n"
+    "  -z, --zero                    end each result with a NUL byte, not a\n"
+    "                                newline\n"
+    "      --help                    print this summary and quit\n"
+    "      --version                 print the version line and quit\n";
 
 int bi_readlink(bi_ctx *c) {
   static const bi_opt opts[] = {{"canonicalize", 'f', BI_ARG_NONE},
@@ -38,7 +37,7 @@ int bi_readlink(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "efmnqsvz", opts);
   int o, mode = -1, no_newline = 0, verbose = 0, zero = 0;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case 'f':
       mode = FU_CANON_LAST;
@@ -62,25 +61,18 @@ int bi_readlink(bi_ctx *c) {
     case 'z':
       zero = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands == 0) {
-    bi_error(c, "missing operand");
-    fu_try_help(c);
-    return 1;
-  }
+  if (o == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands == 0)
+    return bi_missing_operand(c);
   if (no_newline && g.noperands > 1) {
     bi_error(c, "ignoring --no-newline with multiple arguments");
     no_newline = 0;
   }
-  writer w;
-  wr_init(&w, c->out);
+  fu_job j;
+  fu_job_init(&j, c);
   int status = 0;
   for (int i = 0; i < g.noperands; i++) {
     const char *p = g.operands[i];
@@ -99,22 +91,18 @@ int bi_readlink(bi_ctx *c) {
       value = target;
     }
     if (!value) {
-      if (verbose) {
-        wr_flush(&w);
-        bi_error(c, "%s: %s", fu_quotef(c, p), bi_strerror(err));
-      }
+      if (verbose)
+        fu_job_error(&j, "%s: %s", fu_quotef(c, p), bi_strerror(err));
       status = 1;
       continue;
     }
-    wr_write(&w, value, len);
+    wr_write(&j.w, value, len);
     if (target)
       vfs_release(c->vfs, target);
     if (!no_newline)
-      wr_putc(&w, zero ? 0 : '\n');
-    if (w.err)
-      return fu_out_status(&w);
+      wr_putc(&j.w, zero ? 0 : '\n');
+    if (j.w.err)
+      return fu_out_status(&j.w);
   }
-  if (wr_flush(&w) < 0)
-    return fu_out_status(&w);
-  return status;
+  return fu_job_end(&j, status);
 }

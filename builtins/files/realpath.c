@@ -11,21 +11,24 @@ const char bi_help_realpath[] =
     "must exist.\n"
     "\n"
     "  -e, --canonicalize-existing  every component must exist\n"
-    "  -m, --canonicalize-missing   no component needs to exist or be a "
-    "directory\n"
-    "  -L, --logical                resolve '..' before symbolic links\n"
-    "  -P, --physical               resolve symbolic links as met (the "
-    "default)\n"
-    "  -q, --quiet                  say nothing about most errors\n"
-    "      --relative-to=DIR        print the name relative to DIR\n"
+    "  -m, --canonicalize-missing   components may be missing, or be files "
+    "where\n"
+    "                               a directory would be expected\n"
+    "  -L, --logical                apply '..' to the name first, then follow\n"
+    "                               symbolic links\n"
+    "  -P, --physical               follow symbolic links in path order (the\n"
+    "                               default)\n"
+    "  -q, --quiet                  leave most error messages out\n"
+    "      --relative-to=DIR        give each result as a path starting from "
+    "DIR\n"
     "      --relative-base=DIR      print names under DIR relative to it, "
     "others\n"
     "                               absolute\n"
-    "  -s, --strip, --no-symlinks   do not expand symbolic links\n"
-    "  -z, --zero                   end each output line with NUL, not "
-    "newline\n"
-    "      --help                   show this help and exit\n"
-    "      --version                show version information and exit\n";
+    "  -s, --strip, --no-symlinks   leave symbolic links unresolved\n"
+    "  -z, --zero                   end each result with a NUL byte, not a\n"
+    "                               newline\n"
+    "      --help                   print this summary and quit\n"
+    "      --version                print the version line and quit\n";
 
 enum { OPT_REL_TO = 0x100, OPT_REL_BASE };
 
@@ -35,6 +38,16 @@ static int under(const char *path, const char *dir) {
   if (n == 1)
     return 1; /* everything is under "/" */
   return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0);
+}
+
+/* The canonical form of a --relative-to/--relative-base directory, or NULL
+ * after the message. */
+static const char *canon_dir(bi_ctx *c, const char *dir, int mode) {
+  int err;
+  const char *r = fu_canon(c, dir, mode, &err);
+  if (!r)
+    bi_error(c, "%s: %s", fu_quotef(c, dir), bi_strerror(err));
+  return r;
 }
 
 int bi_realpath(bi_ctx *c) {
@@ -56,7 +69,7 @@ int bi_realpath(bi_ctx *c) {
   bi_getopt_init(&g, c, "emLPqsz", opts);
   int o, need = FU_CANON_LAST, flags = 0, quiet = 0, zero = 0;
   const char *rel_to = NULL, *rel_base = NULL;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case 'e':
       need = FU_CANON_EXISTING;
@@ -85,50 +98,31 @@ int bi_realpath(bi_ctx *c) {
     case OPT_REL_BASE:
       rel_base = g.arg;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands == 0) {
-    bi_error(c, "missing operand");
-    fu_try_help(c);
-    return 1;
-  }
+  if (o == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands == 0)
+    return bi_missing_operand(c);
   int mode = need | flags, err;
   const char *to = NULL, *base = NULL;
-  if (rel_to) {
-    to = fu_canon(c, rel_to, mode, &err);
-    if (!to) {
-      bi_error(c, "%s: %s", fu_quotef(c, rel_to), bi_strerror(err));
-      return 1;
-    }
-  }
-  if (rel_base) {
-    base = fu_canon(c, rel_base, mode, &err);
-    if (!base) {
-      bi_error(c, "%s: %s", fu_quotef(c, rel_base), bi_strerror(err));
-      return 1;
-    }
-  }
+  if (rel_to && !(to = canon_dir(c, rel_to, mode)))
+    return 1;
+  if (rel_base && !(base = canon_dir(c, rel_base, mode)))
+    return 1;
   /* GNU: with both, --relative-to applies only when it is itself below
    * the base; otherwise names print absolute. */
   if (to && base && !under(to, base))
     to = base = NULL;
-  writer w;
-  wr_init(&w, c->out);
+  fu_job j;
+  fu_job_init(&j, c);
   int status = 0;
   for (int i = 0; i < g.noperands; i++) {
     const char *p = g.operands[i];
     const char *r = fu_canon(c, p, mode, &err);
     if (!r) {
-      if (!quiet) {
-        wr_flush(&w);
-        bi_error(c, "%s: %s", fu_quotef(c, p), bi_strerror(err));
-      }
+      if (!quiet)
+        fu_job_error(&j, "%s: %s", fu_quotef(c, p), bi_strerror(err));
       status = 1;
       continue;
     }
@@ -139,12 +133,10 @@ int bi_realpath(bi_ctx *c) {
     } else if (base) {
       r = fu_relpath(c, base, r);
     }
-    wr_puts(&w, r);
-    wr_putc(&w, zero ? 0 : '\n');
-    if (w.err)
-      return fu_out_status(&w);
+    wr_puts(&j.w, r);
+    wr_putc(&j.w, zero ? 0 : '\n');
+    if (j.w.err)
+      return fu_out_status(&j.w);
   }
-  if (wr_flush(&w) < 0)
-    return fu_out_status(&w);
-  return status;
+  return fu_job_end(&j, status);
 }

@@ -11,70 +11,59 @@ const char bi_help_rm[] =
     "Remove each FILE. Directories are kept unless -r or -d is given.\n"
     "\n"
     "  -f, --force           never ask, and say nothing about missing files\n"
-    "  -i                    ask before every removal\n"
-    "  -I                    ask once before removing more than three files "
-    "or\n"
-    "                        before a recursive removal\n"
+    "  -i                    confirm each removal first\n"
+    "  -I                    a single confirmation for the whole run, asked\n"
+    "                        when it would remove more than three files or\n"
+    "                        works recursively\n"
     "      --interactive[=WHEN]  ask never, once (-I) or always (-i, the "
     "default)\n"
     "      --one-file-system  accepted (there is one file system)\n"
-    "      --no-preserve-root  do not treat '/' specially\n"
-    "      --preserve-root[=all]  refuse to remove '/' (the default)\n"
+    "      --no-preserve-root  give '/' no special protection\n"
+    "      --preserve-root[=all]  protect '/' from removal (the default)\n"
     "  -r, -R, --recursive   remove directories and everything below them\n"
-    "  -d, --dir             remove empty directories\n"
+    "  -d, --dir             also remove directories that are empty\n"
     "  -v, --verbose         report each removal\n"
-    "      --help            show this help and exit\n"
-    "      --version         show version information and exit\n"
+    "      --help            print this summary and quit\n"
+    "      --version         print the version line and quit\n"
     "\n"
-    "A name starting with '-' can be removed with 'rm -- -name' or "
-    "'rm ./-name'.\n";
+    "A name starting with '-' can be removed with 'rm -- -name' or 'rm "
+    "./-name'.\n";
 
 enum { I_NEVER, I_ONCE, I_ALWAYS };
 enum { OPT_INTERACTIVE = 0x100, OPT_ONEFS, OPT_NOPRESERVE, OPT_PRESERVE };
 
 typedef struct rmx {
-  bi_ctx *c;
-  writer w;
-  fu_asker ask;
+  fu_job job;
   int force, interactive, recursive, dir, verbose, preserve_root;
-  int out_failed;
 } rmx;
 
 /* Outcome of removing one entry. */
 enum { RM_OK = 0, RM_DECLINED = 1, RM_FAILED = 2, RM_STOP = 3 };
 
-static int ask(rmx *x, const char *fmt, const char *what, const char *path) {
-  wr_flush(&x->w);
-  buf b;
-  buf_init(&b, x->c->m);
-  buf_printf(&b, "%s: ", x->c->argv[0]);
-  buf_printf(&b, fmt, what, fu_quote(x->c, path));
-  int yes = fu_ask(x->c, &x->ask, buf_cstr(&b));
-  buf_free(&b);
-  return yes;
+/* -i: "remove [WHAT ]PATH?" and the like; 1 for yes. */
+static int ask(rmx *x, const char *question, const char *what,
+               const char *path) {
+  return fu_job_ask(&x->job, question, what, fu_quote(x->job.c, path));
 }
 
 static int fail(rmx *x, const char *path, int err) {
-  wr_flush(&x->w);
-  bi_error(x->c, "cannot remove %s: %s", fu_quote(x->c, path),
-           bi_strerror(err));
+  fu_job_error(&x->job, "cannot remove %s: %s", fu_quote(x->job.c, path),
+               bi_strerror(err));
   return RM_FAILED;
 }
 
 static int report(rmx *x, const char *what, const char *path) {
   if (!x->verbose)
     return RM_OK;
-  if (wr_printf(&x->w, "removed %s%s\n", what, fu_quote(x->c, path)) < 0) {
-    x->out_failed = 1;
+  if (fu_job_say(&x->job, "removed %s%s\n", what, fu_quote(x->job.c, path)) < 0)
     return RM_STOP;
-  }
   return RM_OK;
 }
 
 static int remove_entry(rmx *x, const char *path, const fu_stat *st);
 
 static int remove_tree(rmx *x, const char *path) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   char **names = NULL;
   size_t n = 0;
   int rc = vfs_readdir(c->vfs, c->cwd, path, &names, &n);
@@ -113,7 +102,7 @@ static int remove_tree(rmx *x, const char *path) {
 }
 
 static int remove_entry(rmx *x, const char *path, const fu_stat *st) {
-  bi_ctx *c = x->c;
+  bi_ctx *c = x->job.c;
   if (st->type == VFS_DIR) {
     if (x->recursive)
       return remove_tree(x, path);
@@ -139,8 +128,9 @@ static int remove_entry(rmx *x, const char *path, const fu_stat *st) {
 /* Is path the root directory (any spelling: "/", "//", "/usr/..")? */
 static int is_root(rmx *x, const char *path) {
   fu_stat a, b;
-  if (vfs_lstat(x->c->vfs, x->c->cwd, path, &a) < 0 ||
-      vfs_lstat(x->c->vfs, "/", "/", &b) < 0)
+  bi_ctx *c = x->job.c;
+  if (vfs_lstat(c->vfs, c->cwd, path, &a) < 0 ||
+      vfs_lstat(c->vfs, "/", "/", &b) < 0)
     return 0;
   return a.type == VFS_DIR && a.ino == b.ino;
 }
@@ -160,12 +150,12 @@ int bi_rm(bi_ctx *c) {
       {NULL, 0, 0}};
   rmx x;
   memset(&x, 0, sizeof x);
-  x.c = c;
+  fu_job_init(&x.job, c);
   x.preserve_root = 1;
   bi_getopt g;
   bi_getopt_init(&g, c, "fiIrRdv", opts);
   int o;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case 'f':
       x.force = 1;
@@ -190,13 +180,10 @@ int bi_rm(bi_ctx *c) {
                  !strcmp(g.arg, "none")) {
         x.interactive = I_NEVER;
       } else {
-        bi_error(c, "invalid argument %s for '--interactive'",
-                 fu_quote(c, g.arg));
-        stream_puts(c->err, "Valid arguments are:\n"
-                            "  - 'never', 'no', 'none'\n"
-                            "  - 'once'\n"
-                            "  - 'always', 'yes'\n");
-        fu_try_help(c);
+        fu_bad_arg(c, "--interactive", g.arg,
+                   "  - 'never', 'no', 'none'\n"
+                   "  - 'once'\n"
+                   "  - 'always', 'yes'\n");
         return 1;
       }
       break;
@@ -218,53 +205,30 @@ int bi_rm(bi_ctx *c) {
     case 'v':
       x.verbose = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands == 0) {
-    if (x.force)
-      return 0;
-    bi_error(c, "missing operand");
-    fu_try_help(c);
-    return 1;
-  }
-  wr_init(&x.w, c->out);
+  if (o == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands == 0)
+    return x.force ? 0 : bi_missing_operand(c);
   int status = 0;
-  if (x.interactive == I_ONCE && (x.recursive || g.noperands > 3)) {
-    buf b;
-    buf_init(&b, c->m);
-    buf_printf(&b, "%s: remove %d argument%s%s? ", c->argv[0], g.noperands,
-               g.noperands == 1 ? "" : "s", x.recursive ? " recursively" : "");
-    int yes = fu_ask(c, &x.ask, buf_cstr(&b));
-    buf_free(&b);
-    if (!yes)
-      goto out;
-  }
+  if (x.interactive == I_ONCE && (x.recursive || g.noperands > 3) &&
+      !fu_job_ask(&x.job, "remove %d argument%s%s? ", g.noperands,
+                  g.noperands == 1 ? "" : "s",
+                  x.recursive ? " recursively" : ""))
+    return fu_job_end(&x.job, status);
   for (int i = 0; i < g.noperands; i++) {
     const char *p = g.operands[i];
     if (x.recursive && fu_is_dot_or_dotdot(p)) {
       /* Only when recursing: otherwise they fail like any directory. */
-      wr_flush(&x.w);
-      bi_error(c, "refusing to remove '.' or '..' directory: skipping %s",
-               fu_quote(c, p));
+      fu_job_error(&x.job,
+                   "refusing to remove '.' or '..' directory: skipping %s",
+                   fu_quote(c, p));
       status = 1;
       continue;
     }
     if (x.recursive && x.preserve_root && is_root(&x, p)) {
-      wr_flush(&x.w);
-      if (!strcmp(p, "/"))
-        bi_error(c, "it is dangerous to operate recursively on '/'");
-      else
-        bi_error(c,
-                 "it is dangerous to operate recursively on %s (same as "
-                 "'/')",
-                 fu_quote(c, p));
-      bi_error(c, "use --no-preserve-root to override this failsafe");
+      fu_job_refuse_root(&x.job, p);
       status = 1;
       continue;
     }
@@ -283,9 +247,5 @@ int bi_rm(bi_ctx *c) {
     if (r == RM_FAILED)
       status = 1;
   }
-out:
-  fu_asker_free(c, &x.ask);
-  if (x.out_failed || wr_flush(&x.w) < 0)
-    return fu_out_status(&x.w);
-  return status;
+  return fu_job_end(&x.job, status);
 }

@@ -13,16 +13,39 @@ const char bi_help_rmdir[] =
     "                    say nothing about a directory that is not empty\n"
     "  -p, --parents     remove DIRECTORY and then each of its ancestors named "
     "in\n"
-    "                    the operand; 'rmdir -p a/b/c' acts like "
-    "'rmdir a/b/c a/b a'\n"
+    "                    the operand; 'rmdir -p a/b/c' acts like 'rmdir a/b/c "
+    "a/b a'\n"
     "  -v, --verbose     report each directory removed\n"
-    "      --help        show this help and exit\n"
-    "      --version     show version information and exit\n";
+    "      --help        print this summary and quit\n"
+    "      --version     print the version line and quit\n";
 
 enum { OPT_IGNORE = 0x100 };
 
 static int non_empty(int rc) {
   return rc == -ENOTEMPTY || rc == -EEXIST;
+}
+
+typedef struct rdx {
+  fu_job job;
+  int verbose, ignore;
+} rdx;
+
+/* rmdir of one name (`what` words the error: "" for an operand,
+ * "directory " for an ancestor, as GNU does). 0 when it is gone; -1 when
+ * not, reported unless --ignore-fail-on-non-empty covers it, or when stdout
+ * failed. */
+static int remove_dir(rdx *x, const char *path, const char *what, int *status) {
+  bi_ctx *c = x->job.c;
+  if (x->verbose && fu_job_say(&x->job, "%s: removing directory, %s\n",
+                               c->argv[0], fu_quote(c, path)) < 0)
+    return -1;
+  int rc = vfs_rmdir(c->vfs, c->cwd, path);
+  if (rc < 0 && !(x->ignore && non_empty(rc))) {
+    fu_job_error(&x->job, "failed to remove %s%s: %s", what, fu_quote(c, path),
+                 bi_strerror(-rc));
+    *status = 1;
+  }
+  return rc < 0 ? -1 : 0;
 }
 
 int bi_rmdir(bi_ctx *c) {
@@ -36,7 +59,7 @@ int bi_rmdir(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "pv", opts);
   int o, parents = 0, verbose = 0, ignore = 0;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case OPT_IGNORE:
       ignore = 1;
@@ -47,70 +70,31 @@ int bi_rmdir(bi_ctx *c) {
     case 'v':
       verbose = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands == 0) {
-    bi_error(c, "missing operand");
-    fu_try_help(c);
-    return 1;
-  }
-  writer w;
-  wr_init(&w, c->out);
+  if (o == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands == 0)
+    return bi_missing_operand(c);
+  rdx x = {.verbose = verbose, .ignore = ignore};
+  fu_job_init(&x.job, c);
   int status = 0;
-  for (int i = 0; i < g.noperands; i++) {
+  for (int i = 0; i < g.noperands && !x.job.out_failed; i++) {
     const char *p = g.operands[i];
-    if (verbose && wr_printf(&w, "%s: removing directory, %s\n", c->argv[0],
-                             fu_quote(c, p)) < 0)
-      return fu_out_status(&w);
-    int rc = vfs_rmdir(c->vfs, c->cwd, p);
-    if (rc < 0) {
-      if (!(ignore && non_empty(rc))) {
-        wr_flush(&w);
-        bi_error(c, "failed to remove %s: %s", fu_quote(c, p),
-                 bi_strerror(-rc));
-        status = 1;
-      }
-      continue;
-    }
-    if (!parents)
+    if (remove_dir(&x, p, "", &status) < 0 || !parents)
       continue;
     /* Walk up the operand's own ancestors: a/b/c, then a/b, then a. */
     char *q = arena_strdup(c->scratch, p);
     if (!q)
       return 1;
     for (;;) {
-      size_t n = strlen(q);
-      while (n > 1 && q[n - 1] == '/')
-        n--;
-      while (n > 0 && q[n - 1] != '/')
-        n--;
-      while (n > 1 && q[n - 1] == '/')
-        n--;
+      size_t n = fu_dir_len(q);
       if (n == 0 || (n == 1 && q[0] == '/'))
         break;
       q[n] = 0;
-      if (verbose && wr_printf(&w, "%s: removing directory, %s\n", c->argv[0],
-                               fu_quote(c, q)) < 0)
-        return fu_out_status(&w);
-      rc = vfs_rmdir(c->vfs, c->cwd, q);
-      if (rc < 0) {
-        if (!(ignore && non_empty(rc))) {
-          wr_flush(&w);
-          bi_error(c, "failed to remove directory %s: %s", fu_quote(c, q),
-                   bi_strerror(-rc));
-          status = 1;
-        }
+      if (remove_dir(&x, q, "directory ", &status) < 0)
         break;
-      }
     }
   }
-  if (wr_flush(&w) < 0)
-    return fu_out_status(&w);
-  return status;
+  return fu_job_end(&x.job, status);
 }

@@ -11,49 +11,48 @@ const char bi_usage_stat[] = "Usage: stat [OPTION]... FILE...";
 const char bi_help_stat[] =
     "Show the status of each FILE.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -L, --dereference     follow symbolic links\n"
-    "  -c  --format=FORMAT   use FORMAT instead of the default, with a "
-    "newline\n"
-    "                        after each use\n"
-    "      --printf=FORMAT   like --format, but backslash escapes are "
-    "interpreted\n"
-    "                        and no newline is added\n"
-    "  -t, --terse           print the information in terse form\n"
-    "      --help            show this help and exit\n"
-    "      --version         show version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -L, --dereference     report on what a symbolic link points to, not on\n"
+    "                        the link\n"
+    "  -c  --format=FORMAT   print FORMAT instead of the usual report, plus a\n"
+    "                        newline, for each FILE\n"
+    "      --printf=FORMAT   as --format, but backslash escapes are expanded "
+    "and\n"
+    "                        no newline is added\n"
+    "  -t, --terse           print everything on one short line\n"
+    "      --help            print this summary and quit\n"
+    "      --version         print the version line and quit\n"
     "\n"
-    "FORMAT sequences:\n"
-    "  %a   access rights in octal (# for a leading 0)\n"
-    "  %A   access rights in human readable form\n"
-    "  %b   number of blocks allocated (see %B)\n"
-    "  %B   the size in bytes of each block reported by %b\n"
-    "  %d   device number in decimal (%Hd major, %Ld minor)\n"
-    "  %D   device number in hex\n"
-    "  %f   raw mode in hex\n"
-    "  %F   file type\n"
-    "  %g   group ID of owner\n"
-    "  %G   group name of owner\n"
-    "  %h   number of hard links\n"
+    "Sequences in FORMAT:\n"
+    "  %a   permission bits as an octal number (the # flag adds a leading 0)\n"
+    "  %A   permissions written out, as in 'ls -l' (-rwxr-xr-x)\n"
+    "  %b   how many blocks the file occupies (of %B bytes each)\n"
+    "  %B   the block size that %b counts in, in bytes\n"
+    "  %d   device number, decimal (%Hd major part, %Ld minor part)\n"
+    "  %D   device number, hexadecimal\n"
+    "  %f   the whole mode word, hexadecimal\n"
+    "  %F   the kind of file (regular file, directory, ...)\n"
+    "  %g   numeric group ID of the owner\n"
+    "  %G   group name of the owner\n"
+    "  %h   link count\n"
     "  %i   inode number\n"
-    "  %m   mount point\n"
-    "  %n   file name\n"
-    "  %N   quoted file name, with the target if a symbolic link\n"
-    "  %o   optimal I/O transfer size hint\n"
-    "  %s   total size, in bytes\n"
-    "  %t   major device type in hex, for character special files\n"
-    "  %T   minor device type in hex, for character special files\n"
-    "  %u   user ID of owner\n"
-    "  %U   user name of owner\n"
-    "  %w   time of file birth, human-readable; - if unknown\n"
-    "  %W   time of file birth, seconds since Epoch; 0 if unknown\n"
-    "  %x   time of last access, human-readable\n"
-    "  %X   time of last access, seconds since Epoch\n"
-    "  %y   time of last data modification, human-readable\n"
-    "  %Y   time of last data modification, seconds since Epoch\n"
-    "  %z   time of last status change, human-readable\n"
-    "  %Z   time of last status change, seconds since Epoch\n"
+    "  %m   where the file system holding the file is mounted\n"
+    "  %n   the name of the file\n"
+    "  %N   the name, quoted, plus \" -> TARGET\" for a symbolic link\n"
+    "  %o   preferred I/O block size\n"
+    "  %s   size in bytes\n"
+    "  %t   major device number, hexadecimal (device files)\n"
+    "  %T   minor device number, hexadecimal (device files)\n"
+    "  %u   numeric user ID of the owner\n"
+    "  %U   user name of the owner\n"
+    "  %w   creation time as a date; - when not known\n"
+    "  %W   creation time in seconds since the Epoch; 0 when not known\n"
+    "  %x   last access, as a date\n"
+    "  %X   last access, in seconds since the Epoch\n"
+    "  %y   last change of the contents, as a date\n"
+    "  %Y   last change of the contents, in seconds since the Epoch\n"
+    "  %z   last change of the status, as a date\n"
+    "  %Z   last change of the status, in seconds since the Epoch\n"
     "\n"
     "Times are shown in UTC.\n";
 
@@ -402,7 +401,7 @@ int bi_stat(bi_ctx *c) {
   bi_getopt_init(&g, c, "Lc:t", opts);
   int o, deref = 0, terse = 0, escapes = 0;
   const char *fmt = NULL;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case 'L':
       deref = 1;
@@ -428,19 +427,12 @@ int bi_stat(bi_ctx *c) {
       break;
     case 0x101:
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands == 0) {
-    bi_error(c, "missing operand");
-    fu_try_help(c);
-    return 1;
-  }
+  if (o == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands == 0)
+    return bi_missing_operand(c);
   stx x;
   memset(&x, 0, sizeof x);
   x.c = c;
@@ -471,7 +463,5 @@ int bi_stat(bi_ctx *c) {
     if (x.w.err)
       return fu_out_status(&x.w);
   }
-  if (wr_flush(&x.w) < 0)
-    return fu_out_status(&x.w);
-  return status;
+  return fu_out_end(&x.w, status);
 }

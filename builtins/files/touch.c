@@ -12,30 +12,30 @@
 
 const char bi_usage_touch[] = "Usage: touch [OPTION]... FILE...";
 const char bi_help_touch[] =
-    "Set the access and modification times of each FILE to now (or to the "
-    "time\n"
-    "given), creating FILE empty when it does not exist.\n"
+    "Give each FILE new access and modification times (the current time\n"
+    "unless another is given); a FILE that is missing is created, empty.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -a                     change only the access time\n"
-    "  -c, --no-create        do not create any file\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -a                     set the access time only\n"
+    "  -c, --no-create        skip FILEs that do not exist instead of "
+    "creating\n"
+    "                         them\n"
     "  -d, --date=STRING      use STRING instead of now: @SECONDS, "
     "YYYY-MM-DD,\n"
     "                         'YYYY-MM-DD HH:MM[:SS[.NS]]' with an optional "
     "zone\n"
     "                         (Z, UTC, +HH:MM), or now\n"
-    "  -f                     (ignored)\n"
+    "  -f                     accepted and ignored\n"
     "  -h, --no-dereference   change a symbolic link itself, not what it "
     "points to\n"
-    "  -m                     change only the modification time\n"
-    "  -r, --reference=FILE   use FILE's times instead of now\n"
-    "  -t STAMP               use [[CC]YY]MMDDhhmm[.ss] instead of now\n"
+    "  -m                     set the modification time only\n"
+    "  -r, --reference=FILE   copy the times of FILE\n"
+    "  -t STAMP               use the time [[CC]YY]MMDDhhmm[.ss]\n"
     "      --time=WORD        change only one time: access, atime or use "
     "(-a);\n"
     "                         modify or mtime (-m)\n"
-    "      --help             show this help and exit\n"
-    "      --version          show version information and exit\n"
+    "      --help             print this summary and quit\n"
+    "      --version          print the version line and quit\n"
     "\n"
     "Times are read and shown in UTC; TZ is not interpreted.\n";
 
@@ -216,7 +216,7 @@ int bi_touch(bi_ctx *c) {
   bi_getopt_init(&g, c, "acd:fhmr:t:", opts);
   int o, only_a = 0, only_m = 0, no_create = 0, no_deref = 0;
   const char *date = NULL, *stamp = NULL, *ref = NULL;
-  while ((o = bi_getopt_next(&g)) != -1) {
+  while ((o = bi_getopt_each(&g, 1)) > 0) {
     switch (o) {
     case 'a':
       only_a = 1;
@@ -248,25 +248,19 @@ int bi_touch(bi_ctx *c) {
       } else if (!strcmp(g.arg, "mtime") || !strcmp(g.arg, "modify")) {
         only_m = 1;
       } else {
-        bi_error(c, "invalid argument %s for '--time'", fu_quote(c, g.arg));
-        stream_puts(c->err, "Valid arguments are:\n"
-                            "  - 'atime', 'access', 'use'\n"
-                            "  - 'mtime', 'modify'\n");
-        fu_try_help(c);
+        fu_bad_arg(c, "--time", g.arg,
+                   "  - 'atime', 'access', 'use'\n"
+                   "  - 'mtime', 'modify'\n");
         return 1;
       }
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return fu_version(c);
-    default:
-      return 1;
     }
   }
+  if (o == BI_OPT_STOP)
+    return g.status;
   if ((stamp && date) || (stamp && ref)) {
     bi_error(c, "cannot specify times from more than one source");
-    fu_try_help(c);
+    bi_try_help(c);
     return 1;
   }
   int64_t at = VFS_UTIME_NOW, mt = VFS_UTIME_NOW;
@@ -306,7 +300,7 @@ int bi_touch(bi_ctx *c) {
     at = VFS_UTIME_OMIT;
   if (g.noperands == 0) {
     bi_error(c, "missing file operand");
-    fu_try_help(c);
+    bi_try_help(c);
     return 1;
   }
   int status = 0;

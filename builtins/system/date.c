@@ -24,26 +24,27 @@ const char bi_usage_date[] = "Usage: date [OPTION]... [+FORMAT]\n"
                              "  or:  date [-u|--utc|--universal] "
                              "[MMDDhhmm[[CC]YY][.ss]]";
 const char bi_help_date[] =
-    "Display date and time in the given FORMAT.\n"
-    "With -s, or with [MMDDhhmm[[CC]YY][.ss]], set the date and time.\n"
+    "Print the date and time, laid out as FORMAT says when one is given.\n"
+    "-s, or an MMDDhhmm[[CC]YY][.ss] operand, asks to set the clock instead;\n"
+    "the sandbox refuses that, as the clock belongs to the host.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -d, --date=STRING          display time described by STRING, not "
-    "'now'\n"
-    "  -I[FMT], --iso-8601[=FMT]  output date/time in ISO 8601 format.\n"
-    "                               FMT='date' for date only (the default),\n"
-    "                               'hours', 'minutes', 'seconds', or 'ns'\n"
-    "  -R, --rfc-email            output date and time in RFC 5322 format.\n"
-    "      --rfc-3339=FMT         output date/time in RFC 3339 format.\n"
-    "                               FMT='date', 'seconds', or 'ns'\n"
-    "  -r, --reference=FILE       display the last modification time of "
-    "FILE\n"
-    "  -s, --set=STRING           set time described by STRING\n"
-    "  -u, --utc, --universal     print or set Coordinated Universal Time "
-    "(UTC)\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -d, --date=STRING          show the time STRING describes instead of "
+    "the\n"
+    "                               current time\n"
+    "  -I[FMT], --iso-8601[=FMT]  use ISO 8601 layout; FMT picks the "
+    "precision:\n"
+    "                               'date' (the default), 'hours', 'minutes',\n"
+    "                               'seconds' or 'ns'\n"
+    "  -R, --rfc-email            use the RFC 5322 (mail header) layout\n"
+    "      --rfc-3339=FMT         use RFC 3339 layout; FMT is 'date',\n"
+    "                               'seconds' or 'ns'\n"
+    "  -r, --reference=FILE       show when FILE was last modified\n"
+    "  -s, --set=STRING           set the clock to the time STRING describes\n"
+    "                               (refused here)\n"
+    "  -u, --utc, --universal     use UTC for both input and output\n"
+    "      --help                 print this summary and quit\n"
+    "      --version              print the version line and quit\n"
     "\n"
     "All times are UTC in this sandbox: TZ is ignored.\n";
 
@@ -467,6 +468,28 @@ static const char *read_num(const char *s, int64_t *v, int *nd) {
   return s;
 }
 
+/* A fraction of a second (".5", ",25"), if s starts one: *ns gets it in
+ * nanoseconds (digits past the ninth are read and dropped). Returns the
+ * end; with no fraction, s and *ns unchanged. */
+static const char *read_frac(const char *s, long *ns) {
+  if (*s != '.' && *s != ',')
+    return s;
+  s++;
+  long v = 0;
+  int k = 0;
+  while (isdigit((unsigned char)*s)) {
+    if (k < 9) {
+      v = v * 10 + (*s - '0');
+      k++;
+    }
+    s++;
+  }
+  while (k++ < 9)
+    v *= 10;
+  *ns = v;
+  return s;
+}
+
 /* HH:MM[:SS[.frac]] after the hour has been read; returns the end or NULL. */
 static const char *read_time(dparse *p, int64_t hour, const char *s) {
   int64_t v;
@@ -483,21 +506,7 @@ static const char *read_time(dparse *p, int64_t hour, const char *s) {
     if (!nd || v > 60)
       return NULL;
     p->sec = (int)v;
-    if (*s == '.' || *s == ',') {
-      s++;
-      long ns = 0;
-      int k = 0;
-      while (isdigit((unsigned char)*s)) {
-        if (k < 9) {
-          ns = ns * 10 + (*s - '0');
-          k++;
-        }
-        s++;
-      }
-      while (k++ < 9)
-        ns *= 10;
-      p->nsec = ns;
-    }
+    s = read_frac(s, &p->nsec);
   }
   p->have_time = 1;
   /* A zone right after the time: Z, +hh[:mm], -hhmm. */
@@ -524,6 +533,21 @@ static const char *read_time(dparse *p, int64_t hour, const char *s) {
   return s;
 }
 
+static int64_t this_year(int64_t now) {
+  tmx t;
+  civil_from_epoch(now, 0, &t);
+  return t.year;
+}
+
+/* A month and a day: of the current year, unless a date came before. */
+static void set_month_day(dparse *p, int mon, int64_t mday, int64_t now) {
+  p->mon = mon;
+  p->mday = (int)mday;
+  if (!p->have_date)
+    p->year = this_year(now);
+  p->have_date = 1;
+}
+
 static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
                       long *out_ns) {
   dparse p;
@@ -540,19 +564,7 @@ static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
     if (!nd)
       return -1;
     long ns = 0;
-    if (*s == '.' || *s == ',') {
-      s++;
-      int k = 0;
-      while (isdigit((unsigned char)*s)) {
-        if (k < 9) {
-          ns = ns * 10 + (*s - '0');
-          k++;
-        }
-        s++;
-      }
-      while (k++ < 9)
-        ns *= 10;
-    }
+    s = read_frac(s, &ns);
     if (*skip_sp(s))
       return -1;
     if (neg) {
@@ -626,13 +638,7 @@ static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
           return -1;
         p.mon = (int)v;
         p.mday = (int)d;
-        if (y >= 0)
-          p.year = y;
-        else {
-          tmx t;
-          civil_from_epoch(now, 0, &t);
-          p.year = t.year;
-        }
+        p.year = y >= 0 ? y : this_year(now);
         p.have_date = 1;
         s = q;
         continue;
@@ -651,14 +657,7 @@ static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
       if (signed_)
         return -1;
       if (wn && (mon = month_of(s, wn))) { /* "2 Jan [2024]" */
-        p.mday = (int)v;
-        p.mon = mon;
-        if (!p.have_date) {
-          tmx t;
-          civil_from_epoch(now, 0, &t);
-          p.year = t.year;
-        }
-        p.have_date = 1;
+        set_month_day(&p, mon, v, now);
         s = skip_sp(we);
         if (isdigit((unsigned char)*s)) {
           const char *q = read_num(s, &v, &nd);
@@ -750,14 +749,7 @@ static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
       const char *qe = read_num(q, &d, &n2);
       if (!n2 || *qe == ':')
         return -1;
-      p.mon = k;
-      p.mday = (int)d;
-      if (!p.have_date) {
-        tmx t;
-        civil_from_epoch(now, 0, &t);
-        p.year = t.year;
-      }
-      p.have_date = 1;
+      set_month_day(&p, k, d, now);
       we = qe;
       q = skip_sp(qe);
       if (isdigit((unsigned char)*q)) {
@@ -820,7 +812,7 @@ static int bad_arg(bi_ctx *c, const char *arg, const char *opt,
   stream_puts(c->err, "Valid arguments are:\n");
   for (int i = 0; valid[i]; i++)
     stream_printf(c->err, "  - '%s'\n", valid[i]);
-  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
+  bi_try_help(c);
   return 1;
 }
 
@@ -869,7 +861,7 @@ int bi_date(bi_ctx *c) {
   int ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "d:f:I::r:Rs:u", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     const char *nf = NULL;
     switch (ch) {
     case 'd':
@@ -904,12 +896,6 @@ int bi_date(bi_ctx *c) {
       nf = rfc_fmts[k];
       break;
     }
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
     if (nf) {
       if (fmt) {
@@ -919,11 +905,12 @@ int bi_date(bi_ctx *c) {
       fmt = nf;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if ((dstr != NULL) + (ref != NULL) + (setstr != NULL) > 1) {
     bi_error(c, "the options to specify dates for printing are mutually "
                 "exclusive");
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 1;
   }
   for (int i = 0; i < g.noperands; i++) {
@@ -936,12 +923,8 @@ int bi_date(bi_ctx *c) {
       fmt = a + 1;
       continue;
     }
-    if (i > 0 || dstr || ref || g.noperands > 1) {
-      bi_error(c, "extra operand %s", tu_quote(c, g.operands[i ? i : 1]));
-      stream_printf(c->err, "Try '%s --help' for more information.\n",
-                    c->argv[0]);
-      return 1;
-    }
+    if (i > 0 || dstr || ref || g.noperands > 1)
+      return tu_extra_operand(c, g.operands[i ? i : 1]);
     setstr = a;
   }
   int64_t now_ns = c->now_ns(c);

@@ -15,34 +15,31 @@
 const char bi_usage_env[] =
     "Usage: env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]";
 const char bi_help_env[] =
-    "Set each NAME to VALUE in the environment and run COMMAND.\n"
+    "Run COMMAND with NAME set to VALUE for each NAME=VALUE given.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -i, --ignore-environment  start with an empty environment\n"
-    "  -0, --null           end each output line with NUL, not newline\n"
-    "  -u, --unset=NAME     remove variable from the environment\n"
-    "  -C, --chdir=DIR      change working directory to DIR\n"
-    "  -S, --split-string=S  process and split S into separate arguments;\n"
-    "                        used to pass multiple arguments on shebang "
-    "lines\n"
-    "  -v, --debug          print verbose information for each processing "
-    "step\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -i, --ignore-environment  drop every inherited variable first\n"
+    "  -0, --null           end each printed variable with a NUL byte, not a\n"
+    "                         newline\n"
+    "  -u, --unset=NAME     take NAME out of the environment\n"
+    "  -C, --chdir=DIR      run COMMAND in directory DIR\n"
+    "  -S, --split-string=S  cut S into words and use them as arguments (for\n"
+    "                        '#!' lines, which pass only one argument)\n"
+    "  -v, --debug          accepted for compatibility (no trace is printed)\n"
+    "      --help           print this summary and quit\n"
+    "      --version        print the version line and quit\n"
     "\n"
-    "A mere - implies -i.  If no COMMAND, print the resulting "
-    "environment.\n";
+    "A lone - acts as -i. Without COMMAND, env prints the environment it "
+    "built.\n";
 
 const char bi_usage_printenv[] = "Usage: printenv [OPTION]... [VARIABLE]...";
 const char bi_help_printenv[] =
-    "Print the values of the specified environment VARIABLE(s).\n"
-    "If no VARIABLE is specified, print name and value pairs for them "
-    "all.\n"
+    "Print the value of each environment VARIABLE named; with no VARIABLE,\n"
+    "print every variable as NAME=VALUE.\n"
     "\n"
-    "  -0, --null     end each output line with NUL, not newline\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "  -0, --null     end each result with a NUL byte, not a newline\n"
+    "      --help     print this summary and quit\n"
+    "      --version  print the version line and quit\n";
 
 /* A growable "K=V" vector in scratch memory. */
 typedef struct envv {
@@ -86,6 +83,15 @@ static int env_set(bi_ctx *c, envv *e, char *kv) {
   return env_push(c, e, kv);
 }
 
+/* The word collected in w, if any, becomes the next argument. */
+static void end_word(bi_ctx *c, envv *out, buf *w, int *in_word) {
+  if (!*in_word)
+    return;
+  env_push(c, out, arena_strndup(c->scratch, w->data ? w->data : "", w->len));
+  buf_clear(w);
+  *in_word = 0;
+}
+
 /* -S: split like GNU env: blanks separate, '...' and "..." quote, \ escapes
  * (\t \n \_ for a space inside quotes, \c ends the string). */
 static int split_string(bi_ctx *c, const char *s, envv *out) {
@@ -103,12 +109,7 @@ static int split_string(bi_ctx *c, const char *s, envv *out) {
       break;
     }
     if (!q && (ch == ' ' || ch == '\t' || ch == '\n')) {
-      if (in_word) {
-        env_push(c, out,
-                 arena_strndup(c->scratch, w.data ? w.data : "", w.len));
-        buf_clear(&w);
-        in_word = 0;
-      }
+      end_word(c, out, &w, &in_word);
       continue;
     }
     in_word = 1;
@@ -141,16 +142,8 @@ static int split_string(bi_ctx *c, const char *s, envv *out) {
       case '_':
         if (q)
           buf_putc(&w, ' ');
-        else {
-          p--; /* \_ outside quotes separates arguments */
-          if (in_word) {
-            env_push(c, out,
-                     arena_strndup(c->scratch, w.data ? w.data : "", w.len));
-            buf_clear(&w);
-            in_word = 0;
-          }
-          p++;
-        }
+        else /* \_ outside quotes separates arguments */
+          end_word(c, out, &w, &in_word);
         break;
       case 'c':
         goto done;
@@ -166,8 +159,8 @@ static int split_string(bi_ctx *c, const char *s, envv *out) {
     buf_putc(&w, ch);
   }
 done:
-  if (rc == 0 && in_word)
-    env_push(c, out, arena_strndup(c->scratch, w.data ? w.data : "", w.len));
+  if (rc == 0)
+    end_word(c, out, &w, &in_word);
   buf_free(&w);
   return rc;
 }
@@ -212,7 +205,7 @@ int bi_env(bi_ctx *c) {
   envv unset = {0};
   bi_getopt g;
   bi_getopt_init(&g, &sub, "+0iu:C:S:v", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 125)) > 0) {
     switch (ch) {
     case 'i':
       clear = 1;
@@ -233,14 +226,10 @@ int bi_env(bi_ctx *c) {
       break;
     case 'v':
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 125;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   /* With "+", the first operand and everything after it are operands. */
   char **rest = g.operands;
   int nrest = g.noperands;
@@ -265,8 +254,7 @@ int bi_env(bi_ctx *c) {
   if (k >= nrest) {
     if (dir) {
       bi_error(c, "must specify command with --chdir (-C)");
-      stream_printf(c->err, "Try '%s --help' for more information.\n",
-                    c->argv[0]);
+      bi_try_help(c);
       return 125;
     }
     writer w;
@@ -281,8 +269,7 @@ int bi_env(bi_ctx *c) {
   }
   if (nul) {
     bi_error(c, "cannot specify --null (-0) with command");
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 125;
   }
   if (dir && c->vfs) {
@@ -320,19 +307,15 @@ int bi_printenv(bi_ctx *c) {
   int nul = 0, ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "0", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 2)) > 0) {
     switch (ch) {
     case '0':
       nul = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 2;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   char **env = c->environ ? c->environ(c) : NULL;
   writer w;
   wr_init(&w, c->out);

@@ -8,26 +8,31 @@
 #include "builtins/textutil.h"
 
 const char bi_usage_hostname[] =
-    "Usage: hostname [-b] {hostname|-F file}         set host name (from "
-    "file)";
+    "Usage: hostname [-b] {hostname|-F file}         set the name (from file)";
 const char bi_help_hostname[] =
-    "       hostname [-a|-A|-d|-f|-i|-I|-s|-y]       display formatted name\n"
-    "       hostname                                 display host name\n"
+    "       hostname [-a|-A|-d|-f|-i|-I|-s|-y]       print one form of the "
+    "name\n"
+    "       hostname                                 print the host name\n"
     "\n"
-    "       hostname -V|--version|-h|--help          print info and exit\n"
+    "       hostname -V|--version|-h|--help          print the version or "
+    "this\n"
+    "                                                summary, then quit\n"
     "\n"
-    "Program options:\n"
-    "    -a, --alias            alias names\n"
-    "    -A, --all-fqdns        all long host names (FQDNs)\n"
-    "    -b, --boot             set default hostname if none available\n"
-    "    -d, --domain           DNS domain name\n"
-    "    -f, --fqdn, --long     long host name (FQDN)\n"
-    "    -F, --file             read host name or NIS domain name from given "
+    "Options:\n"
+    "    -a, --alias            the host's alias names\n"
+    "    -A, --all-fqdns        every fully qualified name of the host\n"
+    "    -b, --boot             set a name only when none is set yet\n"
+    "    -d, --domain           the DNS domain part of the name\n"
+    "    -f, --fqdn, --long     the fully qualified name (FQDN)\n"
+    "    -F, --file             take the host name (or NIS domain) from a "
     "file\n"
-    "    -i, --ip-address       addresses for the host name\n"
-    "    -I, --all-ip-addresses all addresses for the host\n"
-    "    -s, --short            short host name\n"
-    "    -y, --yp, --nis        NIS/YP domain name\n";
+    "    -i, --ip-address       the addresses the host name resolves to\n"
+    "    -I, --all-ip-addresses every address the host has\n"
+    "    -s, --short            the name up to its first dot\n"
+    "    -y, --yp, --nis        the NIS/YP domain name\n"
+    "\n"
+    "In this sandbox the host name is always localhost, and changing it is\n"
+    "refused.\n";
 
 int bi_hostname(bi_ctx *c) {
   static const bi_opt opts[] = {{"alias", 'a', BI_ARG_NONE},

@@ -10,23 +10,25 @@
 
 const char bi_usage_id[] = "Usage: id [OPTION]... [USER]...";
 const char bi_help_id[] =
-    "Print user and group information for each specified USER,\n"
-    "or (when USER omitted) for the current process.\n"
+    "Show the user and group IDs of each USER named, or of the current "
+    "process\n"
+    "when there is none.\n"
     "\n"
-    "  -a             ignore, for compatibility with other versions\n"
-    "  -Z, --context  print only the security context of the process\n"
-    "  -g, --group    print only the effective group ID\n"
-    "  -G, --groups   print all group IDs\n"
-    "  -n, --name     print a name instead of a number, for -ugG\n"
-    "  -r, --real     print the real ID instead of the effective ID, with "
-    "-ugG\n"
-    "  -u, --user     print only the effective user ID\n"
-    "  -z, --zero     delimit entries with NUL characters, not whitespace;\n"
-    "                   not permitted in default format\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "  -a             accepted and ignored\n"
+    "  -Z, --context  show only the security context (needs SELinux, so it\n"
+    "                   fails here)\n"
+    "  -g, --group    the effective group ID alone\n"
+    "  -G, --groups   the IDs of all the groups\n"
+    "  -n, --name     with -u, -g or -G, show names rather than numbers\n"
+    "  -r, --real     with -u, -g or -G, show the real ID, not the effective "
+    "one\n"
+    "  -u, --user     the effective user ID alone\n"
+    "  -z, --zero     separate the results with NUL bytes, not blanks; only\n"
+    "                   with -u, -g or -G\n"
+    "      --help     print this summary and quit\n"
+    "      --version  print the version line and quit\n"
     "\n"
-    "Without any OPTION, print some useful set of identified information.\n";
+    "With no option, id prints the user, the group and the group list.\n";
 
 static const char *id_name(uint32_t id) {
   return id == 1000 ? "user" : id == 0 ? "root" : NULL;
@@ -56,7 +58,7 @@ int bi_id(bi_ctx *c) {
   int ch, u = 0, gr = 0, G = 0, name = 0, real = 0, zero = 0, ctx = 0;
   bi_getopt g;
   bi_getopt_init(&g, c, "aZgGnruz", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'a':
       break;
@@ -81,14 +83,10 @@ int bi_id(bi_ctx *c) {
     case 'z':
       zero = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   (void)real; /* real and effective ids are the same in the sandbox */
   if (u + gr + G + ctx > 1) {
     bi_error(c, "cannot print \"only\" of more than one choice");

@@ -9,8 +9,6 @@
  * fixed or simulated, and would then never advance.
  */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "builtins/textutil.h"
@@ -18,42 +16,20 @@
 const char bi_usage_sleep[] = "Usage: sleep NUMBER[SUFFIX]...\n"
                               "  or:  sleep OPTION";
 const char bi_help_sleep[] =
-    "Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),\n"
-    "'m' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an\n"
-    "integer.  Given two or more arguments, pause for the amount of time\n"
-    "specified by the sum of their values.\n"
+    "Wait for NUMBER seconds before exiting. A SUFFIX changes the unit: 's'\n"
+    "(seconds, the default), 'm' (minutes), 'h' (hours) or 'd' (days). NUMBER\n"
+    "may have a fractional part. With several operands, the wait is their\n"
+    "total.\n"
     "\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "      --help        print this summary and quit\n"
+    "      --version     print the version line and quit\n";
 
-/* NUMBER[smhd] in seconds; -1 when invalid. */
+/* NUMBER[smhd] in seconds; -1 when invalid. Unlike timeout, sleep refuses
+ * leading blanks. */
 static double parse_interval(const char *s) {
-  char *end;
-  if (!*s || strchr(" \t\n", *s))
+  if (*s == ' ' || *s == '\t' || *s == '\n')
     return -1;
-  double v = strtod(s, &end);
-  if (end == s || v < 0 || isnan(v))
-    return -1;
-  if (*end) {
-    if (end[1])
-      return -1;
-    switch (*end) {
-    case 's':
-      break;
-    case 'm':
-      v *= 60;
-      break;
-    case 'h':
-      v *= 3600;
-      break;
-    case 'd':
-      v *= 86400;
-      break;
-    default:
-      return -1;
-    }
-  }
-  return v;
+  return tu_parse_duration(s);
 }
 
 static int64_t mono_ns(void) {
@@ -63,27 +39,13 @@ static int64_t mono_ns(void) {
 }
 
 int bi_sleep(bi_ctx *c) {
-  static const bi_opt opts[] = {{"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
-  int ch;
   bi_getopt g;
   /* Numbers like "-1" are not options for GNU either: it reports them as
    * invalid options. */
-  bi_getopt_init(&g, c, "", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
-    if (ch == BI_OPT_HELP)
-      return bi_print_help(c);
-    if (ch == BI_OPT_VERSION)
-      return tu_version(c);
-    return 1;
-  }
-  if (!g.noperands) {
-    bi_error(c, "missing operand");
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
-    return 1;
-  }
+  if (tu_getopt_bare(c, &g))
+    return g.status;
+  if (!g.noperands)
+    return bi_missing_operand(c);
   double total = 0;
   int bad = 0;
   for (int i = 0; i < g.noperands; i++) {
@@ -96,8 +58,7 @@ int bi_sleep(bi_ctx *c) {
     total += v;
   }
   if (bad) {
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 1;
   }
   /* Anything beyond ~292 years is "forever": wait for the budget. */

@@ -22,68 +22,32 @@ const char bi_usage_timeout[] =
     "Usage: timeout [OPTION] DURATION COMMAND [ARG]...\n"
     "  or:  timeout [OPTION]";
 const char bi_help_timeout[] =
-    "Start COMMAND, and kill it if still running after DURATION.\n"
+    "Run COMMAND with a time limit of DURATION; if it has not finished by\n"
+    "then, it is stopped.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
     "      --preserve-status\n"
-    "                 exit with the same status as COMMAND, even when the\n"
-    "                   command times out\n"
+    "                 on a timeout, exit as a command stopped by SIGNAL would\n"
+    "                   (128 + the signal number) rather than with 124\n"
     "      --foreground\n"
-    "                 when not running timeout directly from a shell "
-    "prompt,\n"
-    "                   allow COMMAND to read from the TTY and get TTY "
-    "signals;\n"
-    "                   in this mode, children of COMMAND will not be timed "
-    "out\n"
+    "                 accepted for compatibility (no effect here)\n"
     "  -k, --kill-after=DURATION\n"
-    "                 also send a KILL signal if COMMAND is still running\n"
-    "                   this long after the initial signal was sent\n"
+    "                 accepted for compatibility: a command that times out is\n"
+    "                   always stopped outright\n"
     "  -s, --signal=SIGNAL\n"
-    "                 specify the signal to be sent on timeout;\n"
-    "                   SIGNAL may be a name like 'HUP' or a number;\n"
-    "                   see 'kill -l' for a list of signals\n"
-    "  -v, --verbose  diagnose to stderr any signal sent upon timeout\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "                 the signal the command is treated as stopped by; a name\n"
+    "                   such as 'HUP' or a number ('kill -l' lists them)\n"
+    "  -v, --verbose  report the signal on standard error when the time is up\n"
+    "      --help     print this summary and quit\n"
+    "      --version  print the version line and quit\n"
     "\n"
-    "DURATION is a floating point number with an optional suffix:\n"
-    "'s' for seconds (the default), 'm' for minutes, 'h' for hours or 'd' "
-    "for days.\n"
-    "A duration of 0 disables the associated timeout.\n"
+    "DURATION is a number, fractions allowed, with an optional unit: 's'\n"
+    "(seconds, the default), 'm' (minutes), 'h' (hours) or 'd' (days).\n"
+    "A DURATION of 0 means no time limit.\n"
     "\n"
-    "If the command times out, and --preserve-status is not set, then exit\n"
-    "with status 124.  Otherwise, exit with the status of COMMAND.  If no\n"
-    "signal is specified, send the TERM signal upon timeout.\n";
-
-static double parse_duration(const char *s) {
-  char *end;
-  if (!*s)
-    return -1;
-  double v = strtod(s, &end);
-  if (end == s || v < 0 || isnan(v))
-    return -1;
-  if (*end) {
-    if (end[1])
-      return -1;
-    switch (*end) {
-    case 's':
-      break;
-    case 'm':
-      v *= 60;
-      break;
-    case 'h':
-      v *= 3600;
-      break;
-    case 'd':
-      v *= 86400;
-      break;
-    default:
-      return -1;
-    }
-  }
-  return v;
-}
+    "The exit status is 124 after a timeout, or 128 + the signal number with\n"
+    "--preserve-status or when SIGNAL is KILL; otherwise it is COMMAND's own\n"
+    "status. SIGNAL is TERM unless -s says otherwise.\n";
 
 static const char *const sig_names[] = {
     NULL,     "HUP",  "INT",    "QUIT", "ILL",   "TRAP", "ABRT", "BUS",
@@ -117,7 +81,7 @@ int bi_timeout(bi_ctx *c) {
   bi_getopt g;
   /* '+': options end at DURATION, the command's own options are its. */
   bi_getopt_init(&g, c, "+k:s:v", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 125)) > 0) {
     switch (ch) {
     case 0x100:
       break;
@@ -125,45 +89,37 @@ int bi_timeout(bi_ctx *c) {
       preserve = 1;
       break;
     case 'k':
-      if (parse_duration(g.arg) < 0) {
+      if (tu_parse_duration(g.arg) < 0) {
         bi_error(c, "invalid time interval %s", tu_quote(c, g.arg));
-        stream_printf(c->err, "Try '%s --help' for more information.\n",
-                      c->argv[0]);
+        bi_try_help(c);
         return 125;
       }
       break;
     case 's':
       if ((sig = parse_signal(g.arg)) < 0) {
         bi_error(c, "%s: invalid signal", g.arg);
-        stream_printf(c->err, "Try '%s --help' for more information.\n",
-                      c->argv[0]);
+        bi_try_help(c);
         return 125;
       }
       break;
     case 'v':
       verbose = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 125;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if (g.noperands < 2) {
     if (g.noperands == 1) {
       bi_error(c, "missing operand after %s", tu_quote(c, g.operands[0]));
     }
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 125;
   }
-  double secs = parse_duration(g.operands[0]);
+  double secs = tu_parse_duration(g.operands[0]);
   if (secs < 0) {
     bi_error(c, "invalid time interval %s", tu_quote(c, g.operands[0]));
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 125;
   }
   char **argv = g.operands + 1;

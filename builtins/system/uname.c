@@ -9,21 +9,22 @@
 
 const char bi_usage_uname[] = "Usage: uname [OPTION]...";
 const char bi_help_uname[] =
-    "Print certain system information.  With no OPTION, same as -s.\n"
+    "Describe the system this runs on. Without an OPTION, only the kernel "
+    "name\n"
+    "is printed (as with -s).\n"
     "\n"
-    "  -a, --all                print all information, in the following "
-    "order,\n"
-    "                             except omit -p and -i if unknown:\n"
-    "  -s, --kernel-name        print the kernel name\n"
-    "  -n, --nodename           print the network node hostname\n"
-    "  -r, --kernel-release     print the kernel release\n"
-    "  -v, --kernel-version     print the kernel version\n"
-    "  -m, --machine            print the machine hardware name\n"
-    "  -p, --processor          print the processor type (non-portable)\n"
-    "  -i, --hardware-platform  print the hardware platform (non-portable)\n"
-    "  -o, --operating-system   print the operating system\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "  -a, --all                every item below, in this order, with -p and\n"
+    "                             -i left out when they are unknown\n"
+    "  -s, --kernel-name        name of the kernel\n"
+    "  -n, --nodename           the host name on the network\n"
+    "  -r, --kernel-release     release of the kernel\n"
+    "  -v, --kernel-version     build version of the kernel\n"
+    "  -m, --machine            hardware architecture, such as x86_64\n"
+    "  -p, --processor          processor type; not portable\n"
+    "  -i, --hardware-platform  hardware platform; not portable\n"
+    "  -o, --operating-system   name of the operating system\n"
+    "      --help               print this summary and quit\n"
+    "      --version            print the version line and quit\n";
 
 #if defined(__x86_64__)
 #define VSH_MACHINE "x86_64"
@@ -69,7 +70,7 @@ int bi_uname(bi_ctx *c) {
   int ch, all = 0;
   bi_getopt g;
   bi_getopt_init(&g, c, "asnrvmpio", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'a':
       all = 1;
@@ -98,20 +99,12 @@ int bi_uname(bi_ctx *c) {
     case 'o':
       f |= U_O;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands) {
-    bi_error(c, "extra operand %s", tu_quote(c, g.operands[0]));
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
-    return 1;
-  }
+  if (ch == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands)
+    return tu_extra_operand(c, g.operands[0]);
   if (all)
     f |= U_S | U_N | U_R | U_V | U_M | U_O;
   if (!f)

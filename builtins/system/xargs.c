@@ -19,59 +19,55 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/textutil.h"
 
 const char bi_usage_xargs[] =
     "Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...";
 const char bi_help_xargs[] =
-    "Run COMMAND with arguments INITIAL-ARGS and more arguments read from "
-    "input.\n"
+    "Build command lines from COMMAND, the INITIAL-ARGS and items read from "
+    "the\n"
+    "input, and run them.\n"
     "\n"
-    "  -0, --null                   items are terminated by a null, not "
-    "whitespace;\n"
-    "                               disables quote and backslash processing "
-    "and\n"
-    "                               logical EOF processing\n"
-    "  -a, --arg-file=FILE          read arguments from FILE, not standard "
-    "input\n"
-    "  -d, --delimiter=CHARACTER    items in input stream are separated by "
-    "CHARACTER,\n"
-    "                               not by whitespace; disables quote and "
-    "backslash\n"
-    "                               processing and logical EOF processing\n"
-    "  -E END                       set logical EOF string; if END occurs as "
-    "a line\n"
-    "                               of input, the rest of the input is "
-    "ignored\n"
-    "  -e, --eof[=END]              equivalent to -E END if END is "
-    "specified;\n"
-    "                               otherwise, there is no end-of-file "
-    "string\n"
-    "  -I R                         same as --replace=R\n"
-    "  -i, --replace[=R]            replace R in INITIAL-ARGS with names "
-    "read\n"
-    "                               from standard input, split at newlines;\n"
-    "                               if R is unspecified, assume {}\n"
-    "  -L, --max-lines=MAX-LINES    use at most MAX-LINES non-blank input "
-    "lines per\n"
-    "                               command line\n"
-    "  -l[MAX-LINES]                similar to -L but defaults to at most "
-    "one non-\n"
-    "                               blank input line if MAX-LINES is not "
-    "specified\n"
-    "  -n, --max-args=MAX-ARGS      use at most MAX-ARGS arguments per "
-    "command line\n"
+    "  -0, --null                   items end with a NUL byte, not a blank;\n"
+    "                               quotes, backslashes and the end-of-file\n"
+    "                               string lose their meaning\n"
+    "  -a, --arg-file=FILE          read the items from FILE instead of "
+    "standard\n"
+    "                               input\n"
+    "  -d, --delimiter=CHARACTER    items end with CHARACTER, not a blank; "
+    "quotes,\n"
+    "                               backslashes and the end-of-file string "
+    "lose\n"
+    "                               their meaning\n"
+    "  -E END                       END is the end-of-file string: an input "
+    "line\n"
+    "                               equal to it ends the input\n"
+    "  -e, --eof[=END]              as -E END when END is given; a bare --eof\n"
+    "                               turns the end-of-file string off\n"
+    "  -I R                         shorthand for --replace=R\n"
+    "  -i, --replace[=R]            one command per input line, with every R "
+    "in\n"
+    "                               INITIAL-ARGS replaced by that line; R\n"
+    "                               defaults to {}\n"
+    "  -L, --max-lines=MAX-LINES    take no more than MAX-LINES non-blank "
+    "lines\n"
+    "                               of input for each command\n"
+    "  -l[MAX-LINES]                as -L, with MAX-LINES defaulting to 1\n"
+    "  -n, --max-args=MAX-ARGS      put at most MAX-ARGS items on each "
+    "command\n"
+    "                               line\n"
     "  -P, --max-procs=MAX-PROCS    accepted; commands run one at a time\n"
-    "  -r, --no-run-if-empty        if there are no arguments, then do not "
-    "run COMMAND;\n"
-    "                               if this option is not given, COMMAND "
-    "will be\n"
-    "                               run at least once\n"
-    "  -s, --max-chars=MAX-CHARS    limit length of command line to "
-    "MAX-CHARS\n"
-    "  -t, --verbose                print commands before executing them\n"
-    "  -x, --exit                   exit if the size (see -s) is exceeded\n"
-    "      --help                   display this help and exit\n"
-    "      --version                output version information and exit\n";
+    "  -r, --no-run-if-empty        do not run COMMAND at all when the input "
+    "has\n"
+    "                               no items (by default it runs once anyway)\n"
+    "  -s, --max-chars=MAX-CHARS    keep each command line within MAX-CHARS\n"
+    "                               characters\n"
+    "  -t, --verbose                show each command line on standard error\n"
+    "                               before running it\n"
+    "  -x, --exit                   stop when a command line would be longer\n"
+    "                               than the -s limit\n"
+    "      --help                   print this summary and quit\n"
+    "      --version                print the version line and quit\n";
 
 #define XA_DEFAULT_SIZE 131072
 #define XA_MAX_SIZE (2 * 1024 * 1024)
@@ -280,54 +276,28 @@ static int parse_delim(bi_ctx *c, const char *s, int *out) {
     return 0;
   }
   if (s[0] == '\\' && s[1]) {
-    const char *p = s + 2;
-    switch (s[1]) {
-    case 'a':
-      *out = '\a';
-      break;
-    case 'b':
-      *out = '\b';
-      break;
-    case 'f':
-      *out = '\f';
-      break;
-    case 'n':
-      *out = '\n';
-      break;
-    case 'r':
-      *out = '\r';
-      break;
-    case 't':
-      *out = '\t';
-      break;
-    case 'v':
-      *out = '\v';
-      break;
-    case '\\':
-      *out = '\\';
-      break;
-    case 'x': {
-      char *e;
+    int lit = tu_escape_char((unsigned char)s[1]);
+    if (lit >= 0) {
+      if (s[2])
+        goto bad;
+      *out = lit;
+      return 0;
+    }
+    char *e;
+    if (s[1] == 'x') {
       long v = strtol(s + 2, &e, 16);
       if (e == s + 2 || *e || v > 255)
         goto bad;
       *out = (int)v;
       return 0;
     }
-    default:
-      if (s[1] >= '0' && s[1] <= '7') {
-        char *e;
-        long v = strtol(s + 1, &e, 8);
-        if (*e || v > 255)
-          goto bad;
-        *out = (int)v;
-        return 0;
-      }
-      goto bad;
+    if (s[1] >= '0' && s[1] <= '7') {
+      long v = strtol(s + 1, &e, 8);
+      if (*e || v > 255)
+        goto bad;
+      *out = (int)v;
+      return 0;
     }
-    if (*p)
-      goto bad;
-    return 0;
   }
 bad:
   bi_error(c,
@@ -335,6 +305,19 @@ bad:
            "either a single character or an escape sequence starting with \\.",
            s);
   return -1;
+}
+
+static int unmatched(bi_ctx *c, int quote) {
+  bi_error(c,
+           "unmatched %s quote; by default quotes are special to xargs "
+           "unless you use the -0 option",
+           quote == '\'' ? "single" : "double");
+  return -1;
+}
+
+/* Whether the item in cur is the -E end-of-file string. */
+static int is_eof(const buf *cur, const char *eof) {
+  return eof && strcmp(buf_cstr(cur), eof) == 0;
 }
 
 /* Blank-separated input with quotes. Returns 0, or -1 after an unmatched
@@ -356,11 +339,7 @@ static int read_blank(xa *x, reader *r, const char *eof) {
         if (ch == quote) {
           quote = 0;
         } else if (ch == '\n') {
-          bi_error(c,
-                   "unmatched %s quote; by default quotes are special to "
-                   "xargs unless you use the -0 option",
-                   quote == '\'' ? "single" : "double");
-          rc = -1;
+          rc = unmatched(c, quote);
           goto out;
         } else {
           buf_putc(&cur, ch);
@@ -389,7 +368,7 @@ static int read_blank(xa *x, reader *r, const char *eof) {
         /* -I: the whole line is one item; blanks inside stay. */
         if (ch == '\n') {
           if (have) {
-            if (eof && strcmp(buf_cstr(&cur), eof) == 0)
+            if (is_eof(&cur, eof))
               goto out;
             add_arg(x, buf_cstr(&cur), cur.len);
           }
@@ -406,7 +385,7 @@ static int read_blank(xa *x, reader *r, const char *eof) {
       }
       if (is_blank(ch)) {
         if (have) {
-          if (eof && strcmp(buf_cstr(&cur), eof) == 0)
+          if (is_eof(&cur, eof))
             goto out;
           add_arg(x, buf_cstr(&cur), cur.len);
           line_args++;
@@ -440,14 +419,10 @@ static int read_blank(xa *x, reader *r, const char *eof) {
   if (x->stop)
     goto out;
   if (quote) {
-    bi_error(c,
-             "unmatched %s quote; by default quotes are special to xargs "
-             "unless you use the -0 option",
-             quote == '\'' ? "single" : "double");
-    rc = -1;
+    rc = unmatched(c, quote);
     goto out;
   }
-  if (have && !(eof && strcmp(buf_cstr(&cur), eof) == 0)) {
+  if (have && !is_eof(&cur, eof)) {
     add_arg(x, buf_cstr(&cur), cur.len);
     line_args++;
   }
@@ -483,12 +458,12 @@ static int parse_count(bi_ctx *c, const char *s, const char *opt, long min,
   long v = strtol(s, &e, 10);
   if (e == s || *e || errno) {
     bi_error(c, "invalid number \"%s\" for -%s option", s, opt);
-    fu_try_help(c);
+    bi_try_help(c);
     return -1;
   }
   if (v < min) {
     bi_error(c, "value %s for -%s option should be >= %ld", s, opt, min);
-    fu_try_help(c);
+    bi_try_help(c);
     return -1;
   }
   *out = v;

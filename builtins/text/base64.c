@@ -13,27 +13,23 @@
 
 const char bi_usage_base64[] = "Usage: base64 [OPTION]... [FILE]";
 const char bi_help_base64[] =
-    "Base64 encode or decode FILE, or standard input, to standard output.\n"
+    "Turn FILE (or standard input) into base64 text, or with -d turn base64\n"
+    "text back into data, and print the result to standard output.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -d, --decode          decode data\n"
-    "  -i, --ignore-garbage  when decoding, ignore non-alphabet characters\n"
-    "  -w, --wrap=COLS       wrap encoded lines after COLS character "
-    "(default 76).\n"
-    "                          Use 0 to disable line wrapping\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -d, --decode          go from base64 text back to the original data\n"
+    "  -i, --ignore-garbage  while decoding, skip bytes that are not base64\n"
+    "  -w, --wrap=COLS       break encoded output into lines of COLS "
+    "characters\n"
+    "                          (76 by default); 0 means one unbroken line\n"
+    "      --help            print this summary and quit\n"
+    "      --version         print the version line and quit\n"
     "\n"
-    "The data are encoded as described for the base64 alphabet in RFC "
-    "4648.\n"
-    "When decoding, the input may contain newlines in addition to the bytes "
-    "of\n"
-    "the formal base64 alphabet.  Use --ignore-garbage to attempt to "
-    "recover\n"
-    "from any other non-alphabet bytes in the encoded stream.\n";
+    "The encoding uses the base64 alphabet of RFC 4648. Newlines in the input\n"
+    "to -d are allowed anywhere; any other byte outside the alphabet is an\n"
+    "error unless --ignore-garbage is given.\n";
 
 static const char b64[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -157,7 +153,7 @@ int bi_base64(bi_ctx *c) {
   size_t wrap = 76;
   bi_getopt g;
   bi_getopt_init(&g, c, "diw:", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'd':
       dec = 1;
@@ -176,20 +172,12 @@ int bi_base64(bi_ctx *c) {
       wrap = (size_t)v;
       break;
     }
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands > 1) {
-    bi_error(c, "extra operand %s", tu_quote(c, g.operands[1]));
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
-    return 1;
-  }
+  if (ch == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands > 1)
+    return tu_extra_operand(c, g.operands[1]);
   const char *file = g.noperands ? g.operands[0] : "-";
   int err;
   stream *in = bi_open_read(c, file, &err);

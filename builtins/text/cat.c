@@ -14,28 +14,29 @@
 
 const char bi_usage_cat[] = "Usage: cat [OPTION]... [FILE]...";
 const char bi_help_cat[] =
-    "Concatenate FILE(s) to standard output.\n"
+    "Write the FILEs, one after another, to standard output.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "  -A, --show-all           equivalent to -vET\n"
-    "  -b, --number-nonblank    number nonempty output lines, overrides -n\n"
-    "  -e                       equivalent to -vE\n"
-    "  -E, --show-ends          display $ at end of each line\n"
-    "  -n, --number             number all output lines\n"
-    "  -s, --squeeze-blank      suppress repeated empty output lines\n"
-    "  -t                       equivalent to -vT\n"
-    "  -T, --show-tabs          display TAB characters as ^I\n"
-    "  -u                       (ignored)\n"
-    "  -v, --show-nonprinting   use ^ and M- notation, except for LFD and "
-    "TAB\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "  -A, --show-all           shorthand for -vET\n"
+    "  -b, --number-nonblank    put a line number before each non-blank line\n"
+    "                             (takes precedence over -n)\n"
+    "  -e                       shorthand for -vE\n"
+    "  -E, --show-ends          mark the end of every line with a $\n"
+    "  -n, --number             put a line number before every line\n"
+    "  -s, --squeeze-blank      collapse each run of blank lines into one\n"
+    "  -t                       shorthand for -vT\n"
+    "  -T, --show-tabs          show each TAB as ^I\n"
+    "  -u                       accepted and ignored\n"
+    "  -v, --show-nonprinting   make control and high-bit bytes visible with "
+    "^\n"
+    "                             and M- notation (newline and TAB excepted)\n"
+    "      --help               print this summary and quit\n"
+    "      --version            print the version line and quit\n"
     "\n"
     "Examples:\n"
-    "  cat f - g  Output f's contents, then standard input, then g's "
-    "contents.\n"
-    "  cat        Copy standard input to standard output.\n";
+    "  cat f - g  Print f, then whatever arrives on standard input, then g.\n"
+    "  cat        Pass standard input through to standard output unchanged.\n";
 
 typedef struct catopt {
   int number, nonblank, squeeze, ends, tabs, nonprint;
@@ -178,7 +179,7 @@ int bi_cat(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "AbeEnstTuv", opts);
   int ch;
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'A':
       o.nonprint = o.ends = o.tabs = 1;
@@ -209,29 +210,17 @@ int bi_cat(bi_ctx *c) {
     case 'v':
       o.nonprint = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   int fmt = o.number || o.squeeze || o.ends || o.tabs || o.nonprint;
-  static char *dash[] = {"-", NULL};
-  char **files = g.noperands ? g.operands : dash;
-  int nfiles = g.noperands ? g.noperands : 1;
   writer w;
   wr_init(&w, c->out);
   int status = 0;
-  for (int i = 0; i < nfiles; i++) {
-    int err = 0;
-    stream *in = bi_open_read(c, files[i], &err);
-    if (!in) {
-      tu_file_error(c, files[i], err);
-      status = 1;
-      continue;
-    }
+  bi_inputs ins;
+  bi_inputs_init(&ins, c, g.operands, g.noperands);
+  for (stream *in; (in = bi_inputs_next(&ins));) {
     int rerr = 0;
     int r = fmt ? format_copy(c, in, &o, &w, &rerr) : plain_copy(c, in, &rerr);
     stream_unref(in);
@@ -240,11 +229,11 @@ int bi_cat(bi_ctx *c) {
     if (r > 0) {
       if (rerr == ECANCELED)
         return 1;
-      tu_file_error(c, files[i], rerr);
+      tu_file_error(c, ins.name, rerr);
       status = 1;
     }
   }
   if (wr_flush(&w))
     return bi_stream_status(w.err);
-  return status;
+  return status | ins.status;
 }

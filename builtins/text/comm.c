@@ -13,29 +13,28 @@
 
 const char bi_usage_comm[] = "Usage: comm [OPTION]... FILE1 FILE2";
 const char bi_help_comm[] =
-    "Compare sorted files FILE1 and FILE2 line by line.\n"
+    "Read two sorted files, FILE1 and FILE2, and sort their lines into three\n"
+    "groups.\n"
     "\n"
-    "When FILE1 or FILE2 (not both) is -, read standard input.\n"
+    "Either FILE1 or FILE2 may be - for standard input, but not both.\n"
     "\n"
-    "With no options, produce three-column output.  Column one contains\n"
-    "lines unique to FILE1, column two contains lines unique to FILE2,\n"
-    "and column three contains lines common to both files.\n"
+    "The output has three columns: lines found only in FILE1, lines found "
+    "only\n"
+    "in FILE2, and lines found in both.\n"
     "\n"
-    "  -1                      suppress column 1 (lines unique to FILE1)\n"
-    "  -2                      suppress column 2 (lines unique to FILE2)\n"
-    "  -3                      suppress column 3 (lines that appear in both "
-    "files)\n"
+    "  -1                      leave out column 1 (only in FILE1)\n"
+    "  -2                      leave out column 2 (only in FILE2)\n"
+    "  -3                      leave out column 3 (in both files)\n"
     "\n"
-    "      --check-order       check that the input is correctly sorted, "
-    "even\n"
-    "                            if all input lines are pairable\n"
-    "      --nocheck-order     do not check that the input is correctly "
-    "sorted\n"
-    "      --output-delimiter=STR  separate columns with STR\n"
-    "      --total             output a summary\n"
-    "  -z, --zero-terminated    line delimiter is NUL, not newline\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "      --check-order       fail on unsorted input, even when every line\n"
+    "                            has a partner\n"
+    "      --nocheck-order     skip the sort order check\n"
+    "      --output-delimiter=STR  put STR between columns\n"
+    "      --total             end with a line of per-column counts\n"
+    "  -z, --zero-terminated   records end with a NUL byte instead of a "
+    "newline\n"
+    "      --help              print this summary and quit\n"
+    "      --version           print the version line and quit\n";
 
 typedef struct side {
   reader r;
@@ -87,7 +86,7 @@ int bi_comm(bi_ctx *c) {
   const char *odelim = "\t";
   bi_getopt g;
   bi_getopt_init(&g, c, "123z", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case '1':
     case '2':
@@ -110,29 +109,20 @@ int bi_comm(bi_ctx *c) {
     case 0x103:
       total = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if (g.noperands < 2) {
     if (g.noperands == 0)
       bi_error(c, "missing operand");
     else
       bi_error(c, "missing operand after %s", tu_quote(c, g.operands[0]));
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 1;
   }
-  if (g.noperands > 2) {
-    bi_error(c, "extra operand %s", tu_quote(c, g.operands[2]));
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
-    return 1;
-  }
+  if (g.noperands > 2)
+    return tu_extra_operand(c, g.operands[2]);
   stream *in[2];
   for (int i = 0; i < 2; i++) {
     int err;

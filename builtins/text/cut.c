@@ -5,7 +5,6 @@
  * is set apart, like GNU.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,44 +12,40 @@
 
 const char bi_usage_cut[] = "Usage: cut OPTION... [FILE]...";
 const char bi_help_cut[] =
-    "Print selected parts of lines from each FILE to standard output.\n"
+    "Pick out parts of each line of every FILE and print them to standard\n"
+    "output.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -b, --bytes=LIST        select only these bytes\n"
-    "  -c, --characters=LIST   select only these characters\n"
-    "  -d, --delimiter=DELIM   use DELIM instead of TAB for field "
-    "delimiter\n"
-    "  -f, --fields=LIST       select only these fields;  also print any "
-    "line\n"
-    "                            that contains no delimiter character, "
-    "unless\n"
-    "                            the -s option is specified\n"
-    "  -n                      (ignored)\n"
-    "      --complement        complement the set of selected bytes, "
-    "characters\n"
-    "                            or fields\n"
-    "  -s, --only-delimited    do not print lines not containing "
-    "delimiters\n"
-    "      --output-delimiter=STRING  use STRING as the output delimiter\n"
-    "                            the default is to use the input "
-    "delimiter\n"
-    "  -z, --zero-terminated   line delimiter is NUL, not newline\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -b, --bytes=LIST        keep the bytes at the positions in LIST\n"
+    "  -c, --characters=LIST   keep the characters at the positions in LIST\n"
+    "  -d, --delimiter=DELIM   fields are separated by DELIM (default: TAB)\n"
+    "  -f, --fields=LIST       keep the fields numbered in LIST; a line with "
+    "no\n"
+    "                            delimiter at all is printed whole unless -s "
+    "is\n"
+    "                            given\n"
+    "  -n                      accepted and ignored\n"
+    "      --complement        keep everything except what LIST selects\n"
+    "  -s, --only-delimited    drop lines that contain no delimiter\n"
+    "      --output-delimiter=STRING  join the kept fields with STRING; "
+    "without\n"
+    "                            it the input delimiter is used\n"
+    "  -z, --zero-terminated   records end with a NUL byte instead of a "
+    "newline\n"
+    "      --help              print this summary and quit\n"
+    "      --version           print the version line and quit\n"
     "\n"
-    "Use one, and only one of -b, -c or -f.  Each LIST is made up of one\n"
-    "range, or many ranges separated by commas.  Selected input is "
-    "written\n"
-    "in the same order that it is read, and is written exactly once.\n"
-    "Each range is one of:\n"
+    "Exactly one of -b, -c and -f must be given. A LIST is a single range or\n"
+    "several ranges joined by commas. Whatever the order of the ranges, the\n"
+    "selected pieces come out in input order, and none is printed twice.\n"
+    "A range has one of these forms:\n"
     "\n"
-    "  N     N'th byte, character or field, counted from 1\n"
-    "  N-    from N'th byte, character or field, to end of line\n"
-    "  N-M   from N'th to M'th (included) byte, character or field\n"
-    "  -M    from first to M'th (included) byte, character or field\n";
+    "  N     piece number N (the first piece is 1)\n"
+    "  N-    piece N through the end of the line\n"
+    "  N-M   pieces N through M, both included\n"
+    "  -M    the first piece through piece M, included\n";
 
 typedef struct range {
   size_t lo, hi; /* 1-based, inclusive; hi SIZE_MAX: to the end */
@@ -59,10 +54,6 @@ typedef struct range {
 static int rcmp(const void *a, const void *b) {
   const range *x = a, *y = b;
   return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-static void try_help(bi_ctx *c) {
-  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
 }
 
 static int parse_num(const char **p, size_t *v) {
@@ -91,48 +82,34 @@ static range *parse_list(bi_ctx *c, const char *list, int fields, size_t *nr) {
     const char *item = p;
     size_t lo = 1, hi;
     int has_lo = parse_num(&p, &lo);
-    if (*p == '-') {
+    int ranged = *p == '-';
+    const char *why = NULL;
+    if (ranged) {
       p++;
       int has_hi = parse_num(&p, &hi);
-      if (!has_lo && !has_hi) {
-        bi_error(c, "invalid range with no endpoint: -");
-        try_help(c);
-        return NULL;
-      }
-      if (!has_hi)
+      if (!has_lo && !has_hi)
+        why = "invalid range with no endpoint: -";
+      else if (!has_hi)
         hi = SIZE_MAX;
-      if (has_lo && lo == 0) {
-        bi_error(c, "%s",
-                 fields ? "fields are numbered from 1"
-                        : "byte/character positions are numbered "
-                          "from 1");
-        try_help(c);
-        return NULL;
-      }
-      if (hi < lo) {
-        bi_error(c, "invalid decreasing range");
-        try_help(c);
-        return NULL;
-      }
-    } else if (has_lo) {
-      hi = lo;
-      if (lo == 0) {
-        bi_error(c, "%s",
-                 fields ? "fields are numbered from 1"
-                        : "byte/character positions are numbered "
-                          "from 1");
-        try_help(c);
-        return NULL;
-      }
     } else {
-      hi = 0;
+      hi = has_lo ? lo : 0;
+    }
+    if (!why && has_lo && lo == 0)
+      why = fields ? "fields are numbered from 1"
+                   : "byte/character positions are numbered from 1";
+    else if (!why && ranged && hi < lo)
+      why = "invalid decreasing range";
+    if (why) {
+      bi_error(c, "%s", why);
+      bi_try_help(c);
+      return NULL;
     }
     if ((*p != ',' && *p != 0 && *p != ' ' && *p != '\t') || hi == 0) {
       size_t l = strcspn(item, ", \t");
       bi_error(c, "invalid %s '%.*s'",
                fields ? "field value" : "byte/character position", (int)l,
                item);
-      try_help(c);
+      bi_try_help(c);
       return NULL;
     }
     r[n].lo = lo;
@@ -256,14 +233,14 @@ int bi_cut(bi_ctx *c) {
   int mode = 0, comp = 0, have_delim = 0, ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "b:c:d:f:nsz", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'b':
     case 'c':
     case 'f':
       if (mode) {
         bi_error(c, "only one list may be specified");
-        try_help(c);
+        bi_try_help(c);
         return 1;
       }
       mode = ch;
@@ -272,7 +249,7 @@ int bi_cut(bi_ctx *c) {
     case 'd':
       if (g.arg[0] && g.arg[1]) {
         bi_error(c, "the delimiter must be a single character");
-        try_help(c);
+        bi_try_help(c);
         return 1;
       }
       o.delim = (unsigned char)g.arg[0];
@@ -293,30 +270,26 @@ int bi_cut(bi_ctx *c) {
       o.odelim = g.arg;
       o.odlen = strlen(g.arg);
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if (!mode) {
     bi_error(c, "you must specify a list of bytes, characters, or fields");
-    try_help(c);
+    bi_try_help(c);
     return 1;
   }
   o.fields = mode == 'f';
   if (!o.fields && have_delim) {
     bi_error(c, "an input delimiter may be specified only when operating "
                 "on fields");
-    try_help(c);
+    bi_try_help(c);
     return 1;
   }
   if (!o.fields && o.only_delim) {
     bi_error(c, "suppressing non-delimited lines makes sense\n"
                 "\tonly when operating on fields");
-    try_help(c);
+    bi_try_help(c);
     return 1;
   }
   o.r = parse_list(c, list, o.fields, &o.nr);
@@ -324,49 +297,25 @@ int bi_cut(bi_ctx *c) {
     return 1;
   if (comp && !(o.r = complement(c, o.r, o.nr, &o.nr)))
     return 1;
-  static char *dash[] = {"-", NULL};
-  char **files = g.noperands ? g.operands : dash;
-  int nfiles = g.noperands ? g.noperands : 1;
   writer w;
   wr_init(&w, c->out);
-  int status = 0;
-  for (int i = 0; i < nfiles; i++) {
-    int err = 0;
-    stream *in = bi_open_read(c, files[i], &err);
-    if (!in) {
-      tu_file_error(c, files[i], err);
-      status = 1;
-      continue;
-    }
-    reader r;
-    rd_init(&r, c->m, in);
-    const char *line;
-    size_t len;
-    int k;
-    while ((k = rd_record(&r, o.eol, &line, &len)) > 0) {
-      if (len && line[len - 1] == (char)o.eol)
-        len--;
-      if (o.fields)
-        cut_fields(&o, line, len, &w);
-      else
-        cut_bytes(&o, line, len, &w);
-      if (w.err)
-        break;
-    }
-    if (k < 0) {
-      if (r.err == ECANCELED) {
-        rd_free(&r);
-        stream_unref(in);
-        return 1;
-      }
-      tu_file_error(c, files[i], r.err);
-      status = 1;
-    }
-    rd_free(&r);
-    stream_unref(in);
+  tu_records recs;
+  tu_records_init(&recs, c, g.operands, g.noperands, o.eol, &w);
+  const char *line;
+  size_t len;
+  while (tu_records_next(&recs, &line, &len)) {
+    if (len && line[len - 1] == (char)o.eol)
+      len--;
+    if (o.fields)
+      cut_fields(&o, line, len, &w);
+    else
+      cut_bytes(&o, line, len, &w);
     if (w.err)
-      return bi_stream_status(w.err);
+      break;
   }
+  int status = tu_records_end(&recs);
+  if (w.err)
+    return bi_stream_status(w.err);
   if (wr_flush(&w))
     return bi_stream_status(w.err);
   return status;

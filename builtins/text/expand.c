@@ -16,33 +16,36 @@
 
 const char bi_usage_expand[] = "Usage: expand [OPTION]... [FILE]...";
 const char bi_help_expand[] =
-    "Convert tabs in each FILE to spaces, writing to standard output.\n"
+    "Replace the TAB characters of each FILE with spaces and print the result\n"
+    "to standard output.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -i, --initial    do not convert tabs after non blanks\n"
-    "  -t, --tabs=N     have tabs N characters apart, not 8\n"
-    "  -t, --tabs=LIST  use comma separated list of tab positions.\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -i, --initial    replace only the TABs in a line's leading whitespace\n"
+    "  -t, --tabs=N     put a tab stop every N columns (default 8)\n"
+    "  -t, --tabs=LIST  put tab stops at the columns in LIST (comma "
+    "separated)\n"
+    "      --help       print this summary and quit\n"
+    "      --version    print the version line and quit\n";
 const char bi_usage_unexpand[] = "Usage: unexpand [OPTION]... [FILE]...";
 const char bi_help_unexpand[] =
-    "Convert blanks in each FILE to tabs, writing to standard output.\n"
+    "Replace runs of spaces in each FILE with TAB characters where they reach "
+    "a\n"
+    "tab stop, and print the result to standard output.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -a, --all        convert all blanks, instead of just initial blanks\n"
-    "      --first-only  convert only leading sequences of blanks (overrides "
-    "-a)\n"
-    "  -t, --tabs=N     have tabs N characters apart instead of 8 (enables "
-    "-a)\n"
-    "  -t, --tabs=LIST  use comma separated list of tab positions.\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -a, --all        work on every run of blanks, not only leading ones\n"
+    "      --first-only  work only on the leading blanks of a line (wins over\n"
+    "                     -a)\n"
+    "  -t, --tabs=N     put a tab stop every N columns instead of 8 (turns\n"
+    "                     on -a)\n"
+    "  -t, --tabs=LIST  put tab stops at the columns in LIST (comma "
+    "separated)\n"
+    "      --help       print this summary and quit\n"
+    "      --version    print the version line and quit\n";
 
 #define MAXSTOPS 256
 
@@ -123,29 +126,12 @@ static int tab_main(bi_ctx *c, int un) {
   memset(&t, 0, sizeof t);
   int initial = 0, all = 0, first_only = 0, ch;
   /* Obsolete "-4" / "-4,8" forms become -t. */
-  bi_ctx sub = *c;
-  char **av = arena_alloc(c->scratch, sizeof(char *) * (size_t)(c->argc + 1));
-  if (!av)
+  bi_ctx sub;
+  if (tu_obsolete_num(c, &sub, 't'))
     return 1;
-  memcpy(av, c->argv, sizeof(char *) * (size_t)(c->argc + 1));
-  for (int i = 1; i < c->argc; i++) {
-    if (!strcmp(av[i], "--"))
-      break;
-    if (av[i][0] == '-' && av[i][1] >= '0' && av[i][1] <= '9') {
-      size_t l = strlen(av[i]);
-      char *na = arena_alloc(c->scratch, l + 2);
-      if (!na)
-        return 1;
-      na[0] = '-';
-      na[1] = 't';
-      memcpy(na + 2, av[i] + 1, l);
-      av[i] = na;
-    }
-  }
-  sub.argv = av;
   bi_getopt g;
   bi_getopt_init(&g, &sub, un ? "at:" : "it:", un ? uopts : eopts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'i':
       initial = 1;
@@ -161,113 +147,90 @@ static int tab_main(bi_ctx *c, int un) {
         return 1;
       all = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if (first_only)
     all = 0;
-  static char *dash[] = {"-", NULL};
-  char **files = g.noperands ? g.operands : dash;
-  int nfiles = g.noperands ? g.noperands : 1, status = 0;
   writer w;
   wr_init(&w, c->out);
   buf blanks;
   buf_init(&blanks, c->m);
-  for (int i = 0; i < nfiles && !w.err; i++) {
-    int err;
-    stream *in = bi_open_read(c, files[i], &err);
-    if (!in) {
-      tu_file_error(c, files[i], err);
-      status = 1;
-      continue;
-    }
-    reader r;
-    rd_init(&r, c->m, in);
-    const char *l;
-    size_t n;
-    int k;
-    while ((k = rd_record(&r, '\n', &l, &n)) > 0 && !w.err) {
-      uint64_t col = 0;
-      int leading = 1;
-      if (!un) {
-        for (size_t j = 0; j < n; j++) {
-          unsigned char chr = (unsigned char)l[j];
-          if (chr == '\t' && (!initial || leading)) {
-            uint64_t ns = next_stop(&t, col);
-            if (!ns)
-              ns = col + 1;
-            for (; col < ns; col++)
-              wr_putc(&w, ' ');
-            continue;
-          }
-          if (chr == '\b')
-            col = col ? col - 1 : 0;
-          else if (chr != '\n')
-            col++;
-          if (chr != ' ' && chr != '\t')
-            leading = 0;
-          wr_putc(&w, chr);
-        }
-        continue;
-      }
-      /* unexpand: collect a run of blanks; at each stop reached, the run
-       * becomes one tab (a lone space stays a space). */
-      uint64_t run_start = 0;
-      buf_clear(&blanks);
-      for (size_t j = 0; j <= n; j++) {
-        int chr = j < n ? (unsigned char)l[j] : -1;
-        int convert = all || leading;
-        if (convert && (chr == ' ' || chr == '\t')) {
-          if (!blanks.len)
-            run_start = col;
+  tu_records recs;
+  tu_records_init(&recs, c, g.operands, g.noperands, '\n', &w);
+  const char *l;
+  size_t n;
+  while (tu_records_next(&recs, &l, &n) && !w.err) {
+    uint64_t col = 0;
+    int leading = 1;
+    if (!un) {
+      for (size_t j = 0; j < n; j++) {
+        unsigned char chr = (unsigned char)l[j];
+        if (chr == '\t' && (!initial || leading)) {
           uint64_t ns = next_stop(&t, col);
-          uint64_t nc = chr == '\t' ? (ns ? ns : col + 1) : col + 1;
-          buf_putc(&blanks, chr);
-          col = nc;
-          if (ns && col == ns) {
-            /* reached a stop: the run so far is one tab, unless it is a
-             * single space */
-            if (blanks.len == 1 && blanks.data[0] == ' ' && chr == ' ' &&
-                col - run_start == 1)
-              wr_putc(&w, ' ');
-            else
-              wr_putc(&w, '\t');
-            buf_clear(&blanks);
-            run_start = col;
-          }
+          if (!ns)
+            ns = col + 1;
+          for (; col < ns; col++)
+            wr_putc(&w, ' ');
           continue;
         }
-        if (blanks.len) {
-          wr_write(&w, blanks.data, blanks.len);
-          buf_clear(&blanks);
-        }
-        if (chr < 0)
-          break;
         if (chr == '\b')
           col = col ? col - 1 : 0;
-        else if (chr == '\t') {
-          uint64_t ns = next_stop(&t, col);
-          col = ns ? ns : col + 1;
-        } else if (chr != '\n')
+        else if (chr != '\n')
           col++;
-        if (chr != ' ' && chr != '\t' && chr != '\n')
+        if (chr != ' ' && chr != '\t')
           leading = 0;
         wr_putc(&w, chr);
       }
+      continue;
     }
-    if (k < 0) {
-      if (r.err != ECANCELED)
-        tu_file_error(c, files[i], r.err);
-      status = 1;
+    /* unexpand: collect a run of blanks; at each stop reached, the run
+     * becomes one tab (a lone space stays a space). */
+    uint64_t run_start = 0;
+    buf_clear(&blanks);
+    for (size_t j = 0; j <= n; j++) {
+      int chr = j < n ? (unsigned char)l[j] : -1;
+      int convert = all || leading;
+      if (convert && (chr == ' ' || chr == '\t')) {
+        if (!blanks.len)
+          run_start = col;
+        uint64_t ns = next_stop(&t, col);
+        uint64_t nc = chr == '\t' ? (ns ? ns : col + 1) : col + 1;
+        buf_putc(&blanks, chr);
+        col = nc;
+        if (ns && col == ns) {
+          /* reached a stop: the run so far is one tab, unless it is a
+           * single space */
+          if (blanks.len == 1 && blanks.data[0] == ' ' && chr == ' ' &&
+              col - run_start == 1)
+            wr_putc(&w, ' ');
+          else
+            wr_putc(&w, '\t');
+          buf_clear(&blanks);
+          run_start = col;
+        }
+        continue;
+      }
+      if (blanks.len) {
+        wr_write(&w, blanks.data, blanks.len);
+        buf_clear(&blanks);
+      }
+      if (chr < 0)
+        break;
+      if (chr == '\b')
+        col = col ? col - 1 : 0;
+      else if (chr == '\t') {
+        uint64_t ns = next_stop(&t, col);
+        col = ns ? ns : col + 1;
+      } else if (chr != '\n')
+        col++;
+      if (chr != ' ' && chr != '\t' && chr != '\n')
+        leading = 0;
+      wr_putc(&w, chr);
     }
-    rd_free(&r);
-    stream_unref(in);
   }
+  int status = tu_records_end(&recs);
   buf_free(&blanks);
   if (wr_flush(&w))
     return bi_stream_status(w.err);

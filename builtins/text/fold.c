@@ -15,17 +15,18 @@
 
 const char bi_usage_fold[] = "Usage: fold [OPTION]... [FILE]...";
 const char bi_help_fold[] =
-    "Wrap input lines in each FILE, writing to standard output.\n"
+    "Break the long lines of each FILE so that none is wider than a given\n"
+    "width, and print the result to standard output.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -b, --bytes         count bytes rather than columns\n"
-    "  -s, --spaces        break at spaces\n"
-    "  -w, --width=WIDTH   use WIDTH columns instead of 80\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -b, --bytes         measure width in bytes, not in screen columns\n"
+    "  -s, --spaces        break after the last blank that fits, when there\n"
+    "                        is one\n"
+    "  -w, --width=WIDTH   lines may be at most WIDTH columns (default 80)\n"
+    "      --help          print this summary and quit\n"
+    "      --version       print the version line and quit\n";
 
 static size_t adv(size_t col, unsigned char ch, int bytes) {
   if (bytes)
@@ -87,33 +88,12 @@ int bi_fold(bi_ctx *c) {
   int bytes = 0, spaces = 0, ch;
   size_t width = 80;
   /* GNU still accepts the obsolete -NUMBER form (fold -40). */
-  bi_ctx sub = *c;
-  char **av = NULL;
-  for (int i = 1; i < c->argc; i++) {
-    const char *a = c->argv[i];
-    if (a[0] == '-' && a[1] >= '0' && a[1] <= '9') {
-      if (!av) {
-        av = arena_alloc(c->scratch, sizeof(char *) * (size_t)(c->argc + 1));
-        if (!av)
-          return 1;
-        memcpy(av, c->argv, sizeof(char *) * (size_t)(c->argc + 1));
-        sub.argv = av;
-      }
-      size_t l = strlen(a);
-      char *na = arena_alloc(c->scratch, l + 2);
-      if (!na)
-        return 1;
-      na[0] = '-';
-      na[1] = 'w';
-      memcpy(na + 2, a + 1, l);
-      av[i] = na;
-    } else if (!strcmp(a, "--")) {
-      break;
-    }
-  }
+  bi_ctx sub;
+  if (tu_obsolete_num(c, &sub, 'w'))
+    return 1;
   bi_getopt g;
   bi_getopt_init(&g, &sub, "bsw:", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'b':
       bytes = 1;
@@ -139,48 +119,25 @@ int bi_fold(bi_ctx *c) {
       width = (size_t)v;
       break;
     }
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
-  static char *dash[] = {"-", NULL};
-  char **files = g.noperands ? g.operands : dash;
-  int nfiles = g.noperands ? g.noperands : 1, status = 0;
+  if (ch == BI_OPT_STOP)
+    return g.status;
   writer w;
   wr_init(&w, c->out);
   buf pend;
   buf_init(&pend, c->m);
-  for (int i = 0; i < nfiles && !w.err; i++) {
-    int err;
-    stream *in = bi_open_read(c, files[i], &err);
-    if (!in) {
-      tu_file_error(c, files[i], err);
-      status = 1;
-      continue;
-    }
-    reader r;
-    rd_init(&r, c->m, in);
-    const char *l;
-    size_t n;
-    int k;
-    while ((k = rd_record(&r, '\n', &l, &n)) > 0 && !w.err) {
-      int nl = l[n - 1] == '\n';
-      fold_line(&w, l, n - (size_t)nl, width, bytes, spaces, &pend);
-      if (nl)
-        wr_putc(&w, '\n');
-    }
-    if (k < 0) {
-      if (r.err != ECANCELED)
-        tu_file_error(c, files[i], r.err);
-      status = 1;
-    }
-    rd_free(&r);
-    stream_unref(in);
+  tu_records recs;
+  tu_records_init(&recs, c, g.operands, g.noperands, '\n', &w);
+  const char *l;
+  size_t n;
+  while (tu_records_next(&recs, &l, &n) && !w.err) {
+    int nl = l[n - 1] == '\n';
+    fold_line(&w, l, n - (size_t)nl, width, bytes, spaces, &pend);
+    if (nl)
+      wr_putc(&w, '\n');
   }
+  int status = tu_records_end(&recs);
   buf_free(&pend);
   if (wr_flush(&w))
     return bi_stream_status(w.err);

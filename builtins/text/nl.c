@@ -17,51 +17,48 @@
 
 const char bi_usage_nl[] = "Usage: nl [OPTION]... [FILE]...";
 const char bi_help_nl[] =
-    "Write each FILE to standard output, with line numbers added.\n"
+    "Print each FILE to standard output with numbers in front of its lines.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -b, --body-numbering=STYLE      use STYLE for numbering body lines\n"
-    "  -d, --section-delimiter=CC      use CC for logical page delimiters\n"
-    "  -f, --footer-numbering=STYLE    use STYLE for numbering footer lines\n"
-    "  -h, --header-numbering=STYLE    use STYLE for numbering header lines\n"
-    "  -i, --line-increment=NUMBER     line number increment at each line\n"
-    "  -l, --join-blank-lines=NUMBER   group of NUMBER empty lines counted as "
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -b, --body-numbering=STYLE      which body lines get a number (STYLE)\n"
+    "  -d, --section-delimiter=CC      CC marks the start of a page section\n"
+    "  -f, --footer-numbering=STYLE    which footer lines get a number "
+    "(STYLE)\n"
+    "  -h, --header-numbering=STYLE    which header lines get a number "
+    "(STYLE)\n"
+    "  -i, --line-increment=NUMBER     add NUMBER to the count from line to "
+    "line\n"
+    "  -l, --join-blank-lines=NUMBER   count NUMBER blank lines in a row as "
     "one\n"
-    "  -n, --number-format=FORMAT      insert line numbers according to "
-    "FORMAT\n"
-    "  -p, --no-renumber               do not reset line numbers for each "
-    "section\n"
-    "  -s, --number-separator=STRING   add STRING after (possible) line "
-    "number\n"
-    "  -v, --starting-line-number=NUMBER  first line number for each "
-    "section\n"
-    "  -w, --number-width=NUMBER       use NUMBER columns for line numbers\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "  -n, --number-format=FORMAT      lay out the numbers as FORMAT says\n"
+    "  -p, --no-renumber               keep counting across sections\n"
+    "  -s, --number-separator=STRING   put STRING between number and text\n"
+    "  -v, --starting-line-number=NUMBER  number each section from NUMBER\n"
+    "  -w, --number-width=NUMBER       numbers take NUMBER columns\n"
+    "      --help                      print this summary and quit\n"
+    "      --version                   print the version line and quit\n"
     "\n"
-    "Default options are: -bt -d'\\:' -fn -hn -i1 -l1 -n'rn' -s<TAB> -v1 "
-    "-w6\n"
+    "Without options nl acts as if given: -bt -d'\\:' -fn -hn -i1 -l1 -n'rn'\n"
+    "-s<TAB> -v1 -w6\n"
     "\n"
-    "CC are two delimiter characters used to construct logical page "
-    "delimiters;\n"
-    "a missing second character implies ':'.\n"
+    "CC is a pair of characters that, doubled or tripled on a line of its "
+    "own,\n"
+    "starts a section; when only one is given, ':' is the second.\n"
     "\n"
-    "STYLE is one of:\n"
+    "STYLE values:\n"
     "\n"
-    "  a      number all lines\n"
-    "  t      number only nonempty lines\n"
-    "  n      number no lines\n"
-    "  pBRE   number only lines that contain a match for the basic regular\n"
-    "         expression, BRE\n"
+    "  a      every line\n"
+    "  t      lines that are not empty\n"
+    "  n      no line\n"
+    "  pBRE   lines matching BRE, a basic regular expression\n"
     "\n"
-    "FORMAT is one of:\n"
+    "FORMAT values:\n"
     "\n"
-    "  ln     left justified, no leading zeros\n"
-    "  rn     right justified, no leading zeros\n"
-    "  rz     right justified, leading zeros\n";
+    "  ln     flush left, no zero padding\n"
+    "  rn     flush right, no zero padding\n"
+    "  rz     flush right, padded with zeros\n";
 
 typedef struct style {
   char kind; /* a t n p */
@@ -88,7 +85,7 @@ static int parse_style(bi_ctx *c, const char *a, style *s, const char *what) {
     return 0;
   }
   bi_error(c, "invalid %s numbering style: %s", what, tu_quote(c, a));
-  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
+  bi_try_help(c);
   return -1;
 }
 
@@ -125,6 +122,7 @@ int bi_nl(bi_ctx *c) {
                                 {"help", BI_OPT_HELP, BI_ARG_NONE},
                                 {"version", BI_OPT_VERSION, BI_ARG_NONE},
                                 {NULL, 0, 0}};
+  static const char *const sect[] = {"header", "body", "footer"};
   style st[3]; /* header, body, footer */
   memset(st, 0, sizeof st);
   st[0].kind = 'n';
@@ -138,15 +136,13 @@ int bi_nl(bi_ctx *c) {
   bi_getopt_init(&g, c, "b:d:f:h:i:l:n:ps:v:w:", opts);
   while ((ch = bi_getopt_next(&g)) != -1 && !status) {
     switch (ch) {
-    case 'b':
-      status = parse_style(c, g.arg, &st[1], "body") ? 1 : 0;
-      break;
-    case 'f':
-      status = parse_style(c, g.arg, &st[2], "footer") ? 1 : 0;
-      break;
     case 'h':
-      status = parse_style(c, g.arg, &st[0], "header") ? 1 : 0;
+    case 'b':
+    case 'f': {
+      int k = ch == 'h' ? 0 : ch == 'b' ? 1 : 2;
+      status = parse_style(c, g.arg, &st[k], sect[k]) ? 1 : 0;
       break;
+    }
     case 'd':
       if (g.arg[0]) {
         dl[0] = g.arg[0];
@@ -195,9 +191,6 @@ int bi_nl(bi_ctx *c) {
     }
   }
   if (status == 0) {
-    static char *dash[] = {"-", NULL};
-    char **files = g.noperands ? g.operands : dash;
-    int nfiles = g.noperands ? g.noperands : 1;
     writer w;
     wr_init(&w, c->out);
     int64_t num = start;
@@ -206,80 +199,64 @@ int bi_nl(bi_ctx *c) {
     size_t seplen = strlen(sep);
     buf tmp;
     buf_init(&tmp, c->m);
-    for (int i = 0; i < nfiles && !w.err; i++) {
-      int err;
-      stream *in = bi_open_read(c, files[i], &err);
-      if (!in) {
-        tu_file_error(c, files[i], err);
-        status = 1;
+    tu_records recs;
+    tu_records_init(&recs, c, g.operands, g.noperands, '\n', &w);
+    const char *l;
+    size_t n;
+    while (tu_records_next(&recs, &l, &n) && !w.err) {
+      size_t body = n - (l[n - 1] == '\n');
+      /* Section delimiters: the pair repeated 3, 2 or 1 times alone. */
+      int reps = 0;
+      if (body && body % 2 == 0 && body <= 6) {
+        reps = (int)body / 2;
+        for (size_t j = 0; j < body; j += 2)
+          if (l[j] != dl[0] || l[j + 1] != dl[1])
+            reps = 0;
+      }
+      if (reps) {
+        sect = reps == 3 ? 0 : reps == 2 ? 1 : 2;
+        /* Every delimiter restarts numbering (GNU), unless -p. */
+        if (renumber)
+          num = start;
+        wr_putc(&w, '\n');
         continue;
       }
-      reader r;
-      rd_init(&r, c->m, in);
-      const char *l;
-      size_t n;
-      int k;
-      while ((k = rd_record(&r, '\n', &l, &n)) > 0 && !w.err) {
-        size_t body = n - (l[n - 1] == '\n');
-        /* Section delimiters: the pair repeated 3, 2 or 1 times alone. */
-        int reps = 0;
-        if (body && body % 2 == 0 && body <= 6) {
-          reps = (int)body / 2;
-          for (size_t j = 0; j < body; j += 2)
-            if (l[j] != dl[0] || l[j + 1] != dl[1])
-              reps = 0;
-        }
-        if (reps) {
-          sect = reps == 3 ? 0 : reps == 2 ? 1 : 2;
-          /* Every delimiter restarts numbering (GNU), unless -p. */
-          if (renumber)
-            num = start;
-          wr_putc(&w, '\n');
-          continue;
-        }
-        const style *s = &st[sect];
-        int number = 0;
-        if (s->kind == 'a') {
-          if (body == 0) {
-            /* -l N: only every Nth consecutive empty line is numbered */
-            blanks++;
-            number = blanks >= join;
-            if (number)
-              blanks = 0;
-          } else {
+      const style *s = &st[sect];
+      int number = 0;
+      if (s->kind == 'a') {
+        if (body == 0) {
+          /* -l N: only every Nth consecutive empty line is numbered */
+          blanks++;
+          number = blanks >= join;
+          if (number)
             blanks = 0;
-            number = 1;
-          }
-        } else if (s->kind == 't') {
-          number = body > 0;
-        } else if (s->kind == 'p') {
-          buf_clear(&tmp);
-          buf_append(&tmp, l, body);
-          number = regexec(&s->re, buf_cstr(&tmp), 0, NULL, 0) == 0;
-        }
-        if (number) {
-          if (fmt[0] == 'l')
-            wr_printf(&w, "%-*lld", (int)width, (long long)num);
-          else if (fmt[1] == 'z')
-            wr_printf(&w, "%0*lld", (int)width, (long long)num);
-          else
-            wr_printf(&w, "%*lld", (int)width, (long long)num);
-          wr_write(&w, sep, seplen);
-          num += incr;
         } else {
-          for (int64_t j = 0; j < width + (int64_t)seplen; j++)
-            wr_putc(&w, ' ');
+          blanks = 0;
+          number = 1;
         }
-        wr_write(&w, l, n);
+      } else if (s->kind == 't') {
+        number = body > 0;
+      } else if (s->kind == 'p') {
+        buf_clear(&tmp);
+        buf_append(&tmp, l, body);
+        number = regexec(&s->re, buf_cstr(&tmp), 0, NULL, 0) == 0;
       }
-      if (k < 0) {
-        if (r.err != ECANCELED)
-          tu_file_error(c, files[i], r.err);
-        status = 1;
+      if (number) {
+        if (fmt[0] == 'l')
+          wr_printf(&w, "%-*lld", (int)width, (long long)num);
+        else if (fmt[1] == 'z')
+          wr_printf(&w, "%0*lld", (int)width, (long long)num);
+        else
+          wr_printf(&w, "%*lld", (int)width, (long long)num);
+        wr_write(&w, sep, seplen);
+        num += incr;
+      } else {
+        for (int64_t j = 0; j < width + (int64_t)seplen; j++)
+          wr_putc(&w, ' ');
       }
-      rd_free(&r);
-      stream_unref(in);
+      wr_write(&w, l, n);
     }
+    status = tu_records_end(&recs);
     buf_free(&tmp);
     if (wr_flush(&w))
       status = bi_stream_status(w.err);
@@ -290,6 +267,6 @@ int bi_nl(bi_ctx *c) {
   if (status == -1)
     return bi_print_help(c);
   if (status == -2)
-    return tu_version(c);
+    return bi_print_version(c);
   return status;
 }

@@ -19,46 +19,46 @@
 
 const char bi_usage_od[] = "Usage: od [OPTION]... [FILE]...";
 const char bi_help_od[] =
-    "Write an unambiguous representation, octal bytes by default,\n"
-    "of FILE to standard output.  With more than one FILE argument,\n"
-    "concatenate them in the listed order to form the input.\n"
+    "Dump FILE to standard output in a form that shows every byte plainly (as\n"
+    "octal numbers unless told otherwise). Several FILEs are read back to "
+    "back\n"
+    "as a single input.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -A, --address-radix=RADIX   output format for file offsets; RADIX is "
-    "one\n"
-    "                                of [doxn], for Decimal, Octal, Hex or "
-    "None\n"
-    "  -j, --skip-bytes=BYTES      skip BYTES input bytes first\n"
-    "  -N, --read-bytes=BYTES      limit dump to BYTES input bytes\n"
-    "  -t, --format=TYPE           select output format or formats\n"
-    "  -v, --output-duplicates     do not use * to mark line suppression\n"
-    "  -w[BYTES], --width[=BYTES]  output BYTES bytes per output line;\n"
-    "                                32 is implied when BYTES is not "
-    "specified\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -A, --address-radix=RADIX   base of the offsets at the start of each\n"
+    "                                line: d (decimal), o (octal), x (hex) or\n"
+    "                                n (no offsets)\n"
+    "  -j, --skip-bytes=BYTES      start BYTES bytes into the input\n"
+    "  -N, --read-bytes=BYTES      stop after BYTES bytes of input\n"
+    "  -t, --format=TYPE           choose how the data is shown (may repeat)\n"
+    "  -v, --output-duplicates     print repeated lines in full instead of\n"
+    "                                one '*' line\n"
+    "  -w[BYTES], --width[=BYTES]  show BYTES input bytes on each line; BYTES\n"
+    "                                left out means 32\n"
+    "      --help                  print this summary and quit\n"
+    "      --version               print the version line and quit\n"
     "\n"
-    "Traditional format specifications may be intermixed; they accumulate:\n"
-    "  -a   same as -t a,  select named characters, ignoring high-order bit\n"
-    "  -b   same as -t o1, select octal bytes\n"
-    "  -c   same as -t c,  select printable characters or backslash escapes\n"
-    "  -d   same as -t u2, select unsigned decimal 2-byte units\n"
-    "  -i   same as -t dI, select decimal ints\n"
-    "  -l   same as -t dL, select decimal longs\n"
-    "  -o   same as -t o2, select octal 2-byte units\n"
-    "  -s   same as -t d2, select decimal 2-byte units\n"
-    "  -x   same as -t x2, select hexadecimal 2-byte units\n"
+    "Older single-letter formats may be mixed in and add up with -t:\n"
+    "  -a   means -t a:  named characters, high bit dropped\n"
+    "  -b   means -t o1: octal, one byte at a time\n"
+    "  -c   means -t c:  characters, or backslash escapes for unprintable "
+    "ones\n"
+    "  -d   means -t u2: unsigned decimal, two bytes at a time\n"
+    "  -i   means -t dI: signed decimal int\n"
+    "  -l   means -t dL: signed decimal long\n"
+    "  -o   means -t o2: octal, two bytes at a time\n"
+    "  -s   means -t d2: signed decimal, two bytes at a time\n"
+    "  -x   means -t x2: hexadecimal, two bytes at a time\n"
     "\n"
-    "TYPE is made up of one or more of these specifications:\n"
-    "  a          named character, ignoring high-order bit\n"
-    "  c          printable character or backslash escape\n"
-    "  d[SIZE]    signed decimal, SIZE bytes per integer\n"
-    "  o[SIZE]    octal, SIZE bytes per integer\n"
-    "  u[SIZE]    unsigned decimal, SIZE bytes per integer\n"
-    "  x[SIZE]    hexadecimal, SIZE bytes per integer\n";
+    "A TYPE is a list of one or more of:\n"
+    "  a          character names, high bit dropped\n"
+    "  c          characters, or backslash escapes for unprintable ones\n"
+    "  d[SIZE]    SIZE-byte integers, signed, in decimal\n"
+    "  o[SIZE]    SIZE-byte integers in octal\n"
+    "  u[SIZE]    SIZE-byte integers, unsigned, in decimal\n"
+    "  x[SIZE]    SIZE-byte integers in hexadecimal\n";
 
 typedef struct odtype {
   char kind; /* a c d o u x */
@@ -300,7 +300,7 @@ int bi_od(bi_ctx *c) {
   int ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "A:j:N:t:vw::abcdilosx", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     const char *trad = NULL;
     switch (ch) {
     case 'A':
@@ -371,16 +371,12 @@ int bi_od(bi_ctx *c) {
     case 'x':
       trad = "x2";
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
     if (trad)
       parse_type(c, trad, o.t, &o.nt);
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if (!o.nt)
     parse_type(c, "o2", o.t, &o.nt);
   for (int k = 0; k < o.nt; k++) {
@@ -393,9 +389,7 @@ int bi_od(bi_ctx *c) {
     if (lc > o.line_chars)
       o.line_chars = lc;
   }
-  static char *dash[] = {"-", NULL};
-  char **files = g.noperands ? g.operands : dash;
-  int nfiles = g.noperands ? g.noperands : 1, status = 0;
+  int status = 0;
   unsigned char *block = mem_alloc(c->m, (size_t)o.width * 2);
   if (!block)
     return bi_error(c, "%s", bi_strerror(ENOMEM)), 1;
@@ -406,14 +400,9 @@ int bi_od(bi_ctx *c) {
   o.addr = skip;
   uint64_t skipped = 0, taken = 0;
   int cancel = 0;
-  for (int i = 0; i < nfiles && !w.err && taken < limit; i++) {
-    int err = 0;
-    stream *in = bi_open_read(c, files[i], &err);
-    if (!in) {
-      tu_file_error(c, files[i], err);
-      status = 1;
-      continue;
-    }
+  bi_inputs ins;
+  bi_inputs_init(&ins, c, g.operands, g.noperands);
+  for (stream *in; !w.err && taken < limit && (in = bi_inputs_next(&ins));) {
     reader r;
     rd_init(&r, c->m, in);
     unsigned char tmp[4096];
@@ -423,7 +412,7 @@ int bi_od(bi_ctx *c) {
         if (r.err == ECANCELED)
           cancel = 1;
         else
-          tu_file_error(c, files[i], r.err);
+          tu_file_error(c, ins.name, r.err);
         status = 1;
         break;
       }
@@ -458,6 +447,7 @@ int bi_od(bi_ctx *c) {
     if (cancel)
       break;
   }
+  status |= ins.status;
   if (!cancel && skipped < skip && !status) {
     bi_error(c, "cannot skip past end of combined input");
     status = 1;

@@ -11,19 +11,23 @@
 
 const char bi_usage_paste[] = "Usage: paste [OPTION]... [FILE]...";
 const char bi_help_paste[] =
-    "Write lines consisting of the sequentially corresponding lines from\n"
-    "each FILE, separated by TABs, to standard output.\n"
+    "Join the FILEs side by side: output line N is line N of every FILE, with "
+    "a\n"
+    "TAB between the pieces, written to standard output.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -d, --delimiters=LIST   reuse characters from LIST instead of TABs\n"
-    "  -s, --serial            paste one file at a time instead of in "
-    "parallel\n"
-    "  -z, --zero-terminated    line delimiter is NUL, not newline\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -d, --delimiters=LIST   separate the pieces with the characters of "
+    "LIST\n"
+    "                            in turn, starting over when LIST runs out\n"
+    "  -s, --serial            join all lines of one file before moving to "
+    "the\n"
+    "                            next file\n"
+    "  -z, --zero-terminated   records end with a NUL byte instead of a "
+    "newline\n"
+    "      --help              print this summary and quit\n"
+    "      --version           print the version line and quit\n";
 
 /* Decode LIST: each entry one byte, or none for "\0". lens[i] is 0 or 1. */
 static int parse_delims(bi_ctx *c, const char *s, char *out, char *lens) {
@@ -72,7 +76,7 @@ int bi_paste(bi_ctx *c) {
   int serial = 0, delim = '\n', ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "d:sz", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'd':
       dlist = g.arg;
@@ -83,14 +87,10 @@ int bi_paste(bi_ctx *c) {
     case 'z':
       delim = 0;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   size_t dlen = strlen(dlist);
   char *dch = arena_alloc(c->scratch, dlen + 1);
   char *dln = arena_alloc(c->scratch, dlen + 1);

@@ -20,48 +20,33 @@
 
 const char bi_usage_printf[] = "printf: printf [-v var] format [arguments]";
 const char bi_help_printf[] =
-    "    Formats and prints ARGUMENTS under control of the FORMAT.\n"
+    "    Print the ARGUMENTS as laid out by FORMAT.\n"
     "\n"
     "    Options:\n"
-    "      -v var\tassign the output to shell variable VAR rather than\n"
-    "    \t\tdisplay it on the standard output\n"
+    "      -v var\tstore the result in the shell variable VAR instead of\n"
+    "    \t\tprinting it\n"
     "\n"
-    "    FORMAT is a character string which contains three types of "
-    "objects: plain\n"
-    "    characters, which are simply copied to standard output; character "
-    "escape\n"
-    "    sequences, which are converted and copied to the standard output; "
-    "and\n"
-    "    format specifications, each of which causes printing of the next "
-    "successive\n"
-    "    argument.\n"
+    "    FORMAT mixes three things: ordinary characters, printed as they are;\n"
+    "    backslash sequences, which stand for a character and are printed as\n"
+    "    that character; and conversions starting with %, each of which takes\n"
+    "    the next ARGUMENT and prints it in its own way.\n"
     "\n"
-    "    In addition to the standard format characters csndiouxXeEfFgGaA "
-    "described\n"
-    "    in printf(3), printf interprets:\n"
+    "    Conversions are those of printf(3) (csndiouxXeEfFgGaA) plus:\n"
     "\n"
-    "      %b\texpand backslash escape sequences in the corresponding "
-    "argument\n"
-    "      %q\tquote the argument in a way that can be reused as shell "
-    "input\n"
-    "      %Q\tlike %q, but apply any precision to the unquoted argument "
-    "before\n"
-    "    \t\tquoting\n"
-    "      %(fmt)T\toutput the date-time string resulting from using FMT as "
-    "a format\n"
-    "    \t        string for strftime(3)\n"
+    "      %b\tthe argument with its backslash sequences expanded\n"
+    "      %q\tthe argument quoted so that the shell reads it back unchanged\n"
+    "      %Q\tas %q, with any precision cutting the argument before it is\n"
+    "    \t\tquoted\n"
+    "      %(fmt)T\tthe time given by the argument, formatted by strftime(3)\n"
+    "    \t        with fmt\n"
     "\n"
-    "    The format is re-used as necessary to consume all of the arguments. "
-    " If\n"
-    "    there are fewer arguments than the format requires,  extra format\n"
-    "    specifications behave as if a zero value or null string, as "
-    "appropriate,\n"
-    "    had been supplied.\n"
+    "    When ARGUMENTS remain after FORMAT has been used up, FORMAT is used\n"
+    "    again from the start, as often as needed. Conversions left without "
+    "an\n"
+    "    argument act as if given an empty string, or zero for numbers.\n"
     "\n"
     "    Exit Status:\n"
-    "    Returns success unless an invalid option is given or a write or "
-    "assignment\n"
-    "    error occurs.\n";
+    "    0, or non-zero for a bad option or when writing or assigning fails.\n";
 
 typedef struct pf {
   bi_ctx *c;
@@ -114,8 +99,13 @@ static void bad_number(pf *p, const char *a) {
   p->rc = 1;
 }
 
-static void range_warning(pf *p, const char *a) {
-  bi_error(p->c, "warning: %s: %s", a, bi_strerror(ERANGE));
+/* After converting a up to end (errno set by the conversion): anything
+ * left over is an error, a value out of range only a warning. */
+static void check_number(pf *p, const char *a, const char *end) {
+  if (*end)
+    bad_number(p, a);
+  else if (errno == ERANGE)
+    bi_error(p->c, "warning: %s: %s", a, bi_strerror(ERANGE));
 }
 
 static intmax_t get_int(pf *p, const char *a) {
@@ -127,10 +117,7 @@ static intmax_t get_int(pf *p, const char *a) {
   char *end;
   errno = 0;
   intmax_t v = strtoimax(a, &end, 0);
-  if (*end)
-    bad_number(p, a);
-  else if (errno == ERANGE)
-    range_warning(p, a);
+  check_number(p, a, end);
   return v;
 }
 
@@ -143,10 +130,7 @@ static uintmax_t get_uint(pf *p, const char *a) {
   char *end;
   errno = 0;
   uintmax_t v = strtoumax(a, &end, 0);
-  if (*end)
-    bad_number(p, a);
-  else if (errno == ERANGE)
-    range_warning(p, a);
+  check_number(p, a, end);
   return v;
 }
 
@@ -159,10 +143,7 @@ static long double get_float(pf *p, const char *a) {
   char *end;
   errno = 0;
   long double v = strtold(a, &end);
-  if (*end)
-    bad_number(p, a);
-  else if (errno == ERANGE)
-    range_warning(p, a);
+  check_number(p, a, end);
   return v;
 }
 

@@ -11,12 +11,14 @@
 #include "builtins/textutil.h"
 
 const char bi_usage_rev[] = "Usage: rev [options] [file ...]";
-const char bi_help_rev[] = "\n"
-                           "Reverse lines characterwise.\n"
-                           "\n"
-                           "Options:\n"
-                           " -h, --help     display this help\n"
-                           " -V, --version  display version\n";
+const char bi_help_rev[] =
+    "\n"
+    "Print every line of the FILEs (standard input when there are none) with\n"
+    "its characters in reverse order.\n"
+    "\n"
+    "Options:\n"
+    " -h, --help     print this summary and quit\n"
+    " -V, --version  print the version line and quit\n";
 
 static void rev_line(writer *w, const char *s, size_t n, char *tmp) {
   /* Fill tmp from the end: each character copied in order, placed before
@@ -43,7 +45,7 @@ int bi_rev(bi_ctx *c) {
     case 'h':
       return bi_print_help(c);
     case 'V':
-      stream_puts(c->out, "rev from util-linux 2.38.1\n");
+      stream_puts(c->out, "rev (util-linux compatible; vsh) 2.38.1\n");
       return 0;
     default:
       return 1;

@@ -22,30 +22,28 @@ const char bi_usage_seq[] = "Usage: seq [OPTION]... LAST\n"
                             "  or:  seq [OPTION]... FIRST LAST\n"
                             "  or:  seq [OPTION]... FIRST INCREMENT LAST";
 const char bi_help_seq[] =
-    "Print numbers from FIRST to LAST, in steps of INCREMENT.\n"
+    "Count from FIRST to LAST by INCREMENT, printing each number.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -f, --format=FORMAT      use printf style floating-point FORMAT\n"
-    "  -s, --separator=STRING   use STRING to separate numbers (default: "
-    "\\n)\n"
-    "  -w, --equal-width        equalize width by padding with leading "
-    "zeroes\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -f, --format=FORMAT      print each number with the printf-style\n"
+    "                             floating-point FORMAT\n"
+    "  -s, --separator=STRING   the text printed between two numbers\n"
+    "                             (default: \\n)\n"
+    "  -w, --equal-width        pad with leading zeros so all numbers are\n"
+    "                             equally wide\n"
+    "      --help               print this summary and quit\n"
+    "      --version            print the version line and quit\n"
     "\n"
-    "If FIRST or INCREMENT is omitted, it defaults to 1.  That is, an\n"
-    "omitted INCREMENT defaults to 1 even when LAST is smaller than FIRST.\n"
-    "The sequence of numbers ends when the sum of the current number and\n"
-    "INCREMENT would become greater than LAST.\n"
-    "FIRST, INCREMENT, and LAST are interpreted as floating point values.\n"
-    "INCREMENT is usually positive if FIRST is smaller than LAST, and\n"
-    "INCREMENT is usually negative if FIRST is greater than LAST.\n"
-    "INCREMENT must not be 0; none of FIRST, INCREMENT and LAST may be NaN.\n"
-    "FORMAT must be suitable for printing one argument of type 'double';\n"
-    "it defaults to %.PRECf if FIRST, INCREMENT, and LAST are all fixed "
-    "point\n"
-    "decimal numbers with maximum precision PREC, and to %g otherwise.\n";
+    "FIRST and INCREMENT are 1 when left out; INCREMENT stays 1 even if LAST "
+    "is\n"
+    "below FIRST, in which case nothing is printed. Counting stops before the\n"
+    "number that would pass LAST. All three values are read as floating-point\n"
+    "numbers. To count down, give a negative INCREMENT. An INCREMENT of 0 is\n"
+    "refused, and so is NaN for any of the three.\n"
+    "FORMAT has to print a single 'double'. Without -f, numbers are printed\n"
+    "with %.PRECf when FIRST, INCREMENT and LAST are all plain decimals (PREC\n"
+    "being the most digits after the point among them), and with %g "
+    "otherwise.\n";
 
 typedef struct operand {
   long double v;
@@ -53,22 +51,18 @@ typedef struct operand {
   int width; /* printed width with that precision */
 } operand;
 
-static void try_help(bi_ctx *c) {
-  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
-}
-
 static int scan(bi_ctx *c, const char *a, operand *o) {
   char *end;
   errno = 0;
   o->v = strtold(a, &end);
   if (end == a || *end || isspace((unsigned char)a[0])) {
     bi_error(c, "invalid floating point argument: '%s'", a);
-    try_help(c);
+    bi_try_help(c);
     return -1;
   }
   if (isnan(o->v)) {
     bi_error(c, "invalid 'not-a-number' argument: '%s'", a);
-    try_help(c);
+    bi_try_help(c);
     return -1;
   }
   o->width = (int)strlen(a);
@@ -276,7 +270,7 @@ int bi_seq(bi_ctx *c) {
   /* "+": options and numbers must not mix (numbers may start with '-'). */
   const char *fmt = NULL, *sep = "\n";
   int wide = 0, ch;
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'f':
       fmt = g.arg;
@@ -287,20 +281,16 @@ int bi_seq(bi_ctx *c) {
     case 'w':
       wide = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   char *args[3];
   int n = 0;
   for (int i = 0; i < g.noperands; i++) {
     if (n == 3) {
       bi_error(c, "extra operand '%s'", g.operands[i]);
-      try_help(c);
+      bi_try_help(c);
       return 1;
     }
     args[n++] = g.operands[i];
@@ -308,20 +298,17 @@ int bi_seq(bi_ctx *c) {
   for (int i = g.idx; i < c->argc; i++) {
     if (n == 3) {
       bi_error(c, "extra operand '%s'", c->argv[i]);
-      try_help(c);
+      bi_try_help(c);
       return 1;
     }
     args[n++] = c->argv[i];
   }
-  if (n == 0) {
-    bi_error(c, "missing operand");
-    try_help(c);
-    return 1;
-  }
+  if (n == 0)
+    return bi_missing_operand(c);
   if (fmt && wide) {
     bi_error(c, "format string may not be specified when printing equal "
                 "width strings");
-    try_help(c);
+    bi_try_help(c);
     return 1;
   }
   operand first = {1, 0, 1}, step = {1, 0, 1}, last;
@@ -334,7 +321,7 @@ int bi_seq(bi_ctx *c) {
       return 1;
     if (step.v == 0) {
       bi_error(c, "invalid Zero increment value: '%s'", args[1]);
-      try_help(c);
+      bi_try_help(c);
       return 1;
     }
   }

@@ -20,97 +20,93 @@
 const char bi_usage_sort[] = "Usage: sort [OPTION]... [FILE]...\n"
                              "  or:  sort [OPTION]... --files0-from=F";
 const char bi_help_sort[] =
-    "Write sorted concatenation of all FILE(s) to standard output.\n"
+    "Sort the lines of all the FILEs together and print them to standard\n"
+    "output.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "Ordering options:\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "How lines compare:\n"
     "\n"
-    "  -b, --ignore-leading-blanks  ignore leading blanks\n"
-    "  -d, --dictionary-order      consider only blanks and alphanumeric "
-    "characters\n"
-    "  -f, --ignore-case           fold lower case to upper case "
-    "characters\n"
-    "  -g, --general-numeric-sort  compare according to general numerical "
-    "value\n"
-    "  -i, --ignore-nonprinting    consider only printable characters\n"
-    "  -M, --month-sort            compare (unknown) < 'JAN' < ... < "
-    "'DEC'\n"
-    "  -h, --human-numeric-sort    compare human readable numbers (e.g., "
-    "2K 1G)\n"
-    "  -n, --numeric-sort          compare according to string numerical "
-    "value\n"
-    "  -R, --random-sort           shuffle, but group identical keys.\n"
+    "  -b, --ignore-leading-blanks  skip blanks at the start of each key\n"
+    "  -d, --dictionary-order      skip all but blanks, letters and digits\n"
+    "  -f, --ignore-case           compare lowercase letters as uppercase\n"
+    "  -g, --general-numeric-sort  compare as floating-point numbers\n"
+    "  -i, --ignore-nonprinting    skip non-printing characters when "
+    "comparing\n"
+    "  -M, --month-sort            compare as month names: anything else, "
+    "then\n"
+    "                                'JAN' through 'DEC'\n"
+    "  -h, --human-numeric-sort    compare sizes with units, such as 2K or 1G\n"
+    "  -n, --numeric-sort          compare the leading number of each key\n"
+    "  -R, --random-sort           put lines in random order, keeping equal\n"
+    "                                keys next to each other\n"
     "      --random-source=FILE    accepted for compatibility (the sandbox "
     "random\n"
     "                                source is used)\n"
-    "  -r, --reverse               reverse the result of comparisons\n"
-    "      --sort=WORD             sort according to WORD:\n"
+    "  -r, --reverse               turn the order around\n"
+    "      --sort=WORD             pick the comparison by name:\n"
     "                                general-numeric -g, human-numeric -h, "
     "month -M,\n"
     "                                numeric -n, random -R, version -V\n"
-    "  -V, --version-sort          natural sort of (version) numbers "
-    "within text\n"
+    "  -V, --version-sort          compare digit runs inside text as numbers,\n"
+    "                                as in release names\n"
     "\n"
-    "Other options:\n"
+    "Everything else:\n"
     "\n"
     "      --batch-size=NMERGE   accepted for compatibility (no effect)\n"
-    "  -c, --check, --check=diagnose-first  check for sorted input; do not "
-    "sort\n"
-    "  -C, --check=quiet, --check=silent  like -c, but do not report first "
-    "bad line\n"
-    "      --compress-program=PROG  accepted for compatibility (no "
-    "effect)\n"
-    "      --debug               accepted for compatibility (no "
-    "annotation)\n"
-    "      --files0-from=F       read input from the files specified by\n"
-    "                            NUL-terminated names in file F;\n"
-    "                            If F is - then read names from standard "
-    "input\n"
-    "  -k, --key=KEYDEF          sort via a key; KEYDEF gives location and "
-    "type\n"
-    "  -m, --merge               merge already sorted files; do not sort\n"
-    "  -o, --output=FILE         write result to FILE instead of standard "
-    "output\n"
-    "  -s, --stable              stabilize sort by disabling last-resort "
-    "comparison\n"
+    "  -c, --check, --check=diagnose-first  only test whether the input is\n"
+    "                              sorted; report the first line out of order\n"
+    "  -C, --check=quiet, --check=silent  as -c, but report nothing (exit "
+    "status\n"
+    "                              only)\n"
+    "      --compress-program=PROG  accepted for compatibility (no effect)\n"
+    "      --debug               accepted for compatibility (no annotation)\n"
+    "      --files0-from=F       take the FILE names from file F, each ended "
+    "by\n"
+    "                              a NUL byte; an F of - means standard input\n"
+    "  -k, --key=KEYDEF          compare by the key KEYDEF (where it lies in "
+    "the\n"
+    "                              line and how to compare it)\n"
+    "  -m, --merge               combine inputs that are already sorted, "
+    "without\n"
+    "                              sorting them again\n"
+    "  -o, --output=FILE         send the sorted lines to FILE\n"
+    "  -s, --stable              keep lines with equal keys in input order "
+    "(no\n"
+    "                              whole-line tie-break)\n"
     "  -S, --buffer-size=SIZE    accepted for compatibility (no effect)\n"
-    "  -t, --field-separator=SEP  use SEP instead of non-blank to blank "
-    "transition\n"
-    "  -T, --temporary-directory=DIR  accepted for compatibility (no "
-    "effect)\n"
+    "  -t, --field-separator=SEP  fields are separated by SEP rather than by\n"
+    "                              the space before each run of non-blanks\n"
+    "  -T, --temporary-directory=DIR  accepted for compatibility (no effect)\n"
     "      --parallel=N          accepted for compatibility (no effect)\n"
-    "  -u, --unique              with -c, check for strict ordering;\n"
-    "                              without -c, output only the first of an "
-    "equal run\n"
-    "  -z, --zero-terminated     line delimiter is NUL, not newline\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "  -u, --unique              with -c, also fail on equal neighbours; "
+    "otherwise\n"
+    "                              print one line from each set of equal "
+    "lines\n"
+    "  -z, --zero-terminated     records end with a NUL byte instead of a "
+    "newline\n"
+    "      --help                print this summary and quit\n"
+    "      --version             print the version line and quit\n"
     "\n"
-    "KEYDEF is F[.C][OPTS][,F[.C][OPTS]] for start and stop position, "
-    "where F is a\n"
-    "field number and C a character position in the field; both are "
-    "origin 1, and\n"
-    "the stop position defaults to the line's end.  If neither -t nor -b "
-    "is in\n"
-    "effect, characters in a field are counted from the beginning of the "
-    "preceding\n"
-    "whitespace.  OPTS is one or more single-letter ordering options "
-    "[bdfgiMhnRrV],\n"
-    "which override global ordering options for that key.  If no key is "
-    "given, use\n"
-    "the entire line as the key.\n"
+    "A KEYDEF is F[.C][OPTS][,F[.C][OPTS]]: where the key starts and, after "
+    "the\n"
+    "comma, where it stops. F counts fields and C characters within the "
+    "field,\n"
+    "both from 1; with no stop, the key runs to the end of the line. Unless "
+    "-t\n"
+    "or -b is given, a field includes the blanks in front of it, and C counts\n"
+    "from the first of them. OPTS are letters from [bdfgiMhnRrV]; on a key "
+    "they\n"
+    "replace the ordering options given for the whole command. With no -k, "
+    "the\n"
+    "whole line is the key.\n"
     "\n"
-    "SIZE may be followed by the following multiplicative suffixes:\n"
-    "% 1% of memory, b 1, K 1024 (default), and so on for M, G, T, P, E, "
-    "Z, Y, R, Q.\n"
+    "SIZE may end in % (share of memory), b (bytes) or K (KiB, the unit when\n"
+    "there is none), and likewise M, G, T, P, E, Z, Y, R, Q.\n"
     "\n"
-    "*** WARNING ***\n"
-    "The locale specified by the environment affects sort order.\n"
-    "Set LC_ALL=C to get the traditional sort order that uses\n"
-    "native byte values.\n";
+    "Lines compare byte by byte, as under LC_ALL=C, whatever the locale\n"
+    "settings say.\n";
 
 enum { IGN_NONE = 0, IGN_DICT, IGN_PRINT };
 
@@ -138,14 +134,16 @@ typedef struct sorter {
 
 /* ---- key limits -------------------------------------------------------- */
 
-static const char *key_start(const sorter *s, const skey *k, const char *p,
-                             const char *lim) {
-  size_t w = k->sword;
+/* Past w fields from p: with -t, each field and the separator after it
+ * (but for the last one's when eat_last is 0); without, each run of blanks
+ * and the non-blanks after it. */
+static const char *skip_fields(const sorter *s, const char *p, const char *lim,
+                               size_t w, int eat_last) {
   if (s->tab >= 0) {
     while (p < lim && w--) {
       while (p < lim && (unsigned char)*p != s->tab)
         p++;
-      if (p < lim)
+      if (p < lim && (w || eat_last))
         p++;
     }
   } else {
@@ -156,10 +154,23 @@ static const char *key_start(const sorter *s, const skey *k, const char *p,
         p++;
     }
   }
-  if (k->skipsb)
+  return p;
+}
+
+/* Past n characters from p (leading blanks first when asked), at most to
+ * lim. */
+static const char *skip_chars(const char *p, const char *lim, int blanks,
+                              size_t n) {
+  if (blanks)
     while (p < lim && BLANK(*p))
       p++;
-  return (size_t)(lim - p) < k->schar ? lim : p + k->schar;
+  return (size_t)(lim - p) < n ? lim : p + n;
+}
+
+static const char *key_start(const sorter *s, const skey *k, const char *p,
+                             const char *lim) {
+  p = skip_fields(s, p, lim, k->sword, 1);
+  return skip_chars(p, lim, k->skipsb, k->schar);
 }
 
 static const char *key_end(const sorter *s, const skey *k, const char *p,
@@ -169,27 +180,9 @@ static const char *key_end(const sorter *s, const skey *k, const char *p,
   size_t w = k->eword, ech = k->echar;
   if (ech == 0)
     w++; /* through the whole end field */
-  if (s->tab >= 0) {
-    while (p < lim && w--) {
-      while (p < lim && (unsigned char)*p != s->tab)
-        p++;
-      if (p < lim && (w || ech))
-        p++;
-    }
-  } else {
-    while (p < lim && w--) {
-      while (p < lim && BLANK(*p))
-        p++;
-      while (p < lim && !BLANK(*p))
-        p++;
-    }
-  }
-  if (ech) {
-    if (k->skipeb)
-      while (p < lim && BLANK(*p))
-        p++;
-    p = (size_t)(lim - p) < ech ? lim : p + ech;
-  }
+  p = skip_fields(s, p, lim, w, ech != 0);
+  if (ech)
+    p = skip_chars(p, lim, k->skipeb, ech);
   return p;
 }
 
@@ -570,10 +563,6 @@ static void merge_sort(const sorter *s, line *v, line *tmp, size_t n) {
 
 /* ---- options ----------------------------------------------------------- */
 
-static void usage_hint(bi_ctx *c) {
-  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
-}
-
 /* Ordering letters; returns the first unknown char position. */
 static const char *set_ordering(const char *p, skey *k, int where) {
   for (;; p++) {
@@ -645,31 +634,31 @@ static int bad_key(bi_ctx *c, const char *msg, const char *spec) {
   return -1;
 }
 
+/* A count of a key spec at p, or NULL after GNU's complaint (where: "at
+ * field start", "after '.'" ...). */
+static const char *key_count(bi_ctx *c, const char *p, size_t *v,
+                             const char *where) {
+  int ok;
+  const char *q = count(p, v, &ok);
+  if (!ok) {
+    bi_error(c, "invalid number %s: invalid count at start of '%s'", where, p);
+    return NULL;
+  }
+  return q;
+}
+
 static int parse_key(bi_ctx *c, const char *spec, skey *k) {
   memset(k, 0, sizeof *k);
-  int ok;
-  const char *p = count(spec, &k->sword, &ok);
-  if (!ok) {
-    bi_error(c,
-             "invalid number at field start: invalid count at start of "
-             "'%s'",
-             p);
+  const char *p = key_count(c, spec, &k->sword, "at field start");
+  if (!p)
     return -1;
-  }
   if (k->sword-- == 0)
     return bad_key(c, "field number is zero", spec);
   if (*p == '.') {
-    const char *q = count(p + 1, &k->schar, &ok);
-    if (!ok) {
-      bi_error(c,
-               "invalid number after '.': invalid count at start of "
-               "'%s'",
-               p + 1);
+    if (!(p = key_count(c, p + 1, &k->schar, "after '.'")))
       return -1;
-    }
     if (k->schar-- == 0)
       return bad_key(c, "character offset is zero", spec);
-    p = q;
   }
   if (!k->sword && !k->schar)
     k->sword = 0;
@@ -678,28 +667,12 @@ static int parse_key(bi_ctx *c, const char *spec, skey *k) {
     k->eword = SIZE_MAX;
     k->echar = 0;
   } else {
-    const char *q = count(p + 1, &k->eword, &ok);
-    if (!ok) {
-      bi_error(c,
-               "invalid number after ',': invalid count at start of "
-               "'%s'",
-               p + 1);
+    if (!(p = key_count(c, p + 1, &k->eword, "after ','")))
       return -1;
-    }
     if (k->eword-- == 0)
       return bad_key(c, "field number is zero", spec);
-    p = q;
-    if (*p == '.') {
-      q = count(p + 1, &k->echar, &ok);
-      if (!ok) {
-        bi_error(c,
-                 "invalid number after '.': invalid count at start of "
-                 "'%s'",
-                 p + 1);
-        return -1;
-      }
-      p = q;
-    }
+    if (*p == '.' && !(p = key_count(c, p + 1, &k->echar, "after '.'")))
+      return -1;
     p = set_ordering(p, k, 2);
   }
   if (*p)
@@ -829,7 +802,7 @@ int bi_sort(bi_ctx *c) {
     return 2;
   bi_getopt g;
   bi_getopt_init(&g, c, "bcCdfghik:mMno:rRsS:t:T:uVyz", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 2)) > 0) {
     switch (ch) {
     case 'b':
     case 'd':
@@ -860,7 +833,7 @@ int bi_sort(bi_ctx *c) {
         stream_puts(c->err, "Valid arguments are:\n  - 'general-numeric'\n"
                             "  - 'human-numeric'\n  - 'month'\n  - "
                             "'numeric'\n  - 'random'\n  - 'version'\n");
-        usage_hint(c);
+        bi_try_help(c);
         return 1; /* argmatch fails with 1, unlike the rest of sort */
       }
       char one[2] = {letters[hit], 0};
@@ -882,7 +855,7 @@ int bi_sort(bi_ctx *c) {
         bi_error(c, "invalid argument '%s' for '--check'", g.arg);
         stream_puts(c->err, "Valid arguments are:\n  - 'quiet', 'silent'\n"
                             "  - 'diagnose-first'\n");
-        usage_hint(c);
+        bi_try_help(c);
         return 1;
       }
       break;
@@ -940,14 +913,10 @@ int bi_sort(bi_ctx *c) {
     case O_DEBUG:
     case O_PARALLEL:
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 2;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   /* Keys without options inherit the global ones. */
   for (int i = 0; i < s.nkeys; i++) {
     skey *k = &s.keys[i];
@@ -976,10 +945,7 @@ int bi_sort(bi_ctx *c) {
   int nfiles = g.noperands;
   if (files0) {
     if (nfiles) {
-      bi_error(c, "extra operand %s", tu_quote(c, files[0]));
-      stream_puts(c->err,
-                  "file operands cannot be combined with --files0-from\n");
-      usage_hint(c);
+      tu_files0_conflict(c, files[0]);
       return 2;
     }
     int err = 0;
@@ -995,17 +961,7 @@ int bi_sort(bi_ctx *c) {
       buf_free(&copy);
       return 2;
     }
-    size_t cnt = 0;
-    for (size_t i = 0; i < n; i++)
-      cnt += p[i] == 0;
-    files = arena_alloc(c->scratch, sizeof(char *) * (cnt + 2));
-    nfiles = 0;
-    for (size_t i = 0; files && i < n;) {
-      const char *e = memchr(p + i, 0, n - i);
-      size_t l = e ? (size_t)(e - (p + i)) : n - i;
-      files[nfiles++] = arena_strndup(c->scratch, p + i, l);
-      i += l + 1;
-    }
+    files = tu_split_names(c, p, n, &nfiles);
     stream_unref(fs);
     buf_free(&copy);
   }
@@ -1017,7 +973,7 @@ int bi_sort(bi_ctx *c) {
   if (check && nfiles > 1) {
     bi_error(c, "extra operand %s not allowed with -%c", tu_quote(c, files[1]),
              check == 1 ? 'c' : 'C');
-    usage_hint(c);
+    bi_try_help(c);
     return 2;
   }
   buf all;

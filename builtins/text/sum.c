@@ -1,123 +1,217 @@
 /*
- * sum.c - GNU md5sum, sha1sum, sha256sum and sha512sum: one front end over
- * the digests of hash_*.c.
+ * sum.c - GNU md5sum, sha1sum, sha224sum, sha256sum, sha384sum and
+ * sha512sum: one front end over libcrypto's EVP digests.
  *
  * Files are hashed as bytes (there is no text mode on GNU/Linux: -b and -t
  * only change the '*' or ' ' before the name). Names holding a backslash
  * or a newline are escaped and the line starts with '\', so that -c can read
  * them back. -c reads "HASH  NAME", "HASH *NAME" and the --tag form
  * "ALG (NAME) = HASH", and reports like GNU.
+ *
+ * One EVP context serves a whole command and is reset for every file. If it
+ * cannot be had, or libcrypto fails a digest step, the command stops with a
+ * message and status 1.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "builtins/text/hash.h"
+#include <openssl/evp.h>
+
 #include "builtins/textutil.h"
 
 #define SUM_HELP(alg, bits)                                                    \
-  "Print or check " alg " (" bits "-bit) checksums.\n"                         \
+  "Compute the " alg " digest of each FILE, or with -c verify the digests\n"   \
+  "listed in the FILEs. Each digest is " bits " bits long, printed in\n"       \
+  "hexadecimal. Standard input is read when no FILE is given and for a FILE\n" \
+  "named -.\n"                                                                 \
   "\n"                                                                         \
-  "With no FILE, or when FILE is -, read standard input.\n"                    \
+  "  -b, --binary         put '*' before each name (input is always read\n"    \
+  "                       as raw bytes)\n"                                     \
+  "  -c, --check          take each FILE as a list of digest lines and\n"      \
+  "                       verify the files it names\n"                         \
+  "      --tag            write lines as '" alg " (NAME) = DIGEST'\n"          \
+  "  -t, --text           put a space before each name (the default)\n"        \
+  "  -z, --zero           finish each output line with a NUL byte and\n"       \
+  "                       write names as they are, without escapes\n"          \
   "\n"                                                                         \
-  "  -b, --binary         read in binary mode\n"                               \
-  "  -c, --check          read checksums from the FILEs and check them\n"      \
-  "      --tag            create a BSD-style checksum\n"                       \
-  "  -t, --text           read in text mode (default)\n"                       \
-  "  -z, --zero           end each output line with NUL, not newline,\n"       \
-  "                       and disable file name escaping\n"                    \
+  "Options that apply only together with -c:\n"                                \
+  "      --ignore-missing  skip listed files that do not exist\n"              \
+  "      --quiet          say nothing about files whose digest matches\n"      \
+  "      --status         print nothing; only the exit status tells\n"         \
+  "      --strict         fail when a line is not a valid digest line\n"       \
+  "  -w, --warn           report every line that is not a valid digest\n"      \
+  "                       line\n"                                              \
   "\n"                                                                         \
-  "The following five options are useful only when verifying checksums:\n"     \
-  "      --ignore-missing  don't fail or report status for missing files\n"    \
-  "      --quiet          don't print OK for each successfully verified "      \
-  "file\n"                                                                     \
-  "      --status         don't output anything, status code shows success\n"  \
-  "      --strict         exit non-zero for improperly formatted checksum "    \
-  "lines\n"                                                                    \
-  "  -w, --warn           warn about improperly formatted checksum lines\n"    \
-  "\n"                                                                         \
-  "      --help        display this help and exit\n"                           \
-  "      --version     output version information and exit\n"
+  "      --help           print this summary and quit\n"                       \
+  "      --version        print the version line and quit\n"
 
 const char bi_usage_md5sum[] = "Usage: md5sum [OPTION]... [FILE]...";
 const char bi_help_md5sum[] = SUM_HELP("MD5", "128");
 const char bi_usage_sha1sum[] = "Usage: sha1sum [OPTION]... [FILE]...";
 const char bi_help_sha1sum[] = SUM_HELP("SHA1", "160");
+const char bi_usage_sha224sum[] = "Usage: sha224sum [OPTION]... [FILE]...";
+const char bi_help_sha224sum[] = SUM_HELP("SHA224", "224");
 const char bi_usage_sha256sum[] = "Usage: sha256sum [OPTION]... [FILE]...";
 const char bi_help_sha256sum[] = SUM_HELP("SHA256", "256");
+const char bi_usage_sha384sum[] = "Usage: sha384sum [OPTION]... [FILE]...";
+const char bi_help_sha384sum[] = SUM_HELP("SHA384", "384");
 const char bi_usage_sha512sum[] = "Usage: sha512sum [OPTION]... [FILE]...";
 const char bi_help_sha512sum[] = SUM_HELP("SHA512", "512");
 
-typedef union hctx {
-  md5_ctx md5;
-  sha1_ctx sha1;
-  sha256_ctx sha256;
-  sha512_ctx sha512;
-} hctx;
-
 typedef struct alg {
-  const char *tag; /* "MD5", as in --tag output and messages */
-  size_t len;      /* digest bytes */
-  void (*init)(hctx *);
-  void (*update)(hctx *, const void *, size_t);
-  void (*final)(hctx *, unsigned char *);
+  const char *tag;           /* "MD5", as in --tag output and messages */
+  size_t len;                /* digest bytes */
+  const EVP_MD *(*md)(void); /* the libcrypto digest */
 } alg;
 
-#define ADAPT(name)                                                            \
-  static void name##_i(hctx *h) {                                              \
-    name##_init(&h->name);                                                     \
-  }                                                                            \
-  static void name##_u(hctx *h, const void *p, size_t n) {                     \
-    name##_update(&h->name, p, n);                                             \
-  }                                                                            \
-  static void name##_f(hctx *h, unsigned char *o) {                            \
-    name##_final(&h->name, o);                                                 \
-  }
-ADAPT(md5)
-ADAPT(sha1)
-ADAPT(sha256)
-ADAPT(sha512)
+static const alg algs[] = {
+    {"MD5", 16, EVP_md5},       {"SHA1", 20, EVP_sha1},
+    {"SHA224", 28, EVP_sha224}, {"SHA256", 32, EVP_sha256},
+    {"SHA384", 48, EVP_sha384}, {"SHA512", 64, EVP_sha512}};
 
-static const alg algs[] = {{"MD5", 16, md5_i, md5_u, md5_f},
-                           {"SHA1", 20, sha1_i, sha1_u, sha1_f},
-                           {"SHA256", 32, sha256_i, sha256_u, sha256_f},
-                           {"SHA512", 64, sha512_i, sha512_u, sha512_f}};
+/* hash_file's result when libcrypto fails a digest step (not an errno). */
+enum { SUM_EDIGEST = -1 };
 
-/* Digest of a file operand. 0, or an errno value (message not printed). */
-static int hash_file(bi_ctx *c, const alg *a, const char *name,
+static void digest_error(bi_ctx *c, const alg *a) {
+  bi_error(c, "libcrypto failed to compute the %s digest", a->tag);
+}
+
+/* Digest of a file operand through ctx. 0, an errno value (message not
+ * printed) or SUM_EDIGEST. */
+static int hash_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx, const char *name,
                      unsigned char *out) {
   int err = 0;
   stream *in = bi_open_read(c, name, &err);
   if (!in)
     return err;
-  hctx h;
-  a->init(&h);
+  if (!EVP_DigestInit_ex(ctx, a->md(), NULL)) {
+    stream_unref(in);
+    return SUM_EDIGEST;
+  }
   const char *p;
   size_t n;
   if (stream_take_all(in, &p, &n) == 0) {
-    a->update(&h, p, n);
+    if (!EVP_DigestUpdate(ctx, p, n))
+      err = SUM_EDIGEST;
   } else if (in->err == ECANCELED) {
     err = ECANCELED;
   } else {
     char tmp[16384];
     long k;
     while ((k = stream_read(in, tmp, sizeof tmp)) > 0)
-      a->update(&h, tmp, (size_t)k);
+      if (!EVP_DigestUpdate(ctx, tmp, (size_t)k)) {
+        err = SUM_EDIGEST;
+        break;
+      }
     if (k < 0)
       err = in->err;
   }
   stream_unref(in);
-  if (!err)
-    a->final(&h, out);
+  if (!err) {
+    unsigned int got = 0;
+    if (!EVP_DigestFinal_ex(ctx, out, &got) || got != a->len)
+      err = SUM_EDIGEST;
+  }
   return err;
 }
 
-/* GNU's quotef: quote a name only when it is not "plain". */
+/* Whether the character of l bytes at p (code point cp) prints as is. */
+static int printable(const char *p, size_t l, uint32_t cp) {
+  unsigned char ch = (unsigned char)*p;
+  if (l == 1)
+    return ch >= 0x20 && ch < 0x7f;
+  return cp >= 0xa0;
+}
+
+/* A file name as GNU's quotef shows it in messages (UTF-8 locale): as is
+ * when harmless to a shell, else in single quotes with $'\n' escapes for
+ * what does not print, or in double quotes when the only trouble is a
+ * single quote among plain characters. Scratch memory. */
 static const char *quotef(bi_ctx *c, const char *s) {
-  for (const char *p = s; *p; p++)
-    if (!isalnum((unsigned char)*p) && !strchr("._-/+,:@%", *p))
-      return tu_quote(c, s);
-  return s;
+  size_t n = strlen(s);
+  int quote = n == 0, squote = 0, plain = 1;
+  for (size_t i = 0, l; i < n; i += l) {
+    uint32_t cp;
+    l = tu_utf8_get(s + i, n - i, &cp);
+    char ch = s[i];
+    if (!printable(s + i, l, cp)) {
+      quote = 1;
+      plain = 0;
+    } else if (l > 1) {
+      continue;
+    } else if (ch == '\'') {
+      quote = squote = 1;
+    } else if (ch == ' ' || ch == ':') {
+      quote = 1;
+    } else if (ch == '#' || ch == '~') {
+      if (i == 0)
+        quote = 1;
+      else
+        plain = 0;
+    } else if (ch == '{' || ch == '}') {
+      if (n == 1)
+        quote = 1;
+      else
+        plain = 0;
+    } else if (strchr("!\"$&()*;<=>?[\\^`|", ch)) {
+      quote = 1;
+      plain = 0;
+    }
+  }
+  if (!quote)
+    return s;
+  char *r = arena_alloc(c->scratch, 9 * n + 3), *o = r;
+  if (!r)
+    return s;
+  if (squote && plain) {
+    *o++ = '"';
+    memcpy(o, s, n);
+    o += n;
+    *o++ = '"';
+    *o = 0;
+    return r;
+  }
+  int in_escape = 0; /* inside $'...' */
+  *o++ = '\'';
+  for (size_t i = 0, l; i < n; i += l) {
+    uint32_t cp;
+    l = tu_utf8_get(s + i, n - i, &cp);
+    if (!printable(s + i, l, cp)) {
+      if (!in_escape)
+        o = stpcpy(o, "'$'");
+      in_escape = 1;
+      for (size_t k = 0; k < l; k++) {
+        unsigned char b = (unsigned char)s[i + k];
+        const char *named = strchr("\a\b\f\n\r\t\v", b);
+        *o++ = '\\';
+        if (b && named)
+          *o++ = "abfnrtv"[named - "\a\b\f\n\r\t\v"];
+        else
+          o += sprintf(o, "%03o", b);
+      }
+      continue;
+    }
+    if (s[i] == '\'') {
+      o = stpcpy(o, "'\\''");
+      in_escape = 0;
+      continue;
+    }
+    if (in_escape)
+      o = stpcpy(o, "''");
+    in_escape = 0;
+    memcpy(o, s + i, l);
+    o += l;
+  }
+  *o++ = '\'';
+  *o = 0;
+  return r;
+}
+
+/* "NAME: FILE: reason" for a file that cannot be read. */
+static void file_error(bi_ctx *c, const char *name, int err) {
+  bi_error(c, "%s: %s", quotef(c, name), bi_strerror(err));
 }
 
 static void put_name(writer *w, const char *s, int escape) {
@@ -131,6 +225,17 @@ static void put_name(writer *w, const char *s, int escape) {
     else
       wr_putc(w, *s);
   }
+}
+
+/* "NAME: WORD" of -c. Only a name holding a newline is escaped (and the
+ * line then starts with a backslash), so that each verdict stays on one
+ * line. */
+static void put_verdict(writer *w, const char *name, const char *word) {
+  int esc = strchr(name, '\n') != NULL;
+  if (esc)
+    wr_putc(w, '\\');
+  put_name(w, name, esc);
+  wr_printf(w, ": %s\n", word);
 }
 
 static int hexval(int ch) {
@@ -204,16 +309,21 @@ static int parse_line(const alg *a, const char *l, size_t n,
 
 typedef struct chk {
   int quiet, status, warn, strict, ignore_missing;
+  int fatal; /* libcrypto failed: stop at once, status 1 */
   uint64_t bad_lines, unreadable, mismatched;
 } chk;
 
-static int check_file(bi_ctx *c, const alg *a, const char *file, chk *o,
-                      writer *w) {
+static int check_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx,
+                      const char *file, chk *o, writer *w) {
   int err;
   stream *in = bi_open_read(c, file, &err);
   const char *shown = strcmp(file, "-") ? file : "standard input";
   if (!in) {
-    tu_file_error(c, file, err);
+    /* GNU opens a directory and then fails to read it. */
+    if (err == EISDIR)
+      bi_error(c, "%s: read error", quotef(c, shown));
+    else
+      file_error(c, shown, err);
     return 1;
   }
   reader r;
@@ -224,7 +334,7 @@ static int check_file(bi_ctx *c, const alg *a, const char *file, chk *o,
   size_t n;
   int k, rc = 0;
   uint64_t lineno = 0, good_lines = 0, verified = 0, bad0 = o->bad_lines;
-  unsigned char want[64], got[64];
+  unsigned char want[EVP_MAX_MD_SIZE], got[EVP_MAX_MD_SIZE];
   while ((k = rd_record(&r, '\n', &l, &n)) > 0) {
     lineno++;
     if (n && l[n - 1] == '\n')
@@ -244,8 +354,15 @@ static int check_file(bi_ctx *c, const alg *a, const char *file, chk *o,
     }
     good_lines++;
     const char *nm = buf_cstr(&name);
-    int e = hash_file(c, a, nm, got);
+    int e = hash_file(c, a, ctx, nm, got);
     if (e == ECANCELED) {
+      rc = 1;
+      break;
+    }
+    if (e == SUM_EDIGEST) {
+      wr_flush(w);
+      digest_error(c, a);
+      o->fatal = 1;
       rc = 1;
       break;
     }
@@ -253,26 +370,26 @@ static int check_file(bi_ctx *c, const alg *a, const char *file, chk *o,
       if (e == ENOENT && o->ignore_missing)
         continue;
       wr_flush(w);
-      tu_file_error(c, nm, e);
+      file_error(c, nm, e);
       o->unreadable++;
       if (!o->status)
-        wr_printf(w, "%s: FAILED open or read\n", nm);
+        put_verdict(w, nm, "FAILED open or read");
       continue;
     }
     verified++;
     if (memcmp(want, got, a->len)) {
       o->mismatched++;
       if (!o->status)
-        wr_printf(w, "%s: FAILED\n", nm);
+        put_verdict(w, nm, "FAILED");
     } else if (!o->status && !o->quiet) {
-      wr_printf(w, "%s: OK\n", nm);
+      put_verdict(w, nm, "OK");
     }
     if (w->err)
       break;
   }
   if (k < 0) {
     if (r.err != ECANCELED)
-      tu_file_error(c, file, r.err);
+      bi_error(c, "%s: read error", quotef(c, shown));
     rc = 1;
   }
   rd_free(&r);
@@ -295,6 +412,83 @@ static int check_file(bi_ctx *c, const alg *a, const char *file, chk *o,
   return 0;
 }
 
+typedef struct sum_opts {
+  int binary; /* -1 (neither -b nor -t), 0 (text: ' ') or 1 (binary: '*') */
+  int check, tag, zero;
+  chk o; /* the -c options and counts */
+} sum_opts;
+
+/* Prints or checks the digests of the operands (standard input without
+ * any), with ctx ready for use. Returns the exit status. */
+static int sum_files(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx, sum_opts *so,
+                     char **files, int nfiles) {
+  chk *o = &so->o;
+  int status = 0;
+  writer w;
+  wr_init(&w, c->out);
+  for (int i = 0; i < nfiles && !w.err; i++) {
+    if (so->check) {
+      status |= check_file(c, a, ctx, files[i], o, &w);
+      if (o->fatal)
+        return 1;
+      continue;
+    }
+    unsigned char d[EVP_MAX_MD_SIZE];
+    int e = hash_file(c, a, ctx, files[i], d);
+    if (e == ECANCELED)
+      return 1;
+    if (e == SUM_EDIGEST) {
+      wr_flush(&w);
+      digest_error(c, a);
+      return 1;
+    }
+    if (e) {
+      wr_flush(&w);
+      file_error(c, files[i], e);
+      status = 1;
+      continue;
+    }
+    const char *nm = files[i];
+    int esc = !so->zero && strpbrk(nm, "\\\n\r") != NULL;
+    if (so->tag) {
+      if (esc)
+        wr_putc(&w, '\\');
+      wr_printf(&w, "%s (", a->tag);
+      put_name(&w, nm, esc);
+      wr_puts(&w, ") = ");
+      for (size_t k = 0; k < a->len; k++)
+        wr_printf(&w, "%02x", d[k]);
+    } else {
+      if (esc)
+        wr_putc(&w, '\\');
+      for (size_t k = 0; k < a->len; k++)
+        wr_printf(&w, "%02x", d[k]);
+      wr_puts(&w, so->binary > 0 ? " *" : "  ");
+      put_name(&w, nm, esc);
+    }
+    wr_putc(&w, so->zero ? 0 : '\n');
+  }
+  if (wr_flush(&w))
+    return bi_stream_status(w.err);
+  if (so->check && !o->status) {
+    if (o->bad_lines)
+      bi_error(c, "WARNING: %llu line%s improperly formatted",
+               (unsigned long long)o->bad_lines,
+               o->bad_lines == 1 ? " is" : "s are");
+    if (o->unreadable)
+      bi_error(c, "WARNING: %llu listed file%s could not be read",
+               (unsigned long long)o->unreadable,
+               o->unreadable == 1 ? "" : "s");
+    if (o->mismatched)
+      bi_error(c, "WARNING: %llu computed checksum%s did NOT match",
+               (unsigned long long)o->mismatched,
+               o->mismatched == 1 ? "" : "s");
+  }
+  if (o->unreadable || o->mismatched || (o->strict && o->bad_lines))
+    status = 1;
+  return status;
+}
+
 static int sum_main(bi_ctx *c, const alg *a) {
   static const bi_opt opts[] = {{"binary", 'b', BI_ARG_NONE},
                                 {"check", 'c', BI_ARG_NONE},
@@ -309,42 +503,45 @@ static int sum_main(bi_ctx *c, const alg *a) {
                                 {"help", BI_OPT_HELP, BI_ARG_NONE},
                                 {"version", BI_OPT_VERSION, BI_ARG_NONE},
                                 {NULL, 0, 0}};
-  int binary = 0, check = 0, tag = 0, zero = 0, ch;
-  chk o;
-  memset(&o, 0, sizeof o);
+  sum_opts so;
+  memset(&so, 0, sizeof so);
+  so.binary = -1;
+  chk *o = &so.o;
+  int ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "bctzw", opts);
   while ((ch = bi_getopt_next(&g)) != -1) {
     switch (ch) {
     case 'b':
-      binary = 1;
+      so.binary = 1;
       break;
     case 't':
-      binary = 0;
+      so.binary = 0;
       break;
     case 'c':
-      check = 1;
+      so.check = 1;
       break;
     case 'z':
-      zero = 1;
+      so.zero = 1;
       break;
     case 'w':
-      o.warn = 1;
+      o->warn = 1;
       break;
     case 0x100:
-      tag = 1;
+      so.tag = 1;
+      so.binary = 1; /* a later -t is refused, an earlier one forgotten */
       break;
     case 0x101:
-      o.ignore_missing = 1;
+      o->ignore_missing = 1;
       break;
     case 0x102:
-      o.quiet = 1;
+      o->quiet = 1;
       break;
     case 0x103:
-      o.status = 1;
+      o->status = 1;
       break;
     case 0x104:
-      o.strict = 1;
+      o->strict = 1;
       break;
     case BI_OPT_HELP:
       return bi_print_help(c);
@@ -354,82 +551,45 @@ static int sum_main(bi_ctx *c, const alg *a) {
       return 1;
     }
   }
-  if (check && tag) {
-    bi_error(c, "the --tag option is meaningless when verifying checksums");
+  /* Conflicting options, reported in GNU's order of precedence. */
+  const char *bad = NULL;
+  if (so.tag && so.binary == 0)
+    bad = "--tag does not support --text mode";
+  else if (so.check && so.zero)
+    bad = "the --zero option is not supported when verifying checksums";
+  else if (so.check && so.tag)
+    bad = "the --tag option is meaningless when verifying checksums";
+  else if (so.check && so.binary >= 0)
+    bad = "the --binary and --text options are meaningless when verifying "
+          "checksums";
+  else if (!so.check && o->ignore_missing)
+    bad = "the --ignore-missing option is meaningful only when verifying "
+          "checksums";
+  else if (!so.check && o->status)
+    bad = "the --status option is meaningful only when verifying checksums";
+  else if (!so.check && o->warn)
+    bad = "the --warn option is meaningful only when verifying checksums";
+  else if (!so.check && o->quiet)
+    bad = "the --quiet option is meaningful only when verifying checksums";
+  else if (!so.check && o->strict)
+    bad = "the --strict option is meaningful only when verifying checksums";
+  if (bad) {
+    bi_error(c, "%s", bad);
     stream_printf(c->err, "Try '%s --help' for more information.\n",
                   c->argv[0]);
     return 1;
   }
-  if (!check &&
-      (o.quiet || o.status || o.warn || o.strict || o.ignore_missing)) {
-    const char *opt = o.ignore_missing ? "--ignore-missing"
-                      : o.status       ? "--status"
-                      : o.warn         ? "--warn"
-                      : o.strict       ? "--strict"
-                                       : "--quiet";
-    bi_error(c, "the %s option is meaningful only when verifying checksums",
-             opt);
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+  if (!ctx) {
+    bi_error(c, "cannot allocate a %s digest context: %s", a->tag,
+             bi_strerror(ENOMEM));
     return 1;
   }
   static char *dash[] = {"-", NULL};
-  char **files = g.noperands ? g.operands : dash;
-  int nfiles = g.noperands ? g.noperands : 1, status = 0;
-  writer w;
-  wr_init(&w, c->out);
-  for (int i = 0; i < nfiles && !w.err; i++) {
-    if (check) {
-      status |= check_file(c, a, files[i], &o, &w);
-      continue;
-    }
-    unsigned char d[64];
-    int e = hash_file(c, a, files[i], d);
-    if (e == ECANCELED)
-      return 1;
-    if (e) {
-      wr_flush(&w);
-      tu_file_error(c, files[i], e);
-      status = 1;
-      continue;
-    }
-    const char *nm = files[i];
-    int esc = !zero && strpbrk(nm, "\\\n\r") != NULL;
-    if (tag) {
-      if (esc)
-        wr_putc(&w, '\\');
-      wr_printf(&w, "%s (", a->tag);
-      put_name(&w, nm, esc);
-      wr_puts(&w, ") = ");
-      for (size_t k = 0; k < a->len; k++)
-        wr_printf(&w, "%02x", d[k]);
-    } else {
-      if (esc)
-        wr_putc(&w, '\\');
-      for (size_t k = 0; k < a->len; k++)
-        wr_printf(&w, "%02x", d[k]);
-      wr_puts(&w, binary ? " *" : "  ");
-      put_name(&w, nm, esc);
-    }
-    wr_putc(&w, zero ? 0 : '\n');
-  }
-  if (wr_flush(&w))
-    return bi_stream_status(w.err);
-  if (check && !o.status) {
-    if (o.bad_lines)
-      bi_error(c, "WARNING: %llu line%s improperly formatted",
-               (unsigned long long)o.bad_lines,
-               o.bad_lines == 1 ? " is" : "s are");
-    if (o.unreadable)
-      bi_error(c, "WARNING: %llu listed file%s could not be read",
-               (unsigned long long)o.unreadable, o.unreadable == 1 ? "" : "s");
-    if (o.mismatched)
-      bi_error(c, "WARNING: %llu computed checksum%s did NOT match",
-               (unsigned long long)o.mismatched, o.mismatched == 1 ? "" : "s");
-  }
-  if (o.unreadable || o.mismatched || (o.strict && o.bad_lines))
-    status = 1;
-  return status;
+  int rc = g.noperands ? sum_files(c, a, ctx, &so, g.operands, g.noperands)
+                       : sum_files(c, a, ctx, &so, dash, 1);
+  EVP_MD_CTX_free(ctx);
+  return rc;
 }
 
 int bi_md5sum(bi_ctx *c) {
@@ -438,9 +598,15 @@ int bi_md5sum(bi_ctx *c) {
 int bi_sha1sum(bi_ctx *c) {
   return sum_main(c, &algs[1]);
 }
-int bi_sha256sum(bi_ctx *c) {
+int bi_sha224sum(bi_ctx *c) {
   return sum_main(c, &algs[2]);
 }
-int bi_sha512sum(bi_ctx *c) {
+int bi_sha256sum(bi_ctx *c) {
   return sum_main(c, &algs[3]);
+}
+int bi_sha384sum(bi_ctx *c) {
+  return sum_main(c, &algs[4]);
+}
+int bi_sha512sum(bi_ctx *c) {
+  return sum_main(c, &algs[5]);
 }

@@ -16,19 +16,21 @@
 
 const char bi_usage_tac[] = "Usage: tac [OPTION]... [FILE]...";
 const char bi_help_tac[] =
-    "Write each FILE to standard output, last line first.\n"
+    "Write each FILE to standard output with its records in reverse order, so\n"
+    "the last line comes out first.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -b, --before             attach the separator before instead of after\n"
-    "  -r, --regex              interpret the separator as a regular "
-    "expression\n"
-    "  -s, --separator=STRING   use STRING as the separator instead of "
-    "newline\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -b, --before             treat the separator as the start of the "
+    "record\n"
+    "                             after it, not the end of the record before "
+    "it\n"
+    "  -r, --regex              the -s STRING is a regular expression\n"
+    "  -s, --separator=STRING   split records at STRING rather than at "
+    "newlines\n"
+    "      --help               print this summary and quit\n"
+    "      --version            print the version line and quit\n";
 
 typedef struct span {
   size_t off, len; /* separator position and length */
@@ -131,7 +133,7 @@ int bi_tac(bi_ctx *c) {
   const char *sep = "\n";
   bi_getopt g;
   bi_getopt_init(&g, c, "brs:", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'b':
       before = 1;
@@ -142,14 +144,10 @@ int bi_tac(bi_ctx *c) {
     case 's':
       sep = g.arg;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   /* An empty separator matches nothing: the input is one record. */
   regex_t re;
   int have_re = 0;

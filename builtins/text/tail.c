@@ -9,64 +9,41 @@
 #include <errno.h>
 #include <string.h>
 
-#include "builtins/textutil.h"
+#include "builtins/text/headtail.h"
 
 const char bi_usage_tail[] = "Usage: tail [OPTION]... [FILE]...";
 const char bi_help_tail[] =
-    "Print the last 10 lines of each FILE to standard output.\n"
-    "With more than one FILE, precede each with a header giving the file "
-    "name.\n"
+    "Copy the end of each FILE to standard output: the final 10 lines unless "
+    "an\n"
+    "option says otherwise. When there are several FILEs, the output of each "
+    "one\n"
+    "comes after a \"==> FILE <==\" title line.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -c, --bytes=[+]NUM       output the last NUM bytes; or use -c +NUM "
-    "to\n"
-    "                             output starting with byte NUM of each "
-    "file\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -c, --bytes=[+]NUM       copy the final NUM bytes; with +NUM, copy "
+    "from\n"
+    "                             byte number NUM onward\n"
     "  -f, --follow[={name|descriptor}]\n"
     "                           not available in this sandbox: files cannot "
     "grow\n"
     "                             while tail runs\n"
-    "  -n, --lines=[+]NUM       output the last NUM lines, instead of the "
-    "last 10;\n"
-    "                             or use -n +NUM to skip NUM-1 lines at the "
-    "start\n"
-    "  -q, --quiet, --silent    never output headers giving file names\n"
+    "  -n, --lines=[+]NUM       copy the final NUM lines rather than 10; with\n"
+    "                             +NUM, copy from line number NUM onward\n"
+    "  -q, --quiet, --silent    leave out the file name titles\n"
     "  -s, --sleep-interval=N   accepted for compatibility (no effect)\n"
-    "  -v, --verbose            always output headers giving file names\n"
-    "  -z, --zero-terminated    line delimiter is NUL, not newline\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "  -v, --verbose            add a file name title even for a single file\n"
+    "  -z, --zero-terminated    records end with a NUL byte instead of a "
+    "newline\n"
+    "      --help               print this summary and quit\n"
+    "      --version            print the version line and quit\n"
     "\n"
-    "NUM may have a multiplier suffix:\n"
-    "b 512, kB 1000, K 1024, MB 1000*1000, M 1024*1024,\n"
-    "GB 1000*1000*1000, G 1024*1024*1024, and so on for T, P, E.\n"
-    "Binary prefixes can be used, too: KiB=K, MiB=M, and so on.\n";
-
-typedef struct topt {
-  int bytes, from_start, delim;
-  uint64_t n;
-} topt;
-
-/* Offset where the last n records of d[0..len) begin. */
-static size_t last_lines(const char *d, size_t len, uint64_t n, int delim) {
-  if (n == 0)
-    return len;
-  size_t e = len;
-  if (e && d[e - 1] == delim)
-    e--;
-  while (e > 0) {
-    const char *p = memrchr(d, delim, e);
-    if (!p)
-      return 0;
-    if (--n == 0)
-      return (size_t)(p - d) + 1;
-    e = (size_t)(p - d);
-  }
-  return 0;
-}
+    "NUM accepts a unit: b (512), kB (1000), K (1024), MB (1000^2), M "
+    "(1024^2),\n"
+    "GB (1000^3), G (1024^3), then T, P, E in the same pattern; KiB, MiB and "
+    "so\n"
+    "on are other spellings of K, M and so on.\n";
 
 /* Offset after skipping n-1 records (for +N). */
 static size_t skip_lines(const char *d, size_t len, uint64_t n, int delim) {
@@ -80,114 +57,31 @@ static size_t skip_lines(const char *d, size_t len, uint64_t n, int delim) {
   return off;
 }
 
-static int tail_view(const char *p, size_t len, const topt *o, writer *w) {
+static int tail_view(const char *p, size_t len, const ht_opt *o, writer *w) {
   size_t off;
   if (o->bytes) {
-    if (o->from_start)
+    if (o->sign == '+')
       off = o->n > 1 ? (o->n - 1 < len ? (size_t)o->n - 1 : len) : 0;
     else
       off = o->n < len ? len - (size_t)o->n : 0;
   } else {
-    off = o->from_start ? skip_lines(p, len, o->n, o->delim)
-                        : last_lines(p, len, o->n, o->delim);
+    off = o->sign == '+' ? skip_lines(p, len, o->n, o->delim)
+                         : ht_last_lines(p, len, o->n, o->delim);
   }
   return wr_write(w, p + off, len - off) ? -1 : 0;
 }
 
-/* +N from a pipe: skip, then copy. */
-static int tail_from(bi_ctx *c, stream *in, const topt *o, writer *w,
-                     int *rerr) {
-  reader r;
-  rd_init(&r, c->m, in);
-  int rc = 0;
-  uint64_t skip = o->n > 0 ? o->n - 1 : 0;
-  if (o->bytes) {
-    char tmp[8192];
-    for (;;) {
-      long k = rd_read(&r, tmp, sizeof tmp);
-      if (k < 0) {
-        *rerr = r.err;
-        rc = 1;
-        break;
-      }
-      if (k == 0)
-        break;
-      size_t s = skip < (uint64_t)k ? (size_t)skip : (size_t)k;
-      skip -= s;
-      if (wr_write(w, tmp + s, (size_t)k - s)) {
-        rc = -1;
-        break;
-      }
-    }
-  } else {
-    const char *line;
-    size_t len;
-    int k;
-    while ((k = rd_record(&r, o->delim, &line, &len)) != 0) {
-      if (k < 0) {
-        *rerr = r.err;
-        rc = 1;
-        break;
-      }
-      if (skip) {
-        skip--;
-        continue;
-      }
-      if (wr_write(w, line, len)) {
-        rc = -1;
-        break;
-      }
-    }
-  }
-  rd_free(&r);
-  return rc;
-}
-
 /* Last N from a pipe: a window over what was read. */
-static int tail_window(bi_ctx *c, stream *in, const topt *o, writer *w,
+static int tail_window(bi_ctx *c, stream *in, const ht_opt *o, writer *w,
                        int *rerr) {
   buf b;
   buf_init(&b, c->m);
   size_t start = 0;
-  uint64_t nl = 0;
-  int rc = 0;
-  for (;;) {
-    if (start > 65536 && start > b.len / 2) {
-      memmove(b.data, b.data + start, b.len - start);
-      b.len -= start;
-      start = 0;
-    }
-    if (buf_reserve(&b, 65536)) {
-      *rerr = ENOMEM;
-      rc = 1;
-      break;
-    }
-    long k = stream_read(in, b.data + b.len, 65536);
-    if (k < 0) {
-      *rerr = in->err;
-      rc = 1;
-      break;
-    }
-    if (k == 0)
-      break;
-    const char *chunk = b.data + b.len;
-    b.len += (size_t)k;
-    if (o->bytes) {
-      if (b.len - start > o->n)
-        start = b.len - (size_t)o->n;
-      continue;
-    }
-    for (const char *q = chunk;
-         (q = memchr(q, o->delim, (size_t)(b.data + b.len - q))); q++)
-      nl++;
-    /* Keep at most n+1 delimiters: the line before them may still be
-     * needed if the input ends without a final delimiter. */
-    while (nl > o->n && (nl - o->n > 1 || o->n == 0)) {
-      const char *e = memchr(b.data + start, o->delim, b.len - start);
-      start = (size_t)(e - b.data) + 1;
-      nl--;
-    }
-  }
+  uint64_t nl;
+  /* Keep one delimiter more than n: the line before them may still be
+   * needed if the input ends without a final delimiter. */
+  uint64_t keep = o->bytes || o->n == 0 || o->n == UINT64_MAX ? o->n : o->n + 1;
+  int rc = ht_window(in, o, keep, NULL, &b, &start, &nl, rerr);
   if (rc == 0) {
     size_t len = b.len - start;
     const char *d = b.data ? b.data + start : "";
@@ -198,17 +92,33 @@ static int tail_window(bi_ctx *c, stream *in, const topt *o, writer *w,
   return rc;
 }
 
+/* A file is searched from its end; a pipe is skipped (+N) or windowed. */
+static int tail_one(bi_ctx *c, stream *in, const ht_opt *o, writer *w,
+                    int *rerr) {
+  const char *p;
+  size_t len;
+  if (stream_take_all(in, &p, &len) == 0)
+    return tail_view(p, len, o, w);
+  if (in->err == ECANCELED) {
+    *rerr = ECANCELED;
+    return 1;
+  }
+  if (o->sign == '+')
+    return ht_copy(c, in, o, o->n > 0 ? o->n - 1 : 0, UINT64_MAX, w, rerr);
+  return tail_window(c, in, o, w, rerr);
+}
+
 /* tail -5, +5, -5c, +2l: the obsolete first-argument forms. */
-static char **obsolete(bi_ctx *c, int *argc) {
+static void obsolete(bi_ctx *c) {
   if (c->argc < 2)
-    return NULL;
+    return;
   const char *a = c->argv[1];
   if ((a[0] != '-' && a[0] != '+') || a[1] < '0' || a[1] > '9')
-    return NULL;
+    return;
   /* "+N" is only the obsolete form when it is the single operand or is
    * followed by one file (as GNU without POSIXLY_CORRECT). */
   if (a[0] == '+' && c->argc > 3)
-    return NULL;
+    return;
   size_t nd = strspn(a + 1, "0123456789");
   const char *rest = a + 1 + nd;
   char kind = 'n';
@@ -221,11 +131,10 @@ static char **obsolete(bi_ctx *c, int *argc) {
   if (*rest == 'f')
     rest++;
   if (*rest)
-    return NULL;
-  char **nv = arena_alloc(c->scratch, sizeof(char *) * (size_t)(c->argc + 3));
+    return;
   char *opt = arena_alloc(c->scratch, nd + 8);
-  if (!nv || !opt)
-    return NULL;
+  if (!opt)
+    return;
   size_t k = 0;
   opt[k++] = '-';
   opt[k++] = kind == 'b' ? 'c' : kind;
@@ -236,16 +145,8 @@ static char **obsolete(bi_ctx *c, int *argc) {
   if (kind == 'b')
     opt[k++] = 'b';
   opt[k] = 0;
-  int n = 0;
-  nv[n++] = c->argv[0];
-  nv[n++] = opt;
-  if (a[1 + nd] && strchr(a + 1 + nd, 'f'))
-    nv[n++] = "-f";
-  for (int i = 2; i < c->argc; i++)
-    nv[n++] = c->argv[i];
-  nv[n] = NULL;
-  *argc = n;
-  return nv;
+  int follow = a[1 + nd] && strchr(a + 1 + nd, 'f');
+  ht_rewrite_argv(c, opt, follow ? "-f" : NULL, NULL);
 }
 
 int bi_tail(bi_ctx *c) {
@@ -264,119 +165,33 @@ int bi_tail(bi_ctx *c) {
                                 {"version", BI_OPT_VERSION, BI_ARG_NONE},
                                 {NULL, 0, 0}};
   bi_ctx sub = *c;
-  int nargc;
-  char **nargv = obsolete(c, &nargc);
-  if (nargv) {
-    sub.argc = nargc;
-    sub.argv = nargv;
-  }
-  topt o = {0, 0, '\n', 10};
-  int verbose = 0, quiet = 0, follow = 0, ch;
+  obsolete(&sub);
+  ht_opt o = HT_OPTIONS_INIT;
+  int follow = 0, ch;
   bi_getopt g;
   bi_getopt_init(&g, &sub, "c:fFn:qs:vz", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'c':
-    case 'n': {
-      const char *a = g.arg;
-      o.bytes = ch == 'c';
-      o.from_start = 0;
-      while (*a == ' ' || *a == '\t')
-        a++;
-      if (*a == '+')
-        o.from_start = 1;
-      else if (*a == '-')
-        a++;
-      int r = tu_parse_count(a, &o.n);
-      if (r == -1) {
-        bi_error(c, "invalid number of %s: '%s'", o.bytes ? "bytes" : "lines",
-                 g.arg);
-        return 1;
-      }
+    case 'n':
+      if (tu_parse_count(ht_count_arg(&o, ch, g.arg), &o.n) == -1)
+        return ht_bad_count(c, &o, g.arg, NULL);
       break;
-    }
     case 'f':
     case 'F':
       follow = 1;
       break;
-    case 'q':
-      quiet = 1;
-      verbose = 0;
+    default: /* -s, --retry, --pid and --max-unchanged-stats do nothing */
+      ht_flag(&o, ch);
       break;
-    case 'v':
-      verbose = 1;
-      quiet = 0;
-      break;
-    case 'z':
-      o.delim = 0;
-      break;
-    case 's':
-    case 'R':
-    case 'P':
-    case 'M':
-      break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if (follow) {
     bi_error(c, "cannot follow files: nothing can append to a file while "
                 "tail runs in this sandbox (drop -f/-F)");
     return 1;
   }
-  static char *dash[] = {"-", NULL};
-  char **files = g.noperands ? g.operands : dash;
-  int nfiles = g.noperands ? g.noperands : 1;
-  int headers = verbose || (nfiles > 1 && !quiet);
-  writer w;
-  wr_init(&w, c->out);
-  int status = 0, first = 1;
-  for (int i = 0; i < nfiles; i++) {
-    const char *name = files[i];
-    int err = 0;
-    stream *in = bi_open_read(c, name, &err);
-    if (!in && err != EISDIR) {
-      bi_error(c, "cannot open %s for reading: %s", tu_quote(c, name),
-               bi_strerror(err));
-      status = 1;
-      continue;
-    }
-    if (headers) {
-      wr_printf(&w, "%s==> %s <==\n", first ? "" : "\n",
-                strcmp(name, "-") ? name : "standard input");
-      first = 0;
-    }
-    if (!in) {
-      bi_error(c, "error reading %s: %s", tu_quote(c, name), bi_strerror(err));
-      status = 1;
-      continue;
-    }
-    int rerr = 0, r;
-    const char *p;
-    size_t len;
-    if (stream_take_all(in, &p, &len) == 0)
-      r = tail_view(p, len, &o, &w);
-    else if (in->err == ECANCELED)
-      r = 1, rerr = ECANCELED;
-    else if (o.from_start)
-      r = tail_from(c, in, &o, &w, &rerr);
-    else
-      r = tail_window(c, in, &o, &w, &rerr);
-    stream_unref(in);
-    if (r < 0 || w.err)
-      return bi_stream_status(w.err);
-    if (r > 0) {
-      if (rerr == ECANCELED)
-        return 1;
-      bi_error(c, "error reading %s: %s", tu_quote(c, name), bi_strerror(rerr));
-      status = 1;
-    }
-  }
-  if (wr_flush(&w))
-    return bi_stream_status(w.err);
-  return status;
+  return ht_files(c, g.operands, g.noperands, &o, tail_one);
 }

@@ -6,29 +6,31 @@
 
 const char bi_usage_tee[] = "Usage: tee [OPTION]... [FILE]...";
 const char bi_help_tee[] =
-    "Copy standard input to each FILE, and also to standard output.\n"
+    "Read standard input and write a copy of it to standard output and to "
+    "every\n"
+    "FILE.\n"
     "\n"
-    "  -a, --append              append to the given FILEs, do not "
-    "overwrite\n"
-    "  -i, --ignore-interrupts   ignore interrupt signals\n"
-    "  -p                        operate in a more appropriate MODE with "
-    "pipes.\n"
-    "      --output-error[=MODE]   set behavior on write error.  See MODE "
-    "below\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "  -a, --append              add to the end of each FILE instead of\n"
+    "                              replacing its contents\n"
+    "  -i, --ignore-interrupts   keep running when an interrupt signal "
+    "arrives\n"
+    "  -p                        shorthand for --output-error=warn-nopipe, a\n"
+    "                              setting suited to pipelines\n"
+    "      --output-error[=MODE]   choose what a failed write does (MODE is\n"
+    "                              described below)\n"
+    "      --help                print this summary and quit\n"
+    "      --version             print the version line and quit\n"
     "\n"
-    "MODE determines behavior with write errors on the outputs:\n"
-    "  warn           diagnose errors writing to any output\n"
-    "  warn-nopipe    diagnose errors writing to any output not a pipe\n"
-    "  exit           exit on error writing to any output\n"
-    "  exit-nopipe    exit on error writing to any output not a pipe\n"
-    "The default MODE for the -p option is 'warn-nopipe'.\n"
-    "With \"nopipe\" MODEs, exit immediately if all outputs become broken "
-    "pipes.\n"
-    "The default operation when --output-error is not specified, is to\n"
-    "exit immediately on error writing to a pipe, and diagnose errors\n"
-    "writing to non pipe outputs.\n";
+    "MODE values for failed writes:\n"
+    "  warn           report the failure on any output and keep going\n"
+    "  warn-nopipe    report the failure unless the output is a pipe\n"
+    "  exit           stop at the first failure on any output\n"
+    "  exit-nopipe    stop at the first failure, except on pipe outputs\n"
+    "-p, and --output-error given without a MODE, mean 'warn-nopipe'.\n"
+    "In the two \"nopipe\" modes, tee stops as soon as every output is a "
+    "broken\n"
+    "pipe. Without --output-error, a write to a broken pipe ends tee at once,\n"
+    "and a failed write to anything else is reported.\n";
 
 enum { M_DEFAULT, M_WARN, M_WARN_NOPIPE, M_EXIT, M_EXIT_NOPIPE };
 
@@ -42,7 +44,7 @@ int bi_tee(bi_ctx *c) {
   int append = 0, mode = M_DEFAULT, ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "aip", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'a':
       append = 1;
@@ -78,21 +80,16 @@ int bi_tee(bi_ctx *c) {
         stream_puts(c->err, "Valid arguments are:\n  - 'warn'\n  - "
                             "'warn-nopipe'\n  - 'exit'\n  - "
                             "'exit-nopipe'\n");
-        stream_printf(c->err, "Try '%s --help' for more information.\n",
-                      c->argv[0]);
+        bi_try_help(c);
         return 1;
       }
       mode = M_WARN + hit;
       break;
     }
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   int nout = g.noperands + 1;
   stream **outs = arena_calloc(c->scratch, sizeof(stream *) * (size_t)nout);
   const char **names = arena_calloc(c->scratch, sizeof(char *) * (size_t)nout);

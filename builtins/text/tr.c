@@ -14,67 +14,64 @@
 
 const char bi_usage_tr[] = "Usage: tr [OPTION]... STRING1 [STRING2]";
 const char bi_help_tr[] =
-    "Translate, squeeze, and/or delete characters from standard input,\n"
-    "writing to standard output.  STRING1 and STRING2 specify arrays of\n"
-    "characters ARRAY1 and ARRAY2 that control the action.\n"
-    "\n"
-    "  -c, -C, --complement    use the complement of ARRAY1\n"
-    "  -d, --delete            delete characters in ARRAY1, do not "
-    "translate\n"
-    "  -s, --squeeze-repeats   replace each sequence of a repeated "
+    "Read standard input, change, squeeze or remove characters in it, and "
+    "write\n"
+    "the result to standard output. STRING1 and STRING2 describe two "
     "character\n"
-    "                            that is listed in the last specified "
-    "ARRAY,\n"
-    "                            with a single occurrence of that "
-    "character\n"
-    "  -t, --truncate-set1     first truncate ARRAY1 to length of ARRAY2\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "lists, ARRAY1 and ARRAY2, which drive the change.\n"
     "\n"
-    "ARRAYs are specified as strings of characters.  Most represent "
-    "themselves.\n"
-    "Interpreted sequences are:\n"
+    "  -c, -C, --complement    work on every character NOT in ARRAY1\n"
+    "  -d, --delete            remove the characters of ARRAY1 (no "
+    "translation)\n"
+    "  -s, --squeeze-repeats   shrink each run of one repeated character from\n"
+    "                            the last ARRAY given down to a single copy "
+    "of\n"
+    "                            that character\n"
+    "  -t, --truncate-set1     cut ARRAY1 down to the length of ARRAY2 before\n"
+    "                            translating\n"
+    "      --help              print this summary and quit\n"
+    "      --version           print the version line and quit\n"
     "\n"
-    "  \\NNN            character with octal value NNN (1 to 3 octal "
-    "digits)\n"
-    "  \\\\              backslash\n"
-    "  \\a              audible BEL\n"
+    "An ARRAY is written as a string; most characters stand for themselves.\n"
+    "These forms have a special meaning:\n"
+    "\n"
+    "  \\NNN            the character whose octal code is NNN (1 to 3 digits)\n"
+    "  \\\\              a backslash\n"
+    "  \\a              the BEL (alert) character\n"
     "  \\b              backspace\n"
     "  \\f              form feed\n"
-    "  \\n              new line\n"
-    "  \\r              return\n"
-    "  \\t              horizontal tab\n"
-    "  \\v              vertical tab\n"
-    "  CHAR1-CHAR2     all characters from CHAR1 to CHAR2 in ascending "
-    "order\n"
-    "  [CHAR*]         in ARRAY2, copies of CHAR until length of ARRAY1\n"
-    "  [CHAR*REPEAT]   REPEAT copies of CHAR, REPEAT octal if starting with "
-    "0\n"
-    "  [:alnum:]       all letters and digits\n"
-    "  [:alpha:]       all letters\n"
-    "  [:blank:]       all horizontal whitespace\n"
-    "  [:cntrl:]       all control characters\n"
-    "  [:digit:]       all digits\n"
-    "  [:graph:]       all printable characters, not including space\n"
-    "  [:lower:]       all lower case letters\n"
-    "  [:print:]       all printable characters, including space\n"
-    "  [:punct:]       all punctuation characters\n"
-    "  [:space:]       all horizontal or vertical whitespace\n"
-    "  [:upper:]       all upper case letters\n"
-    "  [:xdigit:]      all hexadecimal digits\n"
-    "  [=CHAR=]        all characters which are equivalent to CHAR\n"
+    "  \\n              newline\n"
+    "  \\r              carriage return\n"
+    "  \\t              TAB\n"
+    "  \\v              vertical TAB\n"
+    "  CHAR1-CHAR2     the range from CHAR1 up to CHAR2\n"
+    "  [CHAR*]         (ARRAY2 only) CHAR repeated until ARRAY2 is as long as\n"
+    "                    ARRAY1\n"
+    "  [CHAR*REPEAT]   CHAR written REPEAT times; a REPEAT with a leading 0 "
+    "is\n"
+    "                    octal\n"
+    "  [:alnum:]       any letter or digit\n"
+    "  [:alpha:]       any letter\n"
+    "  [:blank:]       a space or a TAB\n"
+    "  [:cntrl:]       any control character\n"
+    "  [:digit:]       0 to 9\n"
+    "  [:graph:]       visible characters (space not included)\n"
+    "  [:lower:]       any lowercase letter\n"
+    "  [:print:]       visible characters and the space\n"
+    "  [:punct:]       any punctuation mark\n"
+    "  [:space:]       whitespace of any kind, including newline\n"
+    "  [:upper:]       any uppercase letter\n"
+    "  [:xdigit:]      0 to 9, A to F and a to f\n"
+    "  [=CHAR=]        CHAR and whatever the locale counts as the same\n"
+    "                    character\n"
     "\n"
-    "Translation occurs if -d is not given and both STRING1 and STRING2 "
-    "appear.\n"
-    "-t may be used only when translating.  ARRAY2 is extended to length "
-    "of\n"
-    "ARRAY1 by repeating its last character as necessary.  Excess "
-    "characters\n"
-    "of ARRAY2 are ignored.  Character classes expand in unspecified "
-    "order;\n"
-    "while translating, [:lower:] and [:upper:] may be used in pairs to\n"
-    "specify case conversion.  Squeezing occurs after translation or "
-    "deletion.\n";
+    "tr translates when both STRING1 and STRING2 are given and -d is not; -t\n"
+    "only makes sense then. A short ARRAY2 is padded with copies of its last\n"
+    "character, and any extra characters at its end go unused. The order in\n"
+    "which a class expands is not defined, except that [:lower:] and "
+    "[:upper:]\n"
+    "can face each other to convert case. Squeezing is done last, after any\n"
+    "translation or removal.\n";
 
 /* An expanded operand. */
 typedef struct tset {
@@ -121,24 +118,9 @@ static unsigned char one_char(bi_ctx *c, const char *str, size_t len,
   }
   unsigned char e = (unsigned char)str[*i + 1];
   *i += 2;
-  switch (e) {
-  case 'a':
-    return '\a';
-  case 'b':
-    return '\b';
-  case 'f':
-    return '\f';
-  case 'n':
-    return '\n';
-  case 'r':
-    return '\r';
-  case 't':
-    return '\t';
-  case 'v':
-    return '\v';
-  default:
-    break;
-  }
+  int lit = tu_escape_char(e);
+  if (lit >= 0)
+    return (unsigned char)lit;
   if (e >= '0' && e <= '7') {
     unsigned v = (unsigned)(e - '0');
     for (int k = 0; k < 2 && *i < len && str[*i] >= '0' && str[*i] <= '7';
@@ -159,33 +141,23 @@ static unsigned char one_char(bi_ctx *c, const char *str, size_t len,
   return e;
 }
 
+/* Only space and tab, whatever the locale says. */
+static int is_blank(int ch) {
+  return ch == ' ' || ch == '\t';
+}
+
+/* Whether ch is in the class name[0..n): 1 or 0, -1 for an unknown class. */
 static int class_match(const char *name, size_t n, int ch) {
-#define IS(s) (n == sizeof(s) - 1 && memcmp(name, s, n) == 0)
-  if (IS("alnum"))
-    return isalnum(ch);
-  if (IS("alpha"))
-    return isalpha(ch);
-  if (IS("blank"))
-    return ch == ' ' || ch == '\t';
-  if (IS("cntrl"))
-    return iscntrl(ch);
-  if (IS("digit"))
-    return isdigit(ch);
-  if (IS("graph"))
-    return isgraph(ch);
-  if (IS("lower"))
-    return islower(ch);
-  if (IS("print"))
-    return isprint(ch);
-  if (IS("punct"))
-    return ispunct(ch);
-  if (IS("space"))
-    return isspace(ch);
-  if (IS("upper"))
-    return isupper(ch);
-  if (IS("xdigit"))
-    return isxdigit(ch);
-#undef IS
+  static const struct {
+    const char *name;
+    int (*in)(int);
+  } classes[] = {{"alnum", isalnum}, {"alpha", isalpha}, {"blank", is_blank},
+                 {"cntrl", iscntrl}, {"digit", isdigit}, {"graph", isgraph},
+                 {"lower", islower}, {"print", isprint}, {"punct", ispunct},
+                 {"space", isspace}, {"upper", isupper}, {"xdigit", isxdigit}};
+  for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++)
+    if (strlen(classes[k].name) == n && memcmp(name, classes[k].name, n) == 0)
+      return classes[k].in(ch);
   return -1;
 }
 
@@ -259,13 +231,9 @@ static int expand(bi_ctx *c, const char *str, tset *s, int is2) {
             int base = (nd && num[0] == '0') ? 8 : 10;
             for (size_t q = 0; q < nd; q++) {
               int dv = num[q] - '0';
-              if (dv >= base) {
-                bi_error(c, "invalid repeat count '%.*s' in [c*n] construct",
-                         (int)nd, num);
-                return -1;
-              }
-              cnt = cnt * (unsigned)base + (unsigned)dv;
-              if (cnt > 100000000) {
+              if (dv < base)
+                cnt = cnt * (unsigned)base + (unsigned)dv;
+              if (dv >= base || cnt > 100000000) {
                 bi_error(c, "invalid repeat count '%.*s' in [c*n] construct",
                          (int)nd, num);
                 return -1;
@@ -315,10 +283,6 @@ static int expand(bi_ctx *c, const char *str, tset *s, int is2) {
   return 0;
 }
 
-static void try_help(bi_ctx *c) {
-  stream_printf(c->err, "Try '%s --help' for more information.\n", c->argv[0]);
-}
-
 int bi_tr(bi_ctx *c) {
   static const bi_opt opts[] = {{"complement", 'c', BI_ARG_NONE},
                                 {"delete", 'd', BI_ARG_NONE},
@@ -330,7 +294,7 @@ int bi_tr(bi_ctx *c) {
   int comp = 0, del = 0, sq = 0, trunc = 0, ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "cCdst", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'c':
     case 'C':
@@ -345,14 +309,10 @@ int bi_tr(bi_ctx *c) {
     case 't':
       trunc = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   int n = g.noperands;
   int translating = !del && n >= 2;
   int min = (del && sq) || (!del && !sq) ? 2 : 1;
@@ -367,7 +327,7 @@ int bi_tr(bi_ctx *c) {
                               : "Two strings must be given when "
                                 "translating.\n");
     }
-    try_help(c);
+    bi_try_help(c);
     return 1;
   }
   if (n > max) {
@@ -375,7 +335,7 @@ int bi_tr(bi_ctx *c) {
     if (del && !sq)
       stream_puts(c->err, "Only one string may be given when deleting "
                           "without squeezing repeats.\n");
-    try_help(c);
+    bi_try_help(c);
     return 1;
   }
   tset s1, s2;

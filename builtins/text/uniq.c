@@ -10,42 +10,40 @@
 
 const char bi_usage_uniq[] = "Usage: uniq [OPTION]... [INPUT [OUTPUT]]";
 const char bi_help_uniq[] =
-    "Filter adjacent matching lines from INPUT (or standard input),\n"
-    "writing to OUTPUT (or standard output).\n"
+    "Read INPUT (standard input when absent), drop repeats of a line that "
+    "come\n"
+    "straight after it, and write the rest to OUTPUT (standard output when\n"
+    "absent).\n"
     "\n"
-    "With no options, matching lines are merged to the first occurrence.\n"
+    "By default each group of equal neighbouring lines is reduced to its "
+    "first\n"
+    "line.\n"
     "\n"
-    "Mandatory arguments to long options are mandatory for short options "
-    "too.\n"
-    "  -c, --count           prefix lines by the number of occurrences\n"
-    "  -d, --repeated        only print duplicate lines, one for each "
-    "group\n"
-    "  -D                    print all duplicate lines\n"
-    "      --all-repeated[=METHOD]  like -D, but allow separating groups\n"
-    "                                 with an empty line;\n"
-    "                                 METHOD={none(default),prepend,"
-    "separate}\n"
-    "  -f, --skip-fields=N   avoid comparing the first N fields\n"
-    "      --group[=METHOD]  show all items, separating groups with an "
-    "empty line;\n"
-    "                          METHOD={separate(default),prepend,append,"
-    "both}\n"
-    "  -i, --ignore-case     ignore differences in case when comparing\n"
-    "  -s, --skip-chars=N    avoid comparing the first N characters\n"
-    "  -u, --unique          only print unique lines\n"
-    "  -z, --zero-terminated     line delimiter is NUL, not newline\n"
-    "  -w, --check-chars=N   compare no more than N characters in lines\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n"
+    "Where a long option takes a value, its short form takes the same value.\n"
+    "  -c, --count           start each output line with its repeat count\n"
+    "  -d, --repeated        print only lines that repeat, once per group\n"
+    "  -D                    print every copy of each repeated line\n"
+    "      --all-repeated[=METHOD]  as -D, optionally with a blank line\n"
+    "                                 between groups;\n"
+    "                                 METHOD={none(default),prepend,separate}\n"
+    "  -f, --skip-fields=N   leave the first N fields out of the comparison\n"
+    "      --group[=METHOD]  print every line, with a blank line between "
+    "groups;\n"
+    "                          METHOD={separate(default),prepend,append,both}\n"
+    "  -i, --ignore-case     treat uppercase and lowercase as equal\n"
+    "  -s, --skip-chars=N    leave the first N characters out of the "
+    "comparison\n"
+    "  -u, --unique          print only lines that do not repeat\n"
+    "  -z, --zero-terminated records end with a NUL byte instead of a newline\n"
+    "  -w, --check-chars=N   stop comparing after N characters\n"
+    "      --help            print this summary and quit\n"
+    "      --version         print the version line and quit\n"
     "\n"
-    "A field is a run of blanks (usually spaces and/or TABs), then "
-    "non-blank\n"
-    "characters.  Fields are skipped before characters.\n"
+    "A field is a stretch of blanks (spaces or TABs) followed by a stretch of\n"
+    "other characters. Skipped fields are removed before skipped characters.\n"
     "\n"
-    "Note: 'uniq' does not detect repeated lines unless they are "
-    "adjacent.\n"
-    "You may want to sort the input first, or use 'sort -u' without "
-    "'uniq'.\n";
+    "Only lines that sit next to each other count as repeats: sort the input\n"
+    "first (or just use 'sort -u') to catch repeats anywhere in it.\n";
 
 typedef struct uopt {
   size_t skip_fields, skip_chars, check_chars; /* check 0: all */
@@ -117,7 +115,7 @@ int bi_uniq(bi_ctx *c) {
   int group = -1; /* -1 off, 0 separate, 1 prepend, 2 append, 3 both */
   bi_getopt g;
   bi_getopt_init(&g, c, "cdDf:is:uw:z", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'c':
       count = 1;
@@ -152,8 +150,7 @@ int bi_uniq(bi_ctx *c) {
           stream_puts(c->err, "Valid arguments are:\n");
           for (int i = 0; m[i]; i++)
             stream_printf(c->err, "  - '%s'\n", m[i]);
-          stream_printf(c->err, "Try '%s --help' for more information.\n",
-                        c->argv[0]);
+          bi_try_help(c);
           return 1;
         }
       }
@@ -188,31 +185,21 @@ int bi_uniq(bi_ctx *c) {
     case 'z':
       o.delim = 0;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
-  if (g.noperands > 2) {
-    bi_error(c, "extra operand %s", tu_quote(c, g.operands[2]));
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
-    return 1;
-  }
+  if (ch == BI_OPT_STOP)
+    return g.status;
+  if (g.noperands > 2)
+    return tu_extra_operand(c, g.operands[2]);
   if (group >= 0 && (rep || all || uniq_only || count)) {
     bi_error(c, "--group is mutually exclusive with -c/-d/-D/-u");
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 1;
   }
   if (count && all) {
     bi_error(c, "printing all duplicated lines and repeat counts is "
                 "meaningless");
-    stream_printf(c->err, "Try '%s --help' for more information.\n",
-                  c->argv[0]);
+    bi_try_help(c);
     return 1;
   }
   const char *inname = g.noperands >= 1 ? g.operands[0] : "-";

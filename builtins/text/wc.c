@@ -21,29 +21,25 @@
 const char bi_usage_wc[] = "Usage: wc [OPTION]... [FILE]...\n"
                            "  or:  wc [OPTION]... --files0-from=F";
 const char bi_help_wc[] =
-    "Print newline, word, and byte counts for each FILE, and a total line "
-    "if\n"
-    "more than one FILE is specified.  A word is a non-zero-length "
-    "sequence of\n"
-    "printable characters delimited by white space.\n"
+    "Count lines, words and bytes in each FILE and print the numbers, "
+    "followed\n"
+    "by a \"total\" line when more than one FILE is given. A word is a run of\n"
+    "printable characters bounded by whitespace or by the ends of the input.\n"
     "\n"
-    "With no FILE, or when FILE is -, read standard input.\n"
+    "Standard input is read when no FILE is named, and wherever FILE is -.\n"
     "\n"
-    "The options below may be used to select which counts are printed, "
-    "always in\n"
-    "the following order: newline, word, character, byte, maximum line "
-    "length.\n"
-    "  -c, --bytes            print the byte counts\n"
-    "  -m, --chars            print the character counts\n"
-    "  -l, --lines            print the newline counts\n"
-    "      --files0-from=F    read input from the files specified by\n"
-    "                           NUL-terminated names in file F;\n"
-    "                           If F is - then read names from standard "
-    "input\n"
-    "  -L, --max-line-length  print the maximum display width\n"
-    "  -w, --words            print the word counts\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "Pick counts with the options below; whatever the option order, they come\n"
+    "out as: lines, words, characters, bytes, longest line.\n"
+    "  -c, --bytes            the number of bytes\n"
+    "  -m, --chars            the number of characters\n"
+    "  -l, --lines            the number of newline characters\n"
+    "      --files0-from=F    take the FILE names from file F, each ended by "
+    "a\n"
+    "                           NUL byte; an F of - means standard input\n"
+    "  -L, --max-line-length  the display width of the widest line\n"
+    "  -w, --words            the number of words\n"
+    "      --help             print this summary and quit\n"
+    "      --version          print the version line and quit\n";
 
 typedef struct counts {
   uint64_t lines, words, chars, bytes, maxlen;
@@ -268,21 +264,7 @@ static char **read_names(bi_ctx *c, const char *from, int *count) {
   size_t n;
   char **names = NULL;
   if (tu_slurp(c, s, &d, &n, &copy, &err) == 0) {
-    size_t cnt = 0;
-    for (size_t i = 0; i < n; i++)
-      if (d[i] == 0)
-        cnt++;
-    names = arena_alloc(c->scratch, sizeof(char *) * (cnt + 2));
-    int k = 0;
-    for (size_t i = 0; names && i < n;) {
-      const char *e = memchr(d + i, 0, n - i);
-      size_t l = e ? (size_t)(e - (d + i)) : n - i;
-      names[k++] = arena_strndup(c->scratch, d + i, l);
-      i += l + 1;
-    }
-    if (names)
-      names[k] = NULL;
-    *count = k;
+    names = tu_split_names(c, d, n, count);
   } else {
     bi_error(c, "%s: %s", from, bi_strerror(err));
   }
@@ -307,7 +289,7 @@ int bi_wc(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "cmlLw", opts);
   int ch;
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'c':
       o.bytes = 1;
@@ -327,25 +309,17 @@ int bi_wc(bi_ctx *c) {
     case 'F':
       from = g.arg;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   if (!o.lines && !o.words && !o.chars && !o.bytes && !o.maxlen)
     o.lines = o.words = o.bytes = 1;
   char **files = g.operands;
   int nfiles = g.noperands;
   if (from) {
     if (nfiles) {
-      bi_error(c, "extra operand %s", tu_quote(c, files[0]));
-      stream_printf(c->err,
-                    "file operands cannot be combined with --files0-from\n"
-                    "Try '%s --help' for more information.\n",
-                    c->argv[0]);
+      tu_files0_conflict(c, files[0]);
       return 1;
     }
     files = read_names(c, from, &nfiles);

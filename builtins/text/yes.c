@@ -5,25 +5,16 @@
 
 const char bi_usage_yes[] = "Usage: yes [STRING]...\n  or:  yes OPTION";
 const char bi_help_yes[] =
-    "Repeatedly output a line with all specified STRING(s), or 'y'.\n"
+    "Print the STRINGs, joined by spaces, as one line over and over until\n"
+    "stopped; with no STRING the line is 'y'.\n"
     "\n"
-    "      --help        display this help and exit\n"
-    "      --version     output version information and exit\n";
+    "      --help        print this summary and quit\n"
+    "      --version     print the version line and quit\n";
 
 int bi_yes(bi_ctx *c) {
-  static const bi_opt opts[] = {{"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
   bi_getopt g;
-  bi_getopt_init(&g, c, "", opts);
-  int ch;
-  while ((ch = bi_getopt_next(&g)) != -1) {
-    if (ch == BI_OPT_HELP)
-      return bi_print_help(c);
-    if (ch == BI_OPT_VERSION)
-      return tu_version(c);
-    return 1;
-  }
+  if (tu_getopt_bare(c, &g))
+    return g.status;
   buf line;
   buf_init(&line, c->m);
   for (int i = 0; i < g.noperands; i++) {

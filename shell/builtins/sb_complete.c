@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/builtins/builtins.h"
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
 
@@ -921,7 +923,7 @@ static int gen_func(gen *g, const char *fname) {
   set_comp_vars(ex);
   char *av[] = {(char *)fname, "compgen", (char *)g->word, "", NULL};
   ex->in_compfunc++;
-  sh_call_function(ex, f, 4, av);
+  sh_reenter(ex)->call_function(ex, f, 4, av);
   ex->in_compfunc--;
   unset_comp_vars(ex);
   if (ex->jump)
@@ -955,7 +957,7 @@ static int gen_cmd(gen *g, const char *cmd) {
   if (sh_parse_all(&a, text.data, text.len, NULL, &n, &err, &line) == 0) {
     buf out;
     buf_init(&out, ex->m);
-    sh_cmdsub(ex, n, &out);
+    sh_reenter(ex)->cmdsub(ex, n, &out);
     const char *p = out.data, *end = out.data + out.len;
     while (p && p < end) {
       const char *nl = memchr(p, '\n', (size_t)(end - p));

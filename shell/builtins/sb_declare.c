@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
 
 enum {
@@ -341,7 +342,7 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
         v->len = vl;
         v->flags |= V_SET;
       } else if (as->index || as->is_array) {
-        r = sh_assign_one(ex, as, f, NULL);
+        r = sh_reenter(ex)->assign_one(ex, as, f, NULL);
       } else {
         size_t vl;
         char *t = as->value ? sh_expand_assign(ex, as->value, &vl)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
 #include "shell/sh.h"
 
 static int num_arg(sh_exec *ex, const char *me, const char *a, int *out) {
@@ -111,7 +112,7 @@ int sb_eval(sh_exec *ex, int argc, char **argv) {
   }
   ex->source_depth++;
   ex->status = 0;
-  int st = sh_eval_string(ex, b.data ? b.data : "", b.len, "eval");
+  int st = sh_reenter(ex)->eval_string(ex, b.data ? b.data : "", b.len, "eval");
   ex->source_depth--;
   buf_free(&b);
   return st;
@@ -134,13 +135,14 @@ int sb_source(sh_exec *ex, int argc, char **argv) {
     if (p && vfs_stat(ex->run->v, ex->cwd, p, &st) == 0 && st.type == VFS_REG)
       path = p;
   }
-  int st = sh_source_file(ex, path, argc - i - 1 > 0 ? argc - i - 1 : 0,
-                          argc - i - 1 > 0 ? argv + i + 1 : NULL);
+  int st =
+      sh_reenter(ex)->source_file(ex, path, argc - i - 1 > 0 ? argc - i - 1 : 0,
+                                  argc - i - 1 > 0 ? argv + i + 1 : NULL);
   /* The RETURN trap fires when a sourced file ends (for functions only
    * under set -T). */
   if (ex->traps[TRAP_RETURN] && !ex->in_trap && ex->jump != J_ABORT &&
       ex->jump != J_EXIT && (!ex->func_depth || (ex->opts & O_FUNCTRACE))) {
-    sh_run_trap(ex, TRAP_RETURN);
+    sh_reenter(ex)->run_trap(ex, TRAP_RETURN);
     ex->status = st;
   }
   return st;
@@ -159,7 +161,7 @@ int sb_exec(sh_exec *ex, int argc, char **argv) {
   }
   if (i >= argc)
     return 0;
-  int st = sh_dispatch(ex, argc - i, argv + i, 1);
+  int st = sh_reenter(ex)->dispatch(ex, argc - i, argv + i, 1);
   if (ex->jump != J_ABORT) {
     ex->jump = J_EXIT;
     ex->exit_status = st;
@@ -193,7 +195,7 @@ int sb_wait(sh_exec *ex, int argc, char **argv) {
   }
   if (i >= argc) {
     int found;
-    sh_wait_job(ex, 0, &found);
+    sh_reenter(ex)->wait_job(ex, 0, &found);
     return 0;
   }
   int st = 0;
@@ -208,7 +210,7 @@ int sb_wait(sh_exec *ex, int argc, char **argv) {
       continue;
     }
     int found;
-    st = sh_wait_job(ex, (int)pid, &found);
+    st = sh_reenter(ex)->wait_job(ex, (int)pid, &found);
     if (!found) {
       sh_builtin_err(ex, "wait", "pid %lld is not a child of this shell",
                      (long long)pid);
@@ -437,7 +439,7 @@ int sb_kill(sh_exec *ex, int argc, char **argv) {
         continue;
       if (ex->traps[sig]) {
         if (ex->traps[sig][0])
-          sh_run_trap(ex, sig);
+          sh_reenter(ex)->run_trap(ex, sig);
         continue;
       }
       if (sig == 17 || sig == 18 || sig == 23 || sig == 28)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
 #include "shell/sh.h"
 
 typedef struct hist {

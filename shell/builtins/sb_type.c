@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
 #include "shell/sh.h"
 
 static const char *const keywords[] = {
@@ -247,7 +248,7 @@ int sb_command(sh_exec *ex, int argc, char **argv) {
     buf_free(&b);
     return !any;
   }
-  return sh_dispatch(ex, argc - i, argv + i, 1);
+  return sh_reenter(ex)->dispatch(ex, argc - i, argv + i, 1);
 }
 
 int sb_builtin(sh_exec *ex, int argc, char **argv) {
@@ -264,7 +265,7 @@ int sb_builtin(sh_exec *ex, int argc, char **argv) {
   const bi_def *d = bi_lookup(name);
   if (d && !((d->flags & BI_NET) && !sh_have_net(ex))) {
     bi_ctx c;
-    sh_fill_bi_ctx(ex, &c, argc - 1, argv + 1);
+    sh_reenter(ex)->fill_bi_ctx(ex, &c, argc - 1, argv + 1);
     return d->fn(&c);
   }
   sh_builtin_err(ex, "builtin", "%s: not a shell builtin", name);
@@ -393,7 +394,7 @@ int sb_help(sh_exec *ex, int argc, char **argv) {
                    argv[1], argv[1], argv[1]);
     return 1;
   }
-  sh_outs(ex, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n");
+  sh_outs(ex, "bash (GNU bash compatible; vsh) 5.2.15(1)-release\n");
   return 0;
 }
 

@@ -11,18 +11,9 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/exec/exec.h"
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
-
-int sh_stopped(sh_exec *ex) {
-  budget *b = &ex->run->bud;
-  if (b->stop)
-    return 1;
-  if (mem_over_cap(ex->m)) {
-    budget_set_stop(b, BUDGET_MEMORY, b->lim.max_memory);
-    return 1;
-  }
-  return budget_poll(b);
-}
 
 /* bash's errexit: a failing command outside a tested context ends the
  * shell. Also fires the ERR trap under the same conditions. */

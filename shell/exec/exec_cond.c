@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/builtins/builtins.h"
+#include "shell/exec/exec.h"
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
 
 static void *re_alloc(PCRE2_SIZE n, void *ud) {
@@ -207,8 +210,6 @@ static int file_test(sh_exec *ex, char op, const char *path) {
   }
   return 1;
 }
-
-int sh_option_by_name(const char *name, unsigned *bit);
 
 static int var_is_set(sh_exec *ex, const char *name) {
   const char *br = strchr(name, '[');

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
+#include "shell/exec/exec.h"
 #include "shell/sh.h"
 
 /* ---- child processes -------------------------------------------------------

@@ -9,171 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
+#include "shell/exec/exec.h"
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
-
-/* ---- messages ------------------------------------------------------------ */
-
-static void err_write(sh_exec *ex, buf *b) {
-  stream *e = ex->fd[2];
-  if (e)
-    stream_write(e, b->data, b->len);
-}
-
-void sh_err(sh_exec *ex, const char *fmt, ...) {
-  buf b;
-  buf_init(&b, ex->m);
-  buf_printf(&b, "%s: line %d: ", ex->errname ? ex->errname : "bash",
-             ex->lineno);
-  va_list ap;
-  va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  buf_putc(&b, '\n');
-  err_write(ex, &b);
-  buf_free(&b);
-}
-
-void sh_err_noline(sh_exec *ex, const char *fmt, ...) {
-  buf b;
-  buf_init(&b, ex->m);
-  buf_printf(&b, "%s: ", ex->errname ? ex->errname : "bash");
-  va_list ap;
-  va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  buf_putc(&b, '\n');
-  err_write(ex, &b);
-  buf_free(&b);
-}
-
-int sh_builtin_err(sh_exec *ex, const char *name, const char *fmt, ...) {
-  buf b;
-  buf_init(&b, ex->m);
-  buf_printf(&b, "%s: line %d: %s: ", ex->errname ? ex->errname : "bash",
-             ex->lineno, name);
-  va_list ap;
-  va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  buf_putc(&b, '\n');
-  err_write(ex, &b);
-  buf_free(&b);
-  return 1;
-}
-
-void sh_fatal(sh_exec *ex, int status) {
-  if (ex->jump == J_ABORT)
-    return;
-  ex->jump = J_EXIT;
-  ex->exit_status = status;
-  ex->status = status;
-  ex->discard = 0;
-}
-
-/* Unwinds like an exit (so loops, functions and subshell boundaries need
- * nothing new); run_text stops it at the top-level command boundary. */
-void sh_discard(sh_exec *ex) {
-  if (ex->jump == J_ABORT || ex->jump == J_EXIT)
-    return;
-  sh_fatal(ex, 1);
-  ex->discard = 1;
-}
-
-int sh_oom(sh_exec *ex) {
-  budget_set_stop(&ex->run->bud, BUDGET_MEMORY, ex->run->bud.lim.max_memory);
-  ex->jump = J_ABORT;
-  return -1;
-}
-
-/* ---- output helpers for builtins ------------------------------------------
- */
-
-int sh_out(sh_exec *ex, const char *s, size_t n) {
-  stream *o = ex->fd[1];
-  if (!o)
-    return -1;
-  return stream_write(o, s, n);
-}
-
-int sh_outs(sh_exec *ex, const char *s) {
-  return sh_out(ex, s, strlen(s));
-}
-
-int sh_outf(sh_exec *ex, const char *fmt, ...) {
-  buf b;
-  buf_init(&b, ex->m);
-  va_list ap;
-  va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  int r = sh_out(ex, b.data ? b.data : "", b.len);
-  buf_free(&b);
-  return r;
-}
-
-/* ---- specials materialised as arrays
- * ----------------------------------------- */
-
-static sh_var *tmp_array(sh_exec *ex, const char *name, size_t n) {
-  sh_var *v = arena_calloc(ex->ar, sizeof *v);
-  sh_arr *a = arena_calloc(ex->ar, sizeof *a);
-  if (!v || !a)
-    return NULL;
-  a->e = arena_calloc(ex->ar, (n + 1) * sizeof *a->e);
-  if (!a->e)
-    return NULL;
-  a->cap = n + 1;
-  v->name = (char *)name;
-  v->flags = V_ARRAY | V_SET;
-  v->arr = a;
-  return v;
-}
-
-static void tmp_push(sh_exec *ex, sh_var *v, const char *s) {
-  sh_arr *a = v->arr;
-  a->e[a->n].idx = (int64_t)a->n;
-  a->e[a->n].val = arena_strdup(ex->ar, s ? s : "");
-  a->n++;
-}
-
-sh_var *sh_special_array(sh_exec *ex, const char *name) {
-  if (strcmp(name, "PIPESTATUS") == 0) {
-    sh_var *v = tmp_array(ex, name, (size_t)ex->npipestatus);
-    for (int i = 0; v && i < ex->npipestatus; i++) {
-      char t[16];
-      snprintf(t, sizeof t, "%d", ex->pipestatus[i]);
-      tmp_push(ex, v, t);
-    }
-    return v;
-  }
-  int fn = strcmp(name, "FUNCNAME") == 0;
-  int src = strcmp(name, "BASH_SOURCE") == 0;
-  int ln = strcmp(name, "BASH_LINENO") == 0;
-  if (!fn && !src && !ln)
-    return NULL;
-  size_t n = 0;
-  for (sh_frame *f = ex->frame; f; f = f->up)
-    if (f->func)
-      n++;
-  if (n == 0)
-    return fn ? NULL : NULL;
-  sh_var *v = tmp_array(ex, name, n);
-  for (sh_frame *f = ex->frame; v && f; f = f->up) {
-    if (!f->func)
-      continue;
-    if (fn) {
-      tmp_push(ex, v, f->func);
-    } else if (src) {
-      tmp_push(ex, v, f->source ? f->source : "");
-    } else {
-      char t[16];
-      snprintf(t, sizeof t, "%d", f->call_line);
-      tmp_push(ex, v, t);
-    }
-  }
-  return v;
-}
 
 /* ---- the read-parse-execute loop
  * ---------------------------------------------- */
@@ -466,9 +305,6 @@ int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
   return finish_child_shell(ex, c, st);
 }
 
-int sh_option_letter(sh_exec *ex, char ch, int on);
-int sh_set_option_name(sh_exec *ex, const char *name, int on);
-
 /* bash [-eux...] [-o opt] (-c SCRIPT [NAME [ARGS]] | FILE [ARGS] | -s) */
 int sh_run_child_shell(sh_exec *ex, int argc, char **argv) {
   int i = 1;
@@ -495,8 +331,7 @@ int sh_run_child_shell(sh_exec *ex, int argc, char **argv) {
         strcmp(a, "--posix") == 0 || strcmp(a, "--login") == 0)
       continue;
     if (strcmp(a, "--version") == 0) {
-      sh_outs(ex,
-              "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n");
+      sh_outs(ex, "bash (GNU bash compatible; vsh) 5.2.15(1)-release\n");
       sh_free(c);
       return 0;
     }
@@ -625,6 +460,7 @@ static sh_exec *root_alloc(sh_run *r, const char *cwd) {
   sh_exec *ex = mem_calloc(m, 1, sizeof *ex);
   if (!ex)
     return NULL;
+  r->ops = &sh_exec_ops;
   ex->run = r;
   ex->m = m;
   arena_init(&ex->own_ar, m);
@@ -838,6 +674,7 @@ sh_exec *sh_new_root_over(sh_run *r, sh_base *b) {
 }
 
 void sh_rebind(sh_exec *ex, sh_run *r) {
+  r->ops = &sh_exec_ops;
   ex->run = r;
   for (int i = 0; i < 3; i++) {
     stream_unref(ex->fd[i]);
@@ -848,3 +685,9 @@ void sh_rebind(sh_exec *ex, sh_run *r) {
   ex->fd[2] = stream_ref(r->err_s);
   ex->jump = J_NONE;
 }
+
+const sh_ops sh_exec_ops = {
+    sh_cmdsub,          sh_procsub_later, sh_procsub_cleanup_later,
+    sh_eval_string,     sh_source_file,   sh_run_trap,
+    sh_run_child_shell, sh_dispatch,      sh_call_function,
+    sh_assign_one,      sh_wait_job,      sh_fill_bi_ctx};

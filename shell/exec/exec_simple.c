@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
+#include "shell/exec/exec.h"
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
 
@@ -425,41 +428,6 @@ int sh_call_function(sh_exec *ex, sh_func *f, int argc, char **argv) {
 }
 
 /* ---- PATH ---------------------------------------------------------------- */
-
-char *sh_path_search(sh_exec *ex, const char *name, int want_exec) {
-  const char *path = sh_getvar(ex, "PATH");
-  if (!path)
-    path = "/usr/bin:/bin";
-  vfs *v = ex->run->v;
-  char *first_nonexec = NULL;
-  const char *p = path;
-  for (;;) {
-    const char *e = strchr(p, ':');
-    size_t dl = e ? (size_t)(e - p) : strlen(p);
-    size_t nl = strlen(name);
-    char *full = arena_alloc(ex->ar, dl + nl + 3);
-    if (!full)
-      return NULL;
-    if (dl == 0) {
-      memcpy(full, name, nl + 1);
-    } else {
-      memcpy(full, p, dl);
-      full[dl] = '/';
-      memcpy(full + dl + 1, name, nl + 1);
-    }
-    vfs_stat_t st;
-    if (vfs_stat(v, ex->cwd, full, &st) == 0 && st.type != VFS_DIR) {
-      if (vfs_access(v, ex->cwd, full, X_OK) == 0)
-        return full;
-      if (!first_nonexec)
-        first_nonexec = full;
-    }
-    if (!e)
-      break;
-    p = e + 1;
-  }
-  return want_exec ? NULL : first_nonexec;
-}
 
 /* An executable file: a command stub runs its builtin, anything else runs as
  * a bash script in a child shell. */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/expand/expand.h"
 
 typedef struct bres {
   arena *a;

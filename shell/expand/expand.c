@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
 
@@ -411,14 +412,14 @@ static int procsub(fb *f, sh_part *p) {
     buf out;
     buf_init(&out, ex->m);
     if (p->u.cmdsub.body)
-      sh_cmdsub(ex, p->u.cmdsub.body, &out);
+      sh_reenter(ex)->cmdsub(ex, p->u.cmdsub.body, &out);
     vfs_write_file(v, "/", path, out.data ? out.data : "", out.len, 0666);
     buf_free(&out);
   } else {
     vfs_write_file(v, "/", path, "", 0, 0666);
-    sh_procsub_later(ex, p->u.cmdsub.body, path);
+    sh_reenter(ex)->procsub_later(ex, p->u.cmdsub.body, path);
   }
-  sh_procsub_cleanup_later(ex, path);
+  sh_reenter(ex)->procsub_cleanup_later(ex, path);
   fb_add(f, path, strlen(path), 1);
   return 0;
 }
@@ -546,8 +547,8 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
     buf out;
     buf_init(&out, ex->m);
     sh_redir *cr = cat_redir(p->u.cmdsub.body);
-    int st =
-        cr ? cmdsub_cat(ex, cr, &out) : sh_cmdsub(ex, p->u.cmdsub.body, &out);
+    int st = cr ? cmdsub_cat(ex, cr, &out)
+                : sh_reenter(ex)->cmdsub(ex, p->u.cmdsub.body, &out);
     ex->cmdsub_status = st;
     ex->has_cmdsub = 1;
     cmdsub_trim(&out);

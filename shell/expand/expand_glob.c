@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
 
 typedef struct gctx {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
 

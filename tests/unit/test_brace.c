@@ -14,6 +14,7 @@
 
 #include "core/pattern.h"
 #include "shell/expand/brace.c"
+#include "shell/expand/expand.h"
 
 /* sh_pat_unescape lives in pattern.c; a local copy keeps this test
  * independent of it. */

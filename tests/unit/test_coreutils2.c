@@ -3,8 +3,11 @@
  * id, uname, sleep, date, which, od, comm, paste, nl, fold, expand,
  * unexpand, base64, the checksums, mktemp and timeout. Expected outputs were
  * checked against GNU coreutils 9.1 (util-linux rev, debianutils which). */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <time.h>
+
+#include <openssl/evp.h>
 
 #include "bi_harness.h"
 
@@ -567,6 +570,137 @@ static void t_sums(void **st) {
   bh_free(h);
 }
 
+/* SHA-224 and SHA-384 (digests from GNU coreutils 9.1). */
+#define ABC224 "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"
+#define ABC384                                                                 \
+  "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"           \
+  "8086072ba1e7cc2358baeca134c825a7"
+
+static void t_sums_sha2(void **st) {
+  (void)st;
+  bh *h = bh_new();
+  bh_write(h, "h1", "abc");
+  assert_int_equal(RUN(h, "abc", "sha224sum"), 0);
+  OUT_IS(h, ABC224 "  -\n");
+  assert_int_equal(RUN(h, "", "sha224sum", "h1", "-"), 0);
+  OUT_IS(h, ABC224 "  h1\n"
+                   "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"
+                   "  -\n");
+  assert_int_equal(RUN(h, "abc", "sha384sum"), 0);
+  OUT_IS(h, ABC384 "  -\n");
+  assert_int_equal(RUN(h, "", "sha384sum", "-", "h1"), 0);
+  OUT_IS(h, "38b060a751ac96384cd9327eb1b1e36a21fdb71114be0743"
+            "4c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b  -\n" ABC384
+            "  h1\n");
+  /* Many blocks, fed in odd chunks. */
+  char big[1000];
+  memset(big, 'a', sizeof big);
+  h->stdin_chunk = 7;
+  bh_runb(h, big, sizeof big, "sha224sum", NULL);
+  OUT_IS(h, "4e8f0ce90b64661a2b5e84be6d93a7d9b76871062f1814433d04a03d  -\n");
+  bh_runb(h, big, sizeof big, "sha384sum", NULL);
+  OUT_IS(h, "f54480689c6b0b11d0303285d9a81b21a93bca6ba5a1b447"
+            "2765dca4da45ee328082d469c650cd3b61b16d3266ab8ced  -\n");
+  h->stdin_chunk = 0;
+  /* --tag and -b */
+  assert_int_equal(RUN(h, NULL, "sha224sum", "--tag", "h1"), 0);
+  OUT_IS(h, "SHA224 (h1) = " ABC224 "\n");
+  assert_int_equal(RUN(h, NULL, "sha384sum", "--tag", "h1"), 0);
+  OUT_IS(h, "SHA384 (h1) = " ABC384 "\n");
+  RUN(h, NULL, "sha384sum", "-b", "h1");
+  OUT_IS(h, ABC384 " *h1\n");
+  /* -c, in both line forms */
+  assert_int_equal(RUN(h, ABC224 "  h1\n", "sha224sum", "-c"), 0);
+  OUT_IS(h, "h1: OK\n");
+  ERR_IS(h, "");
+  assert_int_equal(RUN(h, "SHA384 (h1) = " ABC384 "\n", "sha384sum", "-c"), 0);
+  OUT_IS(h, "h1: OK\n");
+  bh_write(h, "sums", ABC384 " *h1\n");
+  assert_int_equal(RUN(h, NULL, "sha384sum", "--check", "sums"), 0);
+  OUT_IS(h, "h1: OK\n");
+  /* A mismatch. */
+  bh_write(h, "h1", "abd");
+  assert_int_equal(RUN(h, ABC224 "  h1\n", "sha224sum", "-c"), 1);
+  OUT_IS(h, "h1: FAILED\n");
+  ERR_IS(h, "sha224sum: WARNING: 1 computed checksum did NOT match\n");
+  assert_int_equal(RUN(h, NULL, "sha384sum", "-c", "sums"), 1);
+  OUT_IS(h, "h1: FAILED\n");
+  ERR_IS(h, "sha384sum: WARNING: 1 computed checksum did NOT match\n");
+  assert_int_equal(RUN(h, NULL, "sha384sum", "-c", "--status", "sums"), 1);
+  OUT_IS(h, "");
+  ERR_IS(h, "");
+  /* A line of another length is not a SHA384 line. */
+  assert_int_equal(RUN(h, ABC224 "  h1\n", "sha384sum", "-c", "-w"), 1);
+  ERR_IS(h, "sha384sum: 'standard input': 1: improperly formatted SHA384 "
+            "checksum line\n"
+            "sha384sum: 'standard input': no properly formatted checksum "
+            "lines found\n");
+  bh_free(h);
+}
+
+/* Messages of the checksum commands: quoting of names, the escaping of a
+ * name with a newline in -c verdicts, clashing options. */
+static void t_sums_messages(void **st) {
+  (void)st;
+  bh *h = bh_new();
+  bh_write(h, "n\nl", "abc");
+  RUN(h, NULL, "md5sum", "n\nl");
+  OUT_IS(h, "\\900150983cd24fb0d6963f7d28e17f72  n\\nl\n");
+  assert_int_equal(
+      RUN(h, "\\900150983cd24fb0d6963f7d28e17f72  n\\nl\n", "md5sum", "-c"), 0);
+  OUT_IS(h, "\\n\\nl: OK\n");
+  assert_int_equal(
+      RUN(h, "\\00000000000000000000000000000000  n\\nl\n", "md5sum", "-c"), 1);
+  OUT_IS(h, "\\n\\nl: FAILED\n");
+  assert_int_equal(RUN(h, NULL, "md5sum", "sp ace", "a:b", "it's", "x\n"), 1);
+  ERR_IS(h, "md5sum: 'sp ace': No such file or directory\n"
+            "md5sum: 'a:b': No such file or directory\n"
+            "md5sum: \"it's\": No such file or directory\n"
+            "md5sum: 'x'$'\\n': No such file or directory\n");
+  assert_int_equal(RUN(h, NULL, "sha224sum", "--quiet", "--strict", "x"), 1);
+  ERR_IS(h, "sha224sum: the --quiet option is meaningful only when verifying "
+            "checksums\nTry 'sha224sum --help' for more information.\n");
+  assert_int_equal(RUN(h, NULL, "sha224sum", "-z", "-c", "--tag", "x"), 1);
+  ERR_IS(h, "sha224sum: the --zero option is not supported when verifying "
+            "checksums\nTry 'sha224sum --help' for more information.\n");
+  assert_int_equal(RUN(h, NULL, "sha384sum", "--tag", "-t", "x"), 1);
+  ERR_IS(h, "sha384sum: --tag does not support --text mode\n"
+            "Try 'sha384sum --help' for more information.\n");
+  assert_int_equal(RUN(h, NULL, "sha384sum", "-b", "-c", "x"), 1);
+  ERR_IS(h, "sha384sum: the --binary and --text options are meaningless when "
+            "verifying checksums\n"
+            "Try 'sha384sum --help' for more information.\n");
+  bh_free(h);
+}
+
+/* EVP_MD_CTX_new as the checksum commands see it: the real one, or NULL
+ * while ctx_new_fails is set. */
+static int ctx_new_fails;
+EVP_MD_CTX *EVP_MD_CTX_new(void) {
+  if (ctx_new_fails)
+    return NULL;
+  EVP_MD_CTX *(*real)(void);
+  *(void **)&real = dlsym(RTLD_NEXT, "EVP_MD_CTX_new");
+  return real ? real() : NULL;
+}
+
+static void t_sums_no_context(void **st) {
+  (void)st;
+  bh *h = bh_new();
+  bh_write(h, "h1", "abc");
+  ctx_new_fails = 1;
+  assert_int_equal(RUN(h, "abc", "sha384sum", "h1", "-"), 1);
+  OUT_IS(h, "");
+  ERR_IS(h, "sha384sum: cannot allocate a SHA384 digest context: Cannot "
+            "allocate memory\n");
+  assert_int_equal(RUN(h, ABC224 "  h1\n", "sha224sum", "-c"), 1);
+  OUT_IS(h, "");
+  ctx_new_fails = 0;
+  assert_int_equal(RUN(h, ABC224 "  h1\n", "sha224sum", "-c"), 0);
+  OUT_IS(h, "h1: OK\n");
+  bh_free(h);
+}
+
 static void t_base64(void **st) {
   (void)st;
   bh *h = bh_new();
@@ -697,10 +831,10 @@ static void t_help_version(void **st) {
   (void)st;
   bh *h = bh_new();
   static const char *const cmds[] = {
-      "tac",     "whoami",    "id",        "uname",  "sleep",
-      "date",    "od",        "comm",      "paste",  "nl",
-      "fold",    "expand",    "unexpand",  "base64", "md5sum",
-      "sha1sum", "sha256sum", "sha512sum", "mktemp", "timeout"};
+      "tac",       "whoami",    "id",     "uname",   "sleep",     "date",
+      "od",        "comm",      "paste",  "nl",      "fold",      "expand",
+      "unexpand",  "base64",    "md5sum", "sha1sum", "sha224sum", "sha256sum",
+      "sha384sum", "sha512sum", "mktemp", "timeout"};
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
     assert_int_equal(RUN(h, NULL, cmds[i], "--help"), 0);
     assert_int_equal(strncmp(bh_out(h), "Usage: ", 7), 0);
@@ -714,15 +848,27 @@ static void t_help_version(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_tac),     cmocka_unit_test(t_rev),
-      cmocka_unit_test(t_ids),     cmocka_unit_test(t_uname),
-      cmocka_unit_test(t_sleep),   cmocka_unit_test(t_date),
-      cmocka_unit_test(t_which),   cmocka_unit_test(t_od),
-      cmocka_unit_test(t_comm),    cmocka_unit_test(t_paste),
-      cmocka_unit_test(t_nl),      cmocka_unit_test(t_fold),
-      cmocka_unit_test(t_expand),  cmocka_unit_test(t_sums),
-      cmocka_unit_test(t_base64),  cmocka_unit_test(t_mktemp),
-      cmocka_unit_test(t_timeout), cmocka_unit_test(t_help_version),
+      cmocka_unit_test(t_tac),
+      cmocka_unit_test(t_rev),
+      cmocka_unit_test(t_ids),
+      cmocka_unit_test(t_uname),
+      cmocka_unit_test(t_sleep),
+      cmocka_unit_test(t_date),
+      cmocka_unit_test(t_which),
+      cmocka_unit_test(t_od),
+      cmocka_unit_test(t_comm),
+      cmocka_unit_test(t_paste),
+      cmocka_unit_test(t_nl),
+      cmocka_unit_test(t_fold),
+      cmocka_unit_test(t_expand),
+      cmocka_unit_test(t_sums),
+      cmocka_unit_test(t_sums_sha2),
+      cmocka_unit_test(t_sums_messages),
+      cmocka_unit_test(t_sums_no_context),
+      cmocka_unit_test(t_base64),
+      cmocka_unit_test(t_mktemp),
+      cmocka_unit_test(t_timeout),
+      cmocka_unit_test(t_help_version),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

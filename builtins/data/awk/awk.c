@@ -10,11 +10,14 @@
 const char bi_usage_awk[] =
     "Usage: awk [-F fs] [-v var=value] [-f progfile | 'prog'] [file ...]";
 const char bi_help_awk[] =
-    "Pattern scanning and processing language (POSIX awk).\n"
+    "Run an awk program (the POSIX awk language) over the records of each\n"
+    "file, or of standard input.\n"
     "\n"
-    "  -F fs          field separator (a regex when longer than one char)\n"
-    "  -v var=value   assign before the program starts\n"
-    "  -f progfile    read the program from a file (repeatable)\n";
+    "  -F fs          split fields at fs (a regular expression when it is "
+    "longer\n"
+    "                   than one character)\n"
+    "  -v var=value   set var to value before the program runs\n"
+    "  -f progfile    take the program text from progfile (may be repeated)\n";
 
 static void *pmalloc(size_t n, void *ud) {
   return mem_alloc((mem *)ud, n);
@@ -28,58 +31,14 @@ static void pfree(void *p, void *ud) {
 static aval unescape_val(awk *A, const char *s) {
   buf b;
   buf_init(&b, A->m);
-  for (size_t i = 0; s[i]; i++) {
-    if (s[i] != '\\' || !s[i + 1]) {
-      buf_putc(&b, s[i]);
+  size_t n = strlen(s);
+  for (size_t i = 0; i < n;) {
+    if (s[i] != '\\' || i + 1 >= n) {
+      buf_putc(&b, s[i++]);
       continue;
     }
-    char d = s[++i];
-    switch (d) {
-    case 'n':
-      buf_putc(&b, '\n');
-      break;
-    case 't':
-      buf_putc(&b, '\t');
-      break;
-    case 'r':
-      buf_putc(&b, '\r');
-      break;
-    case 'f':
-      buf_putc(&b, '\f');
-      break;
-    case 'v':
-      buf_putc(&b, '\v');
-      break;
-    case 'b':
-      buf_putc(&b, '\b');
-      break;
-    case 'a':
-      buf_putc(&b, '\a');
-      break;
-    case '\\':
-      buf_putc(&b, '\\');
-      break;
-    case '"':
-      buf_putc(&b, '"');
-      break;
-    case '/':
-      buf_putc(&b, '/');
-      break;
-    default:
-      if (d >= '0' && d <= '7') {
-        int v = 0, k = 0;
-        while (k < 3 && s[i] >= '0' && s[i] <= '7') {
-          v = v * 8 + (s[i] - '0');
-          i++;
-          k++;
-        }
-        i--;
-        buf_putc(&b, v);
-      } else {
-        buf_putc(&b, '\\');
-        buf_putc(&b, d);
-      }
-    }
+    i++;
+    awk_put_escape(&b, s, n, &i);
   }
   aval v = av_strnum(A, b.data ? b.data : "", b.len);
   buf_free(&b);

@@ -338,6 +338,11 @@ struct awk {
 
 /* lex.c */
 int awk_lex(awk *A);
+/* The escape after a backslash, at s[*i] (\n, \/, \", \ddd ...): its
+ * character, with *i moved past it; -1 when it is none (*i unchanged). */
+int awk_escape(const char *s, size_t n, size_t *i);
+/* Appends that character to o, or an unknown escape as typed. */
+void awk_put_escape(buf *o, const char *s, size_t n, size_t *i);
 const char *awk_tokname(int t);
 /* parse.c */
 int awk_parse(awk *A);

@@ -158,6 +158,23 @@ int awk_split(awk *A, const char *s, size_t n, aarr *arr, aval *sep, int mode) {
   return (int)k;
 }
 
+/* Room for fields 0..n (the new ones zeroed): 0, or -1 after a fatal
+ * error. */
+static int reserve_fields(awk *A, int n) {
+  if (n + 1 > A->capf) {
+    int nc = n + 16;
+    aval *nf = mem_realloc(A->m, A->flds, (size_t)nc * sizeof *nf);
+    if (!nf) {
+      awk_fatal(A, "out of memory");
+      return -1;
+    }
+    memset(nf + A->capf, 0, (size_t)(nc - A->capf) * sizeof *nf);
+    A->flds = nf;
+    A->capf = nc;
+  }
+  return 0;
+}
+
 static void split_record(awk *A) {
   if (A->split_done)
     return;
@@ -165,17 +182,8 @@ static void split_record(awk *A) {
   astr *fs = gstr(A, SV_FS);
   astr *r = A->f0.s;
   size_t k = r ? spans(A, r->p, r->len, fs->p, fs->len, 0) : 0;
-  if ((int)k + 1 > A->capf) {
-    int nc = (int)k + 16;
-    aval *nf = mem_realloc(A->m, A->flds, (size_t)nc * sizeof *nf);
-    if (!nf) {
-      awk_fatal(A, "out of memory");
-      return;
-    }
-    memset(nf + A->capf, 0, (size_t)(nc - A->capf) * sizeof *nf);
-    A->flds = nf;
-    A->capf = nc;
-  }
+  if (reserve_fields(A, (int)k) < 0)
+    return;
   for (size_t i = 0; i < k; i++)
     set_reuse(A, &A->flds[i + 1], r->p + A->sp[2 * i], A->sp[2 * i + 1]);
   /* fields past the new NF keep their blobs for reuse but are emptied */
@@ -212,17 +220,8 @@ static void rebuild(awk *A) {
 }
 
 static void grow_fields(awk *A, int n) {
-  if (n + 1 > A->capf) {
-    int nc = n + 16;
-    aval *nf = mem_realloc(A->m, A->flds, (size_t)nc * sizeof *nf);
-    if (!nf) {
-      awk_fatal(A, "out of memory");
-      return;
-    }
-    memset(nf + A->capf, 0, (size_t)(nc - A->capf) * sizeof *nf);
-    A->flds = nf;
-    A->capf = nc;
-  }
+  if (reserve_fields(A, n) < 0)
+    return;
   for (int i = A->nf + 1; i <= n; i++)
     set_reuse(A, &A->flds[i], "", 0);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtins/data/awk/awk.h"
+#include "builtins/textutil.h"
 
 static const struct {
   const char *w;
@@ -76,56 +77,34 @@ static int ends_operand(int t) {
   }
 }
 
-/* Escape in a string literal at s[*i] (after the backslash). */
-static void str_escape(awk *A, const char *s, size_t n, size_t *i) {
-  char ch = s[*i];
-  switch (ch) {
-  case 'n':
-    buf_putc(&A->tstr, '\n');
-    break;
-  case 't':
-    buf_putc(&A->tstr, '\t');
-    break;
-  case 'r':
-    buf_putc(&A->tstr, '\r');
-    break;
-  case 'f':
-    buf_putc(&A->tstr, '\f');
-    break;
-  case 'v':
-    buf_putc(&A->tstr, '\v');
-    break;
-  case 'b':
-    buf_putc(&A->tstr, '\b');
-    break;
-  case 'a':
-    buf_putc(&A->tstr, '\a');
-    break;
-  case '\\':
-    buf_putc(&A->tstr, '\\');
-    break;
-  case '"':
-    buf_putc(&A->tstr, '"');
-    break;
-  case '/':
-    buf_putc(&A->tstr, '/');
-    break;
-  default:
-    if (ch >= '0' && ch <= '7') {
-      int v = 0, k = 0;
-      while (k < 3 && *i < n && s[*i] >= '0' && s[*i] <= '7') {
-        v = v * 8 + (s[*i] - '0');
-        (*i)++;
-        k++;
-      }
-      buf_putc(&A->tstr, v);
-      return;
-    }
-    /* one-true-awk keeps an unknown escape as typed */
-    buf_putc(&A->tstr, '\\');
-    buf_putc(&A->tstr, ch);
+int awk_escape(const char *s, size_t n, size_t *i) {
+  int ch = (unsigned char)s[*i];
+  int lit = tu_escape_char(ch);
+  if (lit >= 0 || ch == '"' || ch == '/') {
+    (*i)++;
+    return lit >= 0 ? lit : ch;
   }
-  (*i)++;
+  if (ch >= '0' && ch <= '7') {
+    int v = 0, k = 0;
+    while (k < 3 && *i < n && s[*i] >= '0' && s[*i] <= '7') {
+      v = v * 8 + (s[*i] - '0');
+      (*i)++;
+      k++;
+    }
+    return v;
+  }
+  return -1;
+}
+
+void awk_put_escape(buf *o, const char *s, size_t n, size_t *i) {
+  int v = awk_escape(s, n, i);
+  if (v >= 0) {
+    buf_putc(o, v);
+    return;
+  }
+  /* one-true-awk keeps an unknown escape as typed */
+  buf_putc(o, '\\');
+  buf_putc(o, s[(*i)++]);
 }
 
 static int lex1(awk *A) {
@@ -248,7 +227,7 @@ static int lex1(awk *A) {
           A->line++;
           continue;
         }
-        str_escape(A, s, n, &A->pos);
+        awk_put_escape(&A->tstr, s, n, &A->pos);
         continue;
       }
       buf_putc(&A->tstr, s[A->pos++]);

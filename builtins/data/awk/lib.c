@@ -376,53 +376,11 @@ static void awk_escapes(buf *o, const char *p, size_t n) {
       buf_putc(o, ch);
       continue;
     }
-    char d = p[++i];
-    int lit = -1;
-    switch (d) {
-    case 'n':
-      lit = '\n';
-      break;
-    case 't':
-      lit = '\t';
-      break;
-    case 'r':
-      lit = '\r';
-      break;
-    case 'f':
-      lit = '\f';
-      break;
-    case 'v':
-      lit = '\v';
-      break;
-    case 'a':
-      lit = '\a';
-      break;
-    case 'b':
-      lit = '\b';
-      break;
-    case '/':
-      lit = '/';
-      break;
-    case '"':
-      lit = '"';
-      break;
-    default:
-      if (d >= '0' && d <= '7') {
-        int v = 0, k = 0;
-        while (k < 3 && i < n && p[i] >= '0' && p[i] <= '7') {
-          v = v * 8 + (p[i] - '0');
-          i++;
-          k++;
-        }
-        i--;
-        lit = v;
-      }
-    }
+    size_t j = i + 1;
+    char d = p[j];
+    int lit = awk_escape(p, n, &j);
+    i = lit >= 0 ? j - 1 : i + 1;
     if (lit < 0) {
-      if (inbr && d == '\\') {
-        buf_putc(o, '\\');
-        continue;
-      }
       if (inbr && d != ']') {
         buf_putc(o, d);
         continue;
@@ -628,17 +586,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       d = trunc(d);
       if (d >= -9.2e18 && d <= 9.2e18) {
         strcpy(spec + k, "lld");
-        int len = snprintf(tmp, sizeof tmp, spec, (long long)d);
-        if ((size_t)len < sizeof tmp) {
-          buf_append(o, tmp, (size_t)len);
-        } else {
-          char *big = mem_alloc(A->m, (size_t)len + 1);
-          if (big) {
-            snprintf(big, (size_t)len + 1, spec, (long long)d);
-            buf_append(o, big, (size_t)len);
-            mem_free(A->m, big);
-          }
-        }
+        buf_printf(o, spec, (long long)d);
       } else {
         strcpy(spec + k, ".0f");
         if (prec >= 0) /* precision on a float means digits: drop it */
@@ -662,17 +610,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       spec[k + 1] = 'l';
       spec[k + 2] = conv;
       spec[k + 3] = 0;
-      int len = snprintf(tmp, sizeof tmp, spec, u);
-      if ((size_t)len < sizeof tmp)
-        buf_append(o, tmp, (size_t)len);
-      else {
-        char *big = mem_alloc(A->m, (size_t)len + 1);
-        if (big) {
-          snprintf(big, (size_t)len + 1, spec, u);
-          buf_append(o, big, (size_t)len);
-          mem_free(A->m, big);
-        }
-      }
+      buf_printf(o, spec, u);
       break;
     }
     case 'e':
@@ -688,17 +626,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       av_free(A, &v);
       spec[k] = conv;
       spec[k + 1] = 0;
-      int len = snprintf(tmp, sizeof tmp, spec, d);
-      if ((size_t)len < sizeof tmp)
-        buf_append(o, tmp, (size_t)len);
-      else {
-        char *big = mem_alloc(A->m, (size_t)len + 1);
-        if (big) {
-          snprintf(big, (size_t)len + 1, spec, d);
-          buf_append(o, big, (size_t)len);
-          mem_free(A->m, big);
-        }
-      }
+      buf_printf(o, spec, d);
       break;
     }
     case 'c':

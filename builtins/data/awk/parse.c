@@ -360,26 +360,30 @@ static node *unary(awk *A) {
   return power(A);
 }
 
-static node *mul(awk *A) {
-  node *e = unary(A);
-  while (A->tok == T_MUL || A->tok == T_DIV || A->tok == T_MOD) {
-    int op = A->tok;
+/* sub [op sub]... for the left-associative arithmetic operators ops (T_EOF
+ * ends the list). */
+static node *arith(awk *A, const int *ops, node *(*sub)(awk *)) {
+  node *e = sub(A);
+  for (;;) {
+    int op = A->tok, k = 0;
+    while (ops[k] != T_EOF && ops[k] != op)
+      k++;
+    if (ops[k] == T_EOF)
+      return e;
     next(A);
-    e = mk(A, N_BIN, e, unary(A));
+    e = mk(A, N_BIN, e, sub(A));
     e->sub = (uint8_t)op;
   }
-  return e;
+}
+
+static node *mul(awk *A) {
+  static const int ops[] = {T_MUL, T_DIV, T_MOD, T_EOF};
+  return arith(A, ops, unary);
 }
 
 static node *additive(awk *A) {
-  node *e = mul(A);
-  while (A->tok == T_ADD || A->tok == T_SUB) {
-    int op = A->tok;
-    next(A);
-    e = mk(A, N_BIN, e, mul(A));
-    e->sub = (uint8_t)op;
-  }
-  return e;
+  static const int ops[] = {T_ADD, T_SUB, T_EOF};
+  return arith(A, ops, mul);
 }
 
 static int starts_concat(awk *A) {
@@ -476,24 +480,23 @@ static node *in_expr(awk *A) {
   return e;
 }
 
-static node *and_expr(awk *A) {
-  node *e = in_expr(A);
-  while (A->tok == T_AND) {
+/* sub [tok sub]... for && and ||, which a newline may follow. */
+static node *logical(awk *A, int tok, int kind, node *(*sub)(awk *)) {
+  node *e = sub(A);
+  while (A->tok == tok) {
     next(A);
     opt_nl(A);
-    e = mk(A, N_AND, e, in_expr(A));
+    e = mk(A, kind, e, sub(A));
   }
   return e;
 }
 
+static node *and_expr(awk *A) {
+  return logical(A, T_AND, N_AND, in_expr);
+}
+
 static node *or_expr(awk *A) {
-  node *e = and_expr(A);
-  while (A->tok == T_OR) {
-    next(A);
-    opt_nl(A);
-    e = mk(A, N_OR, e, and_expr(A));
-  }
-  return e;
+  return logical(A, T_OR, N_OR, and_expr);
 }
 
 static node *ternary(awk *A) {

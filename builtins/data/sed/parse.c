@@ -61,9 +61,8 @@ static int perr(px *x, const char *fmt, ...) {
   }
   va_list ap;
   va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
+  tu_verror(c, buf_cstr(&b), fmt, ap);
   va_end(ap);
-  bi_error(c, "%s", buf_cstr(&b));
   buf_free(&b);
   return -1;
 }
@@ -80,16 +79,6 @@ static void skip_ws(px *x) {
 }
 
 /* ---- regexes ------------------------------------------------------------- */
-
-static int hexval(int ch) {
-  if (ch >= '0' && ch <= '9')
-    return ch - '0';
-  if (ch >= 'a' && ch <= 'f')
-    return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F')
-    return ch - 'A' + 10;
-  return -1;
-}
 
 /* sed's character escapes common to regexes, replacements and texts: the
  * escape whose letter is s[0]. Returns the bytes consumed after the
@@ -138,8 +127,8 @@ static size_t char_escape(const char *s, size_t n, int *out) {
     *out = v & 0xff;
     return k;
   case 'x':
-    while (k < n && k < 3 && hexval((unsigned char)s[k]) >= 0)
-      v = v * 16 + hexval((unsigned char)s[k++]);
+    while (k < n && k < 3 && tu_hexval((unsigned char)s[k]) >= 0)
+      v = v * 16 + tu_hexval((unsigned char)s[k++]);
     if (k == 1)
       return 0;
     *out = v;

@@ -18,47 +18,48 @@ const char bi_usage_sed[] =
 const char bi_help_sed[] =
     "\n"
     "  -n, --quiet, --silent\n"
-    "                 suppress automatic printing of pattern space\n"
+    "                 do not print the pattern space at the end of each cycle\n"
+    "                 (only explicit p, P and similar commands print)\n"
     "      --debug\n"
-    "                 annotate program execution\n"
+    "                 not supported here: refused with an error\n"
     "  -e script, --expression=script\n"
-    "                 add the script to the commands to be executed\n"
+    "                 append script to the program\n"
     "  -f script-file, --file=script-file\n"
-    "                 add the contents of script-file to the commands to be "
-    "executed\n"
+    "                 append the text of script-file to the program\n"
     "  --follow-symlinks\n"
-    "                 follow symlinks when processing in place\n"
+    "                 accepted for compatibility (no effect)\n"
     "  -i[SUFFIX], --in-place[=SUFFIX]\n"
-    "                 edit files in place (makes backup if SUFFIX supplied)\n"
+    "                 rewrite each input file with the result instead of\n"
+    "                 printing it; with SUFFIX, keep the old file under its "
+    "name\n"
+    "                 plus SUFFIX\n"
     "  -l N, --line-length=N\n"
-    "                 specify the desired line-wrap length for the `l' "
-    "command\n"
+    "                 wrap the output of the `l' command at N characters\n"
     "  --posix\n"
-    "                 disable all GNU extensions.\n"
+    "                 use POSIX behaviour where it differs from GNU's (here: "
+    "N\n"
+    "                 on the last line)\n"
     "  -E, -r, --regexp-extended\n"
-    "                 use extended regular expressions in the script\n"
-    "                 (for portability use POSIX -E).\n"
+    "                 read the script's regular expressions as extended (ERE)\n"
+    "                 rather than basic; -E is the portable spelling\n"
     "  -s, --separate\n"
-    "                 consider files as separate rather than as a single,\n"
-    "                 continuous long stream.\n"
+    "                 handle each input file on its own (line numbers and $\n"
+    "                 restart) instead of as one continuous stream\n"
     "      --sandbox\n"
-    "                 operate in sandbox mode (disable e/r/w commands).\n"
+    "                 accepted for compatibility (no effect)\n"
     "  -u, --unbuffered\n"
-    "                 load minimal amounts of data from the input files and "
-    "flush\n"
-    "                 the output buffers more often\n"
+    "                 read as little input as possible and flush output after\n"
+    "                 every line\n"
     "  -z, --null-data\n"
-    "                 separate lines by NUL characters\n"
-    "      --help     display this help and exit\n"
-    "      --version  output version information and exit\n"
+    "                 input and output lines end with a NUL byte, not a "
+    "newline\n"
+    "      --help     print this summary and quit\n"
+    "      --version  print the version line and quit\n"
     "\n"
-    "If no -e, --expression, -f, or --file option is given, then the first\n"
-    "non-option argument is taken as the sed script to interpret.  All\n"
-    "remaining arguments are names of input files; if no input files are\n"
-    "specified, then the standard input is read.\n"
-    "\n"
-    "GNU sed home page: <https://www.gnu.org/software/sed/>.\n"
-    "General help using GNU software: <https://www.gnu.org/gethelp/>.\n";
+    "The program comes from the -e and -f options; when there are none, the\n"
+    "first operand is the program. The operands left over name the input "
+    "files,\n"
+    "and standard input is read when there are none.\n";
 
 enum { O_POSIX = 0x20000, O_DEBUG, O_SANDBOX, O_FOLLOW };
 
@@ -87,16 +88,6 @@ static int usage_error(bi_ctx *c) {
   stream_puts(c->err, "\n");
   stream_puts(c->err, bi_help_sed);
   return 1;
-}
-
-static int utf8_locale(bi_ctx *c) {
-  const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
-  for (int i = 0; i < 3; i++) {
-    const char *v = c->getenv ? c->getenv(c, names[i]) : NULL;
-    if (v && *v)
-      return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
-  }
-  return 0;
 }
 
 int bi_sed(bi_ctx *c) {
@@ -237,10 +228,7 @@ int bi_sed(bi_ctx *c) {
     goto out;
   }
   if (bad == 4) {
-    stream_puts(c->out, "sed (GNU sed) 4.9\n"
-                        "Copyright (C) 2022 Free Software Foundation, Inc.\n"
-                        "(vsh: a reimplementation of GNU sed's behaviour; "
-                        "no `e' command, no --debug)\n");
+    stream_puts(c->out, "sed (GNU sed compatible; vsh) 4.9\n");
     rc = 0;
     goto out;
   }
@@ -268,7 +256,7 @@ int bi_sed(bi_ctx *c) {
   prog.unbuffered = unbuffered;
   prog.posix = posix;
   prog.lwidth = lwidth;
-  prog.utf8 = utf8_locale(c);
+  prog.utf8 = tu_utf8_locale(c);
   int prc = sd_parse(&prog, src, nsrc);
   if (prc < 0) {
     rc = prc == -2 ? 4 : 1;

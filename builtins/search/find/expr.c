@@ -145,25 +145,36 @@ static int perr(parser *p, const char *fmt, const char *a, const char *b) {
   return -1;
 }
 
-/* "+N", "-N" or "N" with N a decimal integer. */
-static int parse_num(const char *s, int *cmp, uint64_t *v) {
+/* The "+" (more than) or "-" (less than) before a numeric argument: *cmp
+ * gets 1, -1 or 0 (exactly), and the rest of s is returned. */
+static const char *parse_sign(const char *s, int *cmp) {
   *cmp = 0;
   if (*s == '+')
     *cmp = 1, s++;
   else if (*s == '-')
     *cmp = -1, s++;
+  return s;
+}
+
+/* The decimal digits at s: what follows them, or NULL when there are none
+ * or the value overflows. */
+static const char *parse_digits(const char *s, uint64_t *v) {
   if (*s < '0' || *s > '9')
-    return -1;
+    return NULL;
   uint64_t r = 0;
   for (; *s >= '0' && *s <= '9'; s++) {
     if (r > (UINT64_MAX - 9) / 10)
-      return -1;
+      return NULL;
     r = r * 10 + (uint64_t)(*s - '0');
   }
-  if (*s)
-    return -1;
   *v = r;
-  return 0;
+  return s;
+}
+
+/* "+N", "-N" or "N" with N a decimal integer. */
+static int parse_num(const char *s, int *cmp, uint64_t *v) {
+  s = parse_digits(parse_sign(s, cmp), v);
+  return s && !*s ? 0 : -1;
 }
 
 static int cmp_num(int cmp, uint64_t have, uint64_t want) {
@@ -431,12 +442,6 @@ static int entry_xtype(fx *x, fent *e) {
   return st.type;
 }
 
-static int64_t file_time(const vfs_stat_t *st, int field) {
-  return field == 'a'   ? st->atime_ns
-         : field == 'c' ? st->ctime_ns
-                        : st->mtime_ns;
-}
-
 static int is_empty_dir(fx *x, fent *e) {
   vfs_dir *d;
   if (vfs_opendir(x->c->vfs, x->c->cwd, e->path, &d) < 0)
@@ -615,8 +620,60 @@ void fx_free(fx *x) {
 /* ---- evaluation ------------------------------------------------------------
  */
 
+/* The tests of the file's metadata: false when it cannot be stated. */
+static int eval_stat(fx *x, fnode *n, fent *e) {
+  const vfs_stat_t *st = fx_stat(x, e);
+  if (!st)
+    return 0;
+  switch (n->kind) {
+  case N_SIZE: {
+    /* Sizes round up to whole units: -size -1M is true only for empty
+     * files, as in GNU. */
+    uint64_t units = (st->size + n->unit - 1) / n->unit;
+    return cmp_num(n->cmp, units, n->n);
+  }
+  case N_EMPTY:
+    if (st->type == VFS_REG)
+      return st->size == 0;
+    if (st->type == VFS_DIR)
+      return is_empty_dir(x, e);
+    return 0;
+  case N_NEWER:
+    return fx_file_time(st, n->field) > n->t;
+  case N_TIME: {
+    /* Age in whole units, rounded down ("-mtime +1": at least two days). */
+    double age = (double)(x->now_ns - fx_file_time(st, n->field)) / 1e9;
+    double units = floor(age / (double)n->unit);
+    return n->cmp > 0   ? units > n->num
+           : n->cmp < 0 ? units < n->num
+                        : units == n->num;
+  }
+  case N_PERM: {
+    unsigned m = st->mode & 07777;
+    if (n->permkind == '-')
+      return (m & n->mode) == n->mode;
+    if (n->permkind == '/')
+      return n->mode == 0 || (m & n->mode) != 0;
+    return m == n->mode;
+  }
+  case N_UID:
+  case N_GID:
+    return cmp_num(n->cmp, n->kind == N_UID ? st->uid : st->gid, n->n);
+  case N_NOUSER:
+    return st->uid != 0 && st->uid != VFS_DEFAULT_UID;
+  case N_NOGROUP:
+    return st->gid != 0 && st->gid != VFS_DEFAULT_GID;
+  case N_LINKS:
+    return cmp_num(n->cmp, st->nlink, n->n);
+  case N_INUM:
+    return cmp_num(n->cmp, st->ino, n->n);
+  case N_SAMEFILE:
+    return st->ino == n->n;
+  }
+  return 0;
+}
+
 int fx_eval(fx *x, fnode *n, fent *e) {
-  const vfs_stat_t *st;
   switch (n->kind) {
   case N_AND:
     for (int i = 0; i < n->nkid; i++)
@@ -648,7 +705,8 @@ int fx_eval(fx *x, fnode *n, fent *e) {
   case N_PATH:
     return pat_match(x, n->s, n->slen, e->path, e->plen, n->nocase);
   case N_LNAME: {
-    if (!(st = fx_lstat(x, e)) || st->type != VFS_LNK)
+    const vfs_stat_t *st = fx_lstat(x, e);
+    if (!st || st->type != VFS_LNK)
       return 0;
     char *t;
     size_t tl;
@@ -665,72 +723,19 @@ int fx_eval(fx *x, fnode *n, fent *e) {
     return (type_bit(entry_type(x, e)) & n->types) != 0;
   case N_XTYPE:
     return (type_bit(entry_xtype(x, e)) & n->types) != 0;
-  case N_SIZE: {
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    /* Sizes round up to whole units: -size -1M is true only for empty
-     * files, as in GNU. */
-    uint64_t units = (st->size + n->unit - 1) / n->unit;
-    return cmp_num(n->cmp, units, n->n);
-  }
-  case N_EMPTY: {
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    if (st->type == VFS_REG)
-      return st->size == 0;
-    if (st->type == VFS_DIR)
-      return is_empty_dir(x, e);
-    return 0;
-  }
+  case N_SIZE:
+  case N_EMPTY:
   case N_NEWER:
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    return file_time(st, n->field) > n->t;
-  case N_TIME: {
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    /* Age in whole units, rounded down ("-mtime +1": at least two days). */
-    double age = (double)(x->now_ns - file_time(st, n->field)) / 1e9;
-    double units = floor(age / (double)n->unit);
-    return n->cmp > 0   ? units > n->num
-           : n->cmp < 0 ? units < n->num
-                        : units == n->num;
-  }
-  case N_PERM: {
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    unsigned m = st->mode & 07777;
-    if (n->permkind == '-')
-      return (m & n->mode) == n->mode;
-    if (n->permkind == '/')
-      return n->mode == 0 || (m & n->mode) != 0;
-    return m == n->mode;
-  }
+  case N_TIME:
+  case N_PERM:
   case N_UID:
   case N_GID:
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    return cmp_num(n->cmp, n->kind == N_UID ? st->uid : st->gid, n->n);
   case N_NOUSER:
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    return st->uid != 0 && st->uid != VFS_DEFAULT_UID;
   case N_NOGROUP:
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    return st->gid != 0 && st->gid != VFS_DEFAULT_GID;
   case N_LINKS:
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    return cmp_num(n->cmp, st->nlink, n->n);
   case N_INUM:
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    return cmp_num(n->cmp, st->ino, n->n);
   case N_SAMEFILE:
-    if (!(st = fx_stat(x, e)))
-      return 0;
-    return st->ino == n->n;
+    return eval_stat(x, n, e);
   case N_ACCESS:
     return vfs_access(x->c->vfs, x->c->cwd, e->path, n->amode) == 0;
   case N_PRINT:
@@ -838,20 +843,10 @@ static int parse_types(parser *p, fnode *n, const char *pname,
 }
 
 static int parse_size(parser *p, fnode *n, const char *arg) {
-  const char *s = arg;
-  n->cmp = 0;
-  if (*s == '+')
-    n->cmp = 1, s++;
-  else if (*s == '-')
-    n->cmp = -1, s++;
-  if (*s < '0' || *s > '9')
+  uint64_t v;
+  const char *s = parse_digits(parse_sign(arg, &n->cmp), &v);
+  if (!s)
     return perr(p, "invalid argument '%s' to '%s'", arg, "-size");
-  uint64_t v = 0;
-  for (; *s >= '0' && *s <= '9'; s++) {
-    if (v > (UINT64_MAX - 9) / 10)
-      return perr(p, "invalid argument '%s' to '%s'", arg, "-size");
-    v = v * 10 + (uint64_t)(*s - '0');
-  }
   n->unit = 512;
   if (*s) {
     switch (*s) {
@@ -886,12 +881,7 @@ static int parse_size(parser *p, fnode *n, const char *arg) {
 
 static int parse_time(parser *p, fnode *n, const char *pname, const char *arg,
                       int field, uint64_t unit) {
-  const char *s = arg;
-  n->cmp = 0;
-  if (*s == '+')
-    n->cmp = 1, s++;
-  else if (*s == '-')
-    n->cmp = -1, s++;
+  const char *s = parse_sign(arg, &n->cmp);
   char *end;
   errno = 0;
   double v = (*s >= '0' && *s <= '9') || *s == '.' ? strtod(s, &end) : -1;
@@ -1023,6 +1013,23 @@ static int is_not(const char *a) {
   return strcmp(a, "!") == 0 || strcmp(a, "-not") == 0;
 }
 
+/* The tests taking a pattern (their -i forms ignore case): their node
+ * kind, or -1 for any other name. */
+static int pattern_test(const char *nm) {
+  static const struct {
+    const char *name;
+    int kind;
+  } tests[] = {{"name", N_NAME},      {"iname", N_NAME},
+               {"path", N_PATH},      {"ipath", N_PATH},
+               {"wholename", N_PATH}, {"iwholename", N_PATH},
+               {"lname", N_LNAME},    {"ilname", N_LNAME},
+               {"regex", N_REGEX},    {"iregex", N_REGEX}};
+  for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++)
+    if (strcmp(nm, tests[k].name) == 0)
+      return tests[k].kind;
+  return -1;
+}
+
 static fnode *parse_primary(parser *p) {
   fx *x = p->x;
   const char *a = peek(p);
@@ -1075,6 +1082,7 @@ static fnode *parse_primary(parser *p) {
   if (!n)
     return NULL;
   const char *arg;
+  int kind;
 
 #define IS(s) (strcmp(nm, s) == 0)
 #define ARG()                                                                  \
@@ -1118,31 +1126,13 @@ static fnode *parse_primary(parser *p) {
     n->kind = N_TRUE;
   } else if (IS("false")) {
     n->kind = N_FALSE;
-  } else if (IS("name") || IS("iname")) {
+  } else if ((kind = pattern_test(nm)) >= 0) {
     ARG();
-    n->kind = N_NAME;
+    n->kind = kind;
     n->nocase = nm[0] == 'i';
     n->s = arg;
     n->slen = strlen(arg);
-  } else if (IS("path") || IS("ipath") || IS("wholename") || IS("iwholename")) {
-    ARG();
-    n->kind = N_PATH;
-    n->nocase = nm[0] == 'i';
-    n->s = arg;
-    n->slen = strlen(arg);
-  } else if (IS("lname") || IS("ilname")) {
-    ARG();
-    n->kind = N_LNAME;
-    n->nocase = nm[0] == 'i';
-    n->s = arg;
-    n->slen = strlen(arg);
-  } else if (IS("regex") || IS("iregex")) {
-    ARG();
-    n->kind = N_REGEX;
-    n->nocase = nm[0] == 'i';
-    n->s = arg;
-    n->slen = strlen(arg);
-    if (compile_regex(p, n, pname) < 0)
+    if (kind == N_REGEX && compile_regex(p, n, pname) < 0)
       return NULL;
   } else if (IS("type") || IS("xtype")) {
     ARG();
@@ -1156,15 +1146,12 @@ static fnode *parse_primary(parser *p) {
       return NULL;
   } else if (IS("empty")) {
     n->kind = N_EMPTY;
-  } else if (IS("mtime") || IS("atime") || IS("ctime")) {
+  } else if (IS("mtime") || IS("atime") || IS("ctime") || IS("mmin") ||
+             IS("amin") || IS("cmin")) {
     ARG();
     n->kind = N_TIME;
-    if (parse_time(p, n, pname, arg, nm[0], 86400) < 0)
-      return NULL;
-  } else if (IS("mmin") || IS("amin") || IS("cmin")) {
-    ARG();
-    n->kind = N_TIME;
-    if (parse_time(p, n, pname, arg, nm[0], 60) < 0)
+    /* -Xtime counts days, -Xmin minutes */
+    if (parse_time(p, n, pname, arg, nm[0], nm[1] == 't' ? 86400 : 60) < 0)
       return NULL;
   } else if (IS("newer") || IS("anewer") || IS("cnewer")) {
     ARG();
@@ -1198,7 +1185,7 @@ static fnode *parse_primary(parser *p) {
       vfs_stat_t st;
       if (ref_stat(p, arg, &st) < 0)
         return NULL;
-      n->t = file_time(&st, nm[6]);
+      n->t = fx_file_time(&st, nm[6]);
     }
   } else if (IS("perm")) {
     ARG();
@@ -1295,6 +1282,18 @@ static fnode *parse_primary(parser *p) {
   return n;
 }
 
+/* After the operator a, an expression must follow: not the end, a ')' or
+ * another binary operator. */
+static int operand_follows(parser *p, const char *a) {
+  const char *b = peek(p);
+  if (!b)
+    return perr(p, "expected an expression after '%s'%s", a, "");
+  if (strcmp(b, ")") == 0 || is_binop(b))
+    return perr(p, "invalid expression; '%s' followed by '%s' is not allowed.",
+                a, b);
+  return 0;
+}
+
 static fnode *parse_not(parser *p) {
   const char *a = peek(p);
   int neg = 0;
@@ -1302,17 +1301,9 @@ static fnode *parse_not(parser *p) {
   while (a && is_not(a)) {
     neg = !neg;
     p->i++;
-    const char *b = peek(p);
-    if (!b) {
-      perr(p, "expected an expression after '%s'%s", a, "");
+    if (operand_follows(p, a) < 0)
       return NULL;
-    }
-    if (strcmp(b, ")") == 0 || is_binop(b)) {
-      perr(p, "invalid expression; '%s' followed by '%s' is not allowed.", a,
-           b);
-      return NULL;
-    }
-    a = b;
+    a = peek(p);
   }
   fnode *r = parse_primary(p);
   if (!r || !neg)
@@ -1323,62 +1314,26 @@ static fnode *parse_not(parser *p) {
   return n;
 }
 
-static fnode *parse_and(parser *p) {
-  fnode *first = parse_not(p);
-  if (!first)
-    return NULL;
-  fnode *n = NULL;
-  for (;;) {
-    const char *a = peek(p);
-    if (!a || strcmp(a, ")") == 0 || strcmp(a, ",") == 0 ||
-        strcmp(a, "-o") == 0 || strcmp(a, "-or") == 0)
-      break;
-    if (strcmp(a, "-a") == 0 || strcmp(a, "-and") == 0) {
-      p->i++;
-      const char *b = peek(p);
-      if (!b) {
-        perr(p, "expected an expression after '%s'%s", a, "");
-        return NULL;
-      }
-      if (strcmp(b, ")") == 0 || is_binop(b)) {
-        perr(p, "invalid expression; '%s' followed by '%s' is not allowed.", a,
-             b);
-        return NULL;
-      }
-    }
-    fnode *k = parse_not(p);
-    if (!k)
-      return NULL;
-    if (!n) {
-      if (!(n = new_node(p, N_AND)) || add_kid(p, n, first) < 0)
-        return NULL;
-    }
-    if (add_kid(p, n, k) < 0)
-      return NULL;
-  }
-  return n ? n : first;
-}
-
+/* sub [op sub]...: one node of the kind holding all the operands (or the
+ * only one). ops has two spellings of the operator (the second may be
+ * NULL). With `implied`, as for -a, two expressions side by side are
+ * joined too, until the end, ')' or an operator binding less. */
 static fnode *parse_binary(parser *p, int kind, const char *const *ops,
-                           fnode *(*sub)(parser *)) {
+                           int implied, fnode *(*sub)(parser *)) {
   fnode *first = sub(p);
   if (!first)
     return NULL;
   fnode *n = NULL;
   for (;;) {
     const char *a = peek(p);
-    if (!a || !(strcmp(a, ops[0]) == 0 || (ops[1] && strcmp(a, ops[1]) == 0)))
+    if (!a)
       break;
-    p->i++;
-    const char *b = peek(p);
-    if (!b) {
-      perr(p, "expected an expression after '%s'%s", a, "");
-      return NULL;
-    }
-    if (strcmp(b, ")") == 0 || is_binop(b)) {
-      perr(p, "invalid expression; '%s' followed by '%s' is not allowed.", a,
-           b);
-      return NULL;
+    if (strcmp(a, ops[0]) == 0 || (ops[1] && strcmp(a, ops[1]) == 0)) {
+      p->i++;
+      if (operand_follows(p, a) < 0)
+        return NULL;
+    } else if (!implied || strcmp(a, ")") == 0 || is_binop(a)) {
+      break;
     }
     fnode *k = sub(p);
     if (!k)
@@ -1393,14 +1348,19 @@ static fnode *parse_binary(parser *p, int kind, const char *const *ops,
   return n ? n : first;
 }
 
+static fnode *parse_and(parser *p) {
+  static const char *const ops[] = {"-a", "-and"};
+  return parse_binary(p, N_AND, ops, 1, parse_not);
+}
+
 static fnode *parse_or(parser *p) {
   static const char *const ops[] = {"-o", "-or"};
-  return parse_binary(p, N_OR, ops, parse_and);
+  return parse_binary(p, N_OR, ops, 0, parse_and);
 }
 
 static fnode *parse_or_chain(parser *p) {
   static const char *const ops[] = {",", NULL};
-  return parse_binary(p, N_COMMA, ops, parse_or);
+  return parse_binary(p, N_COMMA, ops, 0, parse_or);
 }
 
 int fx_parse(fx *x, char **argv, int argc) {

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "builtins/search/find/find.h"
+#include "builtins/textutil.h"
 
 const char bi_usage_find[] =
     "Usage: find [-H] [-L] [-P] [-Olevel] [-D debugopts] [path...] "
@@ -35,8 +36,7 @@ const char bi_help_find[] =
     "Directories are read in byte order of names.\n"
     "\n"
     "Options:\n"
-    "  -H  follow symlinks named on the command line  -L  follow all "
-    "symlinks\n"
+    "  -H  follow symlinks named on the command line  -L  follow all symlinks\n"
     "  -P  never follow symlinks (default)\n"
     "  -depth -maxdepth LEVELS -mindepth LEVELS -mount -xdev -daystart\n"
     "  -regextype TYPE (findutils-default, emacs, posix-extended, egrep,\n"
@@ -45,7 +45,7 @@ const char bi_help_find[] =
     "Operators (loosest first): EXPR1 , EXPR2   EXPR1 -o EXPR2\n"
     "  EXPR1 [-a] EXPR2   ! EXPR   -not EXPR   ( EXPR )\n"
     "\n"
-    "Tests (N can be +N, -N or N):\n"
+    "Tests (a number N means exactly N; +N more than N; -N less than N):\n"
     "  -name PAT -iname PAT -path PAT -ipath PAT -wholename PAT -lname PAT\n"
     "  -regex RE -iregex RE -type [fdlpscb] -xtype [fdlpscb] -size N[bcwkMG]\n"
     "  -empty -newer FILE -anewer FILE -cnewer FILE -newerXY REF\n"
@@ -58,8 +58,8 @@ const char bi_help_find[] =
     "  -print -print0 -printf FORMAT -ls -delete -prune -quit\n"
     "  -exec COMMAND ; -exec COMMAND {} + -execdir COMMAND ; -ok COMMAND ;\n"
     "\n"
-    "      --help     show this help and exit\n"
-    "      --version  show version information and exit\n";
+    "      --help     print this summary and quit\n"
+    "      --version  print the version line and quit\n";
 
 /* ---- messages and output --------------------------------------------------
  */
@@ -71,17 +71,10 @@ void fx_error(fx *x, const char *fmt, ...) {
     x->stop = 1;
     x->stop_rc = fu_out_status(&x->w);
   }
-  buf b;
-  buf_init(&b, c->m);
-  buf_puts(&b, c->argv[0]);
-  buf_puts(&b, ": ");
   va_list ap;
   va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
+  tu_verror(c, "", fmt, ap);
   va_end(ap);
-  buf_putc(&b, '\n');
-  stream_write(c->err, b.data, b.len);
-  buf_free(&b);
 }
 
 static int out_failed(fx *x) {
@@ -200,49 +193,27 @@ static const char *known_directives = "%abcdDfFgGhHiklmMnpPsStuUyY";
 static int escape_value(const char *f, size_t len, size_t *i, int *out) {
   /* f[*i] is the character after '\\'; *out gets the byte, -1 for \c. */
   char ch = f[*i];
-  switch (ch) {
-  case 'a':
-    *out = '\a';
-    break;
-  case 'b':
-    *out = '\b';
-    break;
-  case 'c':
-    *out = -1;
-    break;
-  case 'f':
-    *out = '\f';
-    break;
-  case 'n':
-    *out = '\n';
-    break;
-  case 'r':
-    *out = '\r';
-    break;
-  case 't':
-    *out = '\t';
-    break;
-  case 'v':
-    *out = '\v';
-    break;
-  case '\\':
-    *out = '\\';
-    break;
-  default:
-    if (ch >= '0' && ch <= '7') {
-      int v = 0, k = 0;
-      while (k < 3 && *i < len && f[*i] >= '0' && f[*i] <= '7') {
-        v = v * 8 + (f[*i] - '0');
-        (*i)++;
-        k++;
-      }
-      (*i)--;
-      *out = v & 0xff;
-      return 1;
-    }
-    return 0;
+  int lit = tu_escape_char(ch);
+  if (lit >= 0) {
+    *out = lit;
+    return 1;
   }
-  return 1;
+  if (ch == 'c') {
+    *out = -1;
+    return 1;
+  }
+  if (ch >= '0' && ch <= '7') {
+    int v = 0, k = 0;
+    while (k < 3 && *i < len && f[*i] >= '0' && f[*i] <= '7') {
+      v = v * 8 + (f[*i] - '0');
+      (*i)++;
+      k++;
+    }
+    (*i)--;
+    *out = v & 0xff;
+    return 1;
+  }
+  return 0;
 }
 
 void fx_check_format(fx *x, const char *f, size_t len) {
@@ -393,10 +364,8 @@ int fx_printf(fx *x, fent *e, const char *f, size_t len) {
       break;
     }
     case 'u':
-      buf_puts(&v, id_name(st->uid, tmp, sizeof tmp));
-      break;
     case 'g':
-      buf_puts(&v, id_name(st->gid, tmp, sizeof tmp));
+      buf_puts(&v, id_name(d == 'u' ? st->uid : st->gid, tmp, sizeof tmp));
       break;
     case 'U':
       buf_printf(&v, "%" PRIu32, st->uid);
@@ -427,31 +396,24 @@ int fx_printf(fx *x, fent *e, const char *f, size_t len) {
       }
       break;
     }
-    case 'D':
+    case 'D': /* one device; no sparse files */
+    case 'S':
       buf_puts(&v, "1");
       break;
     case 'F':
       buf_puts(&v, "tmpfs");
       break;
-    case 'S':
-      buf_puts(&v, "1");
-      break;
     case 'a':
-      fmt_ctime(st->atime_ns, &v);
-      break;
     case 'c':
-      fmt_ctime(st->ctime_ns, &v);
-      break;
     case 't':
-      fmt_ctime(st->mtime_ns, &v);
+      fmt_ctime(fx_file_time(st, d), &v);
       break;
     case 'A':
     case 'C':
     case 'T':
       if (j + 1 < len) {
-        int64_t ns = d == 'A'   ? st->atime_ns
-                     : d == 'C' ? st->ctime_ns
-                                : st->mtime_ns;
+        /* the times of %a, %c and %t, in the layout f[j] names */
+        int64_t ns = fx_file_time(st, d + ('a' - 'A'));
         j++;
         if (!fmt_time_part(ns, f[j], &v)) {
           buf_putc(&v, d);

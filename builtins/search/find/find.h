@@ -75,6 +75,14 @@ void fx_free(fx *x);
 const vfs_stat_t *fx_lstat(fx *x, fent *e);
 const vfs_stat_t *fx_stat(fx *x, fent *e);
 
+/* The time of a file -atime, -ctime, -newer... and -printf look at: field
+ * 'a', 'c', or the modification time for anything else. */
+static inline int64_t fx_file_time(const vfs_stat_t *st, int field) {
+  return field == 'a'   ? st->atime_ns
+         : field == 'c' ? st->ctime_ns
+                        : st->mtime_ns;
+}
+
 /* ---- find.c ---- */
 /* Actions that write output: non-zero when the write failed (x->stop). */
 int fx_print(fx *x, fent *e, int term);

@@ -27,73 +27,81 @@
 
 const char bi_usage_grep[] = "Usage: grep [OPTION]... PATTERNS [FILE]...";
 const char bi_help_grep[] =
-    "Search each FILE for lines matching PATTERNS (one pattern per line).\n"
-    "Example: grep -i 'hello world' menu.h main.c\n"
+    "Print the lines of each FILE that match any of the PATTERNS (one pattern\n"
+    "per line of the PATTERNS argument).\n"
+    "For instance: grep -n 'TODO' notes.txt src/main.c\n"
     "\n"
-    "Pattern selection and interpretation:\n"
-    "  -E, --extended-regexp     PATTERNS are POSIX extended regexps\n"
-    "  -F, --fixed-strings       PATTERNS are plain strings\n"
-    "  -G, --basic-regexp        PATTERNS are POSIX basic regexps (default)\n"
-    "  -P, --perl-regexp         PATTERNS are PCRE2 regexps\n"
-    "  -e, --regexp=PATTERNS     search for PATTERNS (may be repeated)\n"
-    "  -f, --file=FILE           read PATTERNS from FILE, one per line\n"
-    "  -i, -y, --ignore-case     ignore case in patterns and data\n"
-    "      --no-ignore-case      keep case distinctions (default)\n"
-    "  -w, --word-regexp         match whole words only\n"
-    "  -x, --line-regexp         match whole lines only\n"
-    "  -z, --null-data           lines end with a NUL byte, not newline\n"
+    "Kinds of pattern and how they match:\n"
+    "  -E, --extended-regexp     patterns use POSIX extended syntax (ERE)\n"
+    "  -F, --fixed-strings       each pattern is literal text\n"
+    "  -G, --basic-regexp        patterns use POSIX basic syntax (BRE; the\n"
+    "                              default)\n"
+    "  -P, --perl-regexp         each pattern is a Perl-style (PCRE2) "
+    "expression\n"
+    "  -e, --regexp=PATTERNS     take PATTERNS from this argument "
+    "(repeatable)\n"
+    "  -f, --file=FILE           read more patterns from FILE, one a line\n"
+    "  -i, -y, --ignore-case     let uppercase and lowercase letters match "
+    "each\n"
+    "                              other\n"
+    "      --no-ignore-case      letter case must agree (the default)\n"
+    "  -w, --word-regexp         a match must form a complete word\n"
+    "  -x, --line-regexp         a match must cover the complete line\n"
+    "  -z, --null-data           input records end with a NUL byte instead of\n"
+    "                              a newline\n"
     "\n"
-    "Miscellaneous:\n"
-    "  -s, --no-messages         no messages about unreadable files\n"
-    "  -v, --invert-match        select the lines that do not match\n"
-    "  -V, --version             print version information and exit\n"
-    "      --help                print this help and exit\n"
+    "General:\n"
+    "  -s, --no-messages         stay quiet about missing or unreadable files\n"
+    "  -v, --invert-match        pick the lines that do NOT match\n"
+    "  -V, --version             print the version line and quit\n"
+    "      --help                print this summary and quit\n"
     "\n"
-    "Output control:\n"
-    "  -m, --max-count=NUM       stop after NUM selected lines\n"
-    "  -b, --byte-offset         prefix lines with their byte offset\n"
-    "  -n, --line-number         prefix lines with their line number\n"
-    "      --line-buffered       flush the output after every line\n"
-    "  -H, --with-filename       prefix lines with the file name\n"
-    "  -h, --no-filename         never prefix the file name\n"
-    "      --label=LABEL         name standard input LABEL in output\n"
-    "  -o, --only-matching       print only the matching parts of lines\n"
-    "  -q, --quiet, --silent     print nothing; exit 0 at the first match\n"
-    "      --binary-files=TYPE   TYPE is 'binary', 'text' or "
-    "'without-match'\n"
-    "  -a, --text                same as --binary-files=text\n"
-    "  -I                        same as --binary-files=without-match\n"
-    "  -d, --directories=ACTION  ACTION is 'read', 'recurse' or 'skip'\n"
-    "  -D, --devices=ACTION      ACTION is 'read' or 'skip'\n"
-    "  -r, --recursive           search directories recursively\n"
-    "  -R, --dereference-recursive  the same, following all symlinks\n"
-    "      --include=GLOB        search only files whose name matches GLOB\n"
-    "      --exclude=GLOB        skip files whose name matches GLOB\n"
-    "      --exclude-from=FILE   skip files matching any GLOB in FILE\n"
-    "      --exclude-dir=GLOB    skip directories matching GLOB\n"
-    "  -L, --files-without-match  print only names of files with no "
-    "selected line\n"
-    "  -l, --files-with-matches  print only names of files with selected "
-    "lines\n"
-    "  -c, --count               print only the number of selected lines\n"
-    "  -T, --initial-tab         align lines after the prefixes with a tab\n"
-    "  -Z, --null                end file names with a NUL byte\n"
+    "What gets printed:\n"
+    "  -m, --max-count=NUM       stop reading a file after NUM picked lines\n"
+    "  -b, --byte-offset         start each line with its byte position\n"
+    "  -n, --line-number         start each line with its line number\n"
+    "      --line-buffered       write each output line out immediately\n"
+    "  -H, --with-filename       start each line with the file's name\n"
+    "  -h, --no-filename         leave the file name out\n"
+    "      --label=LABEL         call standard input LABEL in the output\n"
+    "  -o, --only-matching       print just the matched text, one per line\n"
+    "  -q, --quiet, --silent     print nothing; exit 0 as soon as a line "
+    "matches\n"
+    "      --binary-files=TYPE   one of 'binary', 'text', 'without-match'\n"
+    "  -a, --text                shorthand for --binary-files=text\n"
+    "  -I                        shorthand for --binary-files=without-match\n"
+    "  -d, --directories=ACTION  one of 'read', 'recurse', 'skip'\n"
+    "  -D, --devices=ACTION      one of 'read', 'skip'\n"
+    "  -r, --recursive           descend into directories\n"
+    "  -R, --dereference-recursive  as -r, and follow every symbolic link\n"
+    "      --include=GLOB        search a file only if its name fits GLOB\n"
+    "      --exclude=GLOB        leave out files whose name fits GLOB\n"
+    "      --exclude-from=FILE   leave out files fitting any GLOB listed in "
+    "FILE\n"
+    "      --exclude-dir=GLOB    do not descend into directories fitting GLOB\n"
+    "  -L, --files-without-match  list the files in which no line is picked\n"
+    "  -l, --files-with-matches  list the files in which some line is picked\n"
+    "  -c, --count               instead of lines, print how many were picked\n"
+    "                              in each file\n"
+    "  -T, --initial-tab         put a TAB between the prefixes and the line\n"
+    "  -Z, --null                follow each file name with a NUL byte\n"
     "\n"
-    "Context control:\n"
-    "  -B, --before-context=NUM  print NUM lines before each match\n"
-    "  -A, --after-context=NUM   print NUM lines after each match\n"
-    "  -C, --context=NUM         print NUM lines around each match\n"
-    "  -NUM                      same as --context=NUM\n"
-    "      --group-separator=SEP  print SEP between context groups\n"
-    "      --no-group-separator  print nothing between context groups\n"
-    "      --color[=WHEN], --colour[=WHEN]  highlight matches; WHEN is\n"
-    "                            'always', 'never' or 'auto'\n"
+    "Lines around each match:\n"
+    "  -B, --before-context=NUM  also print NUM lines before each match\n"
+    "  -A, --after-context=NUM   also print NUM lines after each match\n"
+    "  -C, --context=NUM         also print NUM lines on each side of a match\n"
+    "  -NUM                      shorthand for --context=NUM\n"
+    "      --group-separator=SEP  put SEP between groups of context lines\n"
+    "      --no-group-separator  put nothing between groups of context lines\n"
+    "      --color[=WHEN], --colour[=WHEN]  mark matches in color; WHEN is\n"
+    "                            one of 'always', 'never', 'auto'\n"
     "  -U, --binary              accepted (no CR handling is done)\n"
     "\n"
-    "With no FILE, read '.' when recursive, else standard input ('-').\n"
-    "File names are printed when there is more than one FILE.\n"
-    "Exit status is 0 if a line is selected, 1 otherwise, and 2 on an\n"
-    "error unless -q matched.\n";
+    "Without a FILE, grep searches '.' when recursive and standard input "
+    "('-')\n"
+    "otherwise. File names are shown when more than one FILE is searched.\n"
+    "The exit status is 0 when some line was picked, 1 when none was, and 2\n"
+    "after an error (unless -q already found a match).\n";
 const char bi_usage_egrep[] = "Usage: egrep [OPTION]... PATTERNS [FILE]...";
 const char bi_help_egrep[] = "Same as 'grep -E'; see 'grep --help'.\n";
 const char bi_usage_fgrep[] = "Usage: fgrep [OPTION]... PATTERNS [FILE]...";
@@ -185,16 +193,6 @@ typedef struct run {
 } run;
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static int utf8_locale(bi_ctx *c) {
-  const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
-  for (int i = 0; i < 3; i++) {
-    const char *v = c->getenv ? c->getenv(c, names[i]) : NULL;
-    if (v && *v)
-      return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
-  }
-  return 0;
-}
 
 static int glob_match(const char *pat, const char *name) {
   return sh_pat_match(pat, strlen(pat), name, strlen(name), 0);
@@ -630,8 +628,8 @@ bad:
 }
 
 static void usage_try(bi_ctx *c) {
-  stream_printf(c->err, "%s\nTry '%s --help' for more information.\n",
-                bi_usage_grep, c->argv[0]);
+  stream_printf(c->err, "%s\n", bi_usage_grep);
+  bi_try_help(c);
 }
 
 static int bad_choice(bi_ctx *c, int utf8, const char *arg, const char *opt,
@@ -679,7 +677,7 @@ static int grep_main(bi_ctx *c, int kind) {
   g->with_fname = -1;
   g->eol = '\n';
   g->group_sep = "--";
-  g->utf8 = utf8_locale(c);
+  g->utf8 = tu_utf8_locale(c);
   int64_t ctx = -1;
   int matcher = -1, icase = 0, word = 0, line = 0, fname_opt = -1;
   int color = 0, status = 2, help = 0, have_e = 0;

@@ -178,20 +178,34 @@ static size_t char_len(gr *g, const char *s, size_t n) {
   return k;
 }
 
+/* The next non-empty match in line[0..n) at or after *from: 1 with it in
+ * [*ms, *me), 0 when there is none. An empty match is stepped over by one
+ * character, as GNU does. */
+static int next_match(gr *g, const char *line, size_t n, size_t *from,
+                      size_t *ms, size_t *me) {
+  while (*from <= n && gr_match_in_line(&g->mt, line, n, *from, ms, me)) {
+    if (*me != *ms)
+      return 1;
+    if (*ms >= n)
+      break;
+    *from = *ms + char_len(g, line + *ms, n - *ms);
+  }
+  return 0;
+}
+
+/* A match in the highlight color. */
+static void highlight(gr *g, const char *p, size_t n) {
+  sgr(g, "01;31");
+  wr_write(&g->w, p, n);
+  wr_puts(&g->w, SGR_END);
+}
+
 /* Line text with its matches highlighted. */
 static void colored(gr *g, const char *line, size_t n) {
   size_t from = 0, done = 0, ms, me;
-  while (from <= n && gr_match_in_line(&g->mt, line, n, from, &ms, &me)) {
-    if (me == ms) {
-      if (ms >= n)
-        break;
-      from = ms + char_len(g, line + ms, n - ms);
-      continue;
-    }
+  while (next_match(g, line, n, &from, &ms, &me)) {
     wr_write(&g->w, line + done, ms - done);
-    sgr(g, "01;31");
-    wr_write(&g->w, line + ms, me - ms);
-    wr_puts(&g->w, SGR_END);
+    highlight(g, line + ms, me - ms);
     done = from = me;
   }
   wr_write(&g->w, line + done, n - done);
@@ -208,13 +222,7 @@ static int emit(gr *g, gr_file *f, const char *s, size_t ls, size_t le,
      * context lines print nothing but still count as output. */
     if (sep == ':' && !g->invert) {
       size_t from = 0, ms, me;
-      while (from <= n && gr_match_in_line(&g->mt, line, n, from, &ms, &me)) {
-        if (me == ms) {
-          if (ms >= n)
-            break;
-          from = ms + char_len(g, line + ms, n - ms);
-          continue;
-        }
+      while (next_match(g, line, n, &from, &ms, &me)) {
         if (g->utf8 && g->binmode != GR_BIN_TEXT &&
             !gr_utf8_valid(line + ms, me - ms)) {
           f->bin_msg = 1;
@@ -223,13 +231,10 @@ static int emit(gr *g, gr_file *f, const char *s, size_t ls, size_t le,
         }
         group_sep(g, f, ls);
         prefix(g, f, s, ls, f->base + ls + ms, sep, 1);
-        if (g->color) {
-          sgr(g, "01;31");
+        if (g->color)
+          highlight(g, line + ms, me - ms);
+        else
           wr_write(&g->w, line + ms, me - ms);
-          wr_puts(&g->w, SGR_END);
-        } else {
-          wr_write(&g->w, line + ms, me - ms);
-        }
         wr_putc(&g->w, g->eol);
         g->printed = 1;
         f->last_out = f->base + le + 1;

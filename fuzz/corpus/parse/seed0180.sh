@@ -1,2 +1,0 @@
-declare -A A=(["k"]= )
-argv.py "${A["k"]}"

@@ -1,2 +1,0 @@
-empty=('')
-argv.py "${empty[@]}"

@@ -1,6 +1,0 @@
-paths=`tr '\n' ':' | sed -e 's/:$//'<<EOPATHS
-/foo
-/bar
-/baz
-EOPATHS`
-echo "$paths"

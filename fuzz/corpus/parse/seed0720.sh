@@ -1,2 +1,0 @@
-test -c /dev/zero
-echo status=$?

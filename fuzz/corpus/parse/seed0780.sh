@@ -1,1 +1,0 @@
-compgen -A helptopic -S ___ fal

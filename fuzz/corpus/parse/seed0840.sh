@@ -1,1 +1,0 @@
-echo -e 'abcd\x65f'

@@ -1,2 +1,0 @@
-[[ 'a' ]] && echo true
-[[ ''  ]] || echo false

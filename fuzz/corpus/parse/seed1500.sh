@@ -1,3 +1,0 @@
-while false; do
-done
-echo empty

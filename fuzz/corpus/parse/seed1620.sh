@@ -1,2 +1,0 @@
-[[ -- == --*(help|verbose) ]] && echo TRUE
-[[ --oops == --*(help|verbose) ]] || echo FALSE

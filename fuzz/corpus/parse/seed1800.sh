@@ -1,9 +1,0 @@
-g() {
-  argv.py "${FUNCNAME[@]}"
-}
-f() {
-  argv.py "${FUNCNAME[@]}"
-  g
-  argv.py "${FUNCNAME[@]}"
-}
-f

@@ -1,2 +1,0 @@
-echo hi; while
-echo status=$?

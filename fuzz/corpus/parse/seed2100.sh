@@ -1,3 +1,0 @@
-echo one 1>&2
-
-echo two 1<&2

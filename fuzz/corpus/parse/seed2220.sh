@@ -1,4 +1,0 @@
-echo "[$unset]"
-set -u
-echo "[$unset]"
-echo end  # never reached

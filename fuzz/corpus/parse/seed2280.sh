@@ -1,1 +1,0 @@
-echo word_a && echo word_b || echo

@@ -1,3 +1,0 @@
-# If it were shortest, then you would just replace the first <html>
-s='begin <html></html> end'
-echo ${s/<*>/[]}

@@ -1,4 +1,0 @@
-z=zz
-zz=
-echo ${!z:=foo}
-echo ${!z:=bar}

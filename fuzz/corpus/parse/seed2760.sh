@@ -1,5 +1,0 @@
-set -o verbose
-x=foo
-y=bar
-echo $x
-echo $(echo $y)
