@@ -105,8 +105,7 @@ int bi_stream_status(int err);
  *   static const bi_opt opts[] = {
  *     {"lines", 'n', BI_ARG_REQUIRED},
  *     {"quiet", 'q', BI_ARG_NONE},
- *     {"help", BI_OPT_HELP, BI_ARG_NONE},
- *     {NULL, 0, 0}};
+ *     BI_OPTS_END}; // --help, --version and the terminator
  *   bi_getopt g;
  *   bi_getopt_init(&g, c, "n:q", opts);
  *   int o;
@@ -127,6 +126,14 @@ int bi_stream_status(int err);
  */
 enum { BI_ARG_NONE = 0, BI_ARG_REQUIRED = 1, BI_ARG_OPTIONAL = 2 };
 enum { BI_OPT_HELP = 0x10000, BI_OPT_VERSION = 0x10001 };
+
+/* The end of every command's table: --help, --version, the terminator. */
+// clang-format off
+#define BI_OPTS_END                                                            \
+  {"help", BI_OPT_HELP, BI_ARG_NONE},                                          \
+  {"version", BI_OPT_VERSION, BI_ARG_NONE},                                    \
+  {NULL, 0, 0}
+// clang-format on
 
 typedef struct bi_opt {
   const char *name; /* long name without "--", or NULL */

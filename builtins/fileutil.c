@@ -671,10 +671,6 @@ int fu_poll(bi_ctx *c) {
   return c->bud && budget_poll(c->bud);
 }
 
-void fu_try_help(bi_ctx *c) {
-  bi_try_help(c);
-}
-
 int fu_out_status(writer *w) {
   return bi_stream_status(w->err);
 }

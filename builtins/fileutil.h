@@ -105,9 +105,6 @@ typedef struct fu_asker {
 int fu_ask(bi_ctx *c, fu_asker *a, const char *prompt);
 void fu_asker_free(bi_ctx *c, fu_asker *a);
 
-/* "Try 'NAME --help' for more information." on stderr (bi_try_help). */
-void fu_try_help(bi_ctx *c);
-
 /*
  * The state of a command that reports as it goes (cp, mv, ln, rm, chmod):
  * buffered stdout, the reader of prompt answers and whether stdout failed

@@ -220,10 +220,6 @@ int tu_utf8_locale(bi_ctx *c) {
   return 0;
 }
 
-int tu_version(bi_ctx *c) {
-  return bi_print_version(c);
-}
-
 void tu_verror(bi_ctx *c, const char *prefix, const char *fmt, va_list ap) {
   buf b;
   buf_init(&b, c->m);
@@ -415,9 +411,7 @@ double tu_parse_duration(const char *s) {
 }
 
 int tu_getopt_bare(bi_ctx *c, bi_getopt *g) {
-  static const bi_opt opts[] = {{"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {BI_OPTS_END};
   bi_getopt_init(g, c, "", opts);
   /* With no option of its own, the first stop is the only one. */
   return bi_getopt_each(g, 1) == BI_OPT_STOP;

@@ -46,10 +46,6 @@ size_t tu_utf8_get(const char *s, size_t n, uint32_t *cp);
  * first one set) name a UTF-8 locale. */
 int tu_utf8_locale(bi_ctx *c);
 
-/* "--version" output of a coreutils command; returns 0. The same as
- * bi_print_version, for the callers that still name it. */
-int tu_version(bi_ctx *c);
-
 /* bi_error for functions taking their own format and arguments: "NAME:
  * PREFIX<formatted message>\n" on stderr. */
 void tu_verror(bi_ctx *c, const char *prefix, const char *fmt, va_list ap)

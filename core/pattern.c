@@ -656,6 +656,16 @@ static int step(const px *x, const nfa *a, const long *st, long *nx, size_t si,
   return any;
 }
 
+/* The state sets after the character at si: the next position, with the
+ * set just computed (nx) becoming the current one. */
+static size_t advance(const px *x, size_t si, long **st, long **nx) {
+  cp_t c;
+  long *t = *st;
+  *st = *nx;
+  *nx = t;
+  return si + dec(x->s, si, x->n, &c);
+}
+
 /* Prefix of s[from, n) matched by the NFA: shortest or longest length. */
 static long nfa_prefix(const px *x, const nfa *a, size_t from, int longest) {
   long sa[PEL_MAX + 1], sb[PEL_MAX + 1], *st = sa, *nx = sb;
@@ -672,11 +682,7 @@ static long nfa_prefix(const px *x, const nfa *a, size_t from, int longest) {
     }
     if (si >= x->n || !step(x, a, st, nx, si, KEEP_MIN))
       return best;
-    cp_t c;
-    si += dec(x->s, si, x->n, &c);
-    long *t = st;
-    st = nx;
-    nx = t;
+    si = advance(x, si, &st, &nx);
   }
 }
 
@@ -692,11 +698,7 @@ static long nfa_suffix(const px *x, const nfa *a, int longest) {
     if (si >= x->n)
       return st[a->ne];
     step(x, a, st, nx, si, keep);
-    cp_t c;
-    si += dec(x->s, si, x->n, &c);
-    long *t = st;
-    st = nx;
-    nx = t;
+    si = advance(x, si, &st, &nx);
   }
 }
 
@@ -720,11 +722,7 @@ static long nfa_first_start(const px *x, const nfa *a, size_t from) {
     if (!live || si >= x->n)
       return best;
     step(x, a, st, nx, si, KEEP_MIN);
-    cp_t c;
-    si += dec(x->s, si, x->n, &c);
-    long *t = st;
-    st = nx;
-    nx = t;
+    si = advance(x, si, &st, &nx);
   }
 }
 

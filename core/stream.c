@@ -66,24 +66,41 @@ int stream_puts(stream *s, const char *str) {
   return stream_write(s, str, strlen(str));
 }
 
-int stream_printf(stream *s, const char *fmt, ...) {
+/* Formats into a stack buffer, or into a heap one when the text does not
+ * fit, and hands the bytes to emit: one formatting path for streams and
+ * writers. */
+static int vformat_emit(mem *m, int (*emit)(void *ud, const void *p, size_t n),
+                        void *ud, const char *fmt, va_list ap) {
   char tmp[1024];
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int r;
+  if (n < 0) {
+    r = -1;
+  } else if ((size_t)n < sizeof tmp) {
+    r = emit(ud, tmp, (size_t)n);
+  } else {
+    buf b;
+    buf_init(&b, m);
+    r = buf_vprintf(&b, fmt, again);
+    if (!r)
+      r = emit(ud, b.data, b.len);
+    buf_free(&b);
+  }
+  va_end(again);
+  return r;
+}
+
+static int emit_stream(void *ud, const void *p, size_t n) {
+  return stream_write(ud, p, n);
+}
+
+int stream_printf(stream *s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int r = vformat_emit(s->m, emit_stream, s, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return -1;
-  if ((size_t)n < sizeof tmp)
-    return stream_write(s, tmp, (size_t)n);
-  buf b;
-  buf_init(&b, s->m);
-  va_start(ap, fmt);
-  int r = buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  if (!r)
-    r = stream_write(s, b.data, b.len);
-  buf_free(&b);
   return r;
 }
 
@@ -534,23 +551,14 @@ int wr_puts(writer *w, const char *s) {
   return wr_write(w, s, strlen(s));
 }
 
+static int emit_writer(void *ud, const void *p, size_t n) {
+  return wr_write(ud, p, n);
+}
+
 int wr_printf(writer *w, const char *fmt, ...) {
-  char tmp[512];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int r = vformat_emit(w->s->m, emit_writer, w, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return -1;
-  if ((size_t)n < sizeof tmp)
-    return wr_write(w, tmp, (size_t)n);
-  buf b;
-  buf_init(&b, w->s->m);
-  va_start(ap, fmt);
-  int r = buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  if (!r)
-    r = wr_write(w, b.data, b.len);
-  buf_free(&b);
   return r;
 }

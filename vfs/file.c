@@ -96,21 +96,30 @@ static int create_file(vfs *v, vres *r, const void *data, size_t len,
   return vfs_insert_new(v, dir, r->name, r->nlen, n);
 }
 
+/* The start of a whole-file write or append: resolve, swallow a write to a
+ * device, create a missing file with the data. Returns 1 when that ended
+ * the call (*rc its result, r released), 0 when r names the existing
+ * regular file to change. */
+static int write_begin(vfs *v, const char *cwd, const char *path,
+                       const void *data, size_t len, unsigned mode, vres *r,
+                       int *rc) {
+  *rc = prep_write(v, cwd, path, true, r);
+  if (*rc < 0)
+    return 1;
+  if (*rc == 1 || !r->node) {
+    *rc = *rc == 1 ? 0 : create_file(v, r, data, len, mode);
+    vres_free(v, r);
+    return 1;
+  }
+  return 0;
+}
+
 int vfs_write_file(vfs *v, const char *cwd, const char *path, const void *data,
                    size_t len, unsigned mode) {
   vres r;
-  int rc = prep_write(v, cwd, path, true, &r);
-  if (rc < 0)
+  int rc;
+  if (write_begin(v, cwd, path, data, len, mode ? mode : 0644, &r, &rc))
     return rc;
-  if (rc == 1) {
-    vres_free(v, &r);
-    return 0;
-  }
-  if (!r.node) {
-    rc = create_file(v, &r, data, len, mode ? mode : 0644);
-    vres_free(v, &r);
-    return rc;
-  }
   int64_t delta = (int64_t)len - (int64_t)vnode_bytes(r.node);
   blob *b = NULL;
   if (len && !(b = blob_new(v->m, data, len, len)))
@@ -139,18 +148,9 @@ int vfs_write_file(vfs *v, const char *cwd, const char *path, const void *data,
 int vfs_append_file(vfs *v, const char *cwd, const char *path, const void *data,
                     size_t len) {
   vres r;
-  int rc = prep_write(v, cwd, path, true, &r);
-  if (rc < 0)
+  int rc;
+  if (write_begin(v, cwd, path, data, len, 0666, &r, &rc))
     return rc;
-  if (rc == 1) {
-    vres_free(v, &r);
-    return 0;
-  }
-  if (!r.node) {
-    rc = create_file(v, &r, data, len, 0666);
-    vres_free(v, &r);
-    return rc;
-  }
   uint64_t old = r.node->size;
   int64_t delta = (int64_t)(old + len) - (int64_t)vnode_bytes(r.node);
   rc = vfs_charge(v, delta, 0);

@@ -54,9 +54,7 @@ int bi_basename(bi_ctx *c) {
   static const bi_opt opts[] = {{"multiple", 'a', BI_ARG_NONE},
                                 {"suffix", 's', BI_ARG_REQUIRED},
                                 {"zero", 'z', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   int multi = 0, eol = '\n', ch;
   const char *suffix = NULL;
   bi_getopt g;
@@ -104,10 +102,7 @@ static void put_dir(writer *w, const char *s, int eol) {
 }
 
 int bi_dirname(bi_ctx *c) {
-  static const bi_opt opts[] = {{"zero", 'z', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {{"zero", 'z', BI_ARG_NONE}, BI_OPTS_END};
   int eol = '\n', ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "z", opts);

@@ -142,9 +142,7 @@ int bi_chmod(bi_ctx *c) {
       {"preserve-root", OPT_PRESERVE, BI_ARG_NONE},
       {"reference", OPT_REFERENCE, BI_ARG_REQUIRED},
       {"recursive", 'R', BI_ARG_NONE},
-      {"help", BI_OPT_HELP, BI_ARG_NONE},
-      {"version", BI_OPT_VERSION, BI_ARG_NONE},
-      {NULL, 0, 0}};
+      BI_OPTS_END};
   chx x;
   memset(&x, 0, sizeof x);
   fu_job_init(&x.job, c);

@@ -125,9 +125,7 @@ int bi_ln(bi_ctx *c) {
                                 {"target-directory", 't', BI_ARG_REQUIRED},
                                 {"no-target-directory", 'T', BI_ARG_NONE},
                                 {"verbose", 'v', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   lnx x;
   memset(&x, 0, sizeof x);
   fu_job_init(&x.job, c);

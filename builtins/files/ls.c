@@ -862,9 +862,7 @@ int bi_ls(bi_ctx *c) {
       {"time", OPT_TIME, BI_ARG_REQUIRED},
       {"time-style", OPT_TIME_STYLE, BI_ARG_REQUIRED},
       {"width", 'w', BI_ARG_REQUIRED},
-      {"help", BI_OPT_HELP, BI_ARG_NONE},
-      {"version", BI_OPT_VERSION, BI_ARG_NONE},
-      {NULL, 0, 0}};
+      BI_OPTS_END};
   lsx x;
   memset(&x, 0, sizeof x);
   x.c = c;

@@ -101,9 +101,7 @@ int bi_mkdir(bi_ctx *c) {
                                 {"parents", 'p', BI_ARG_NONE},
                                 {"verbose", 'v', BI_ARG_NONE},
                                 {"context", 'Z', BI_ARG_OPTIONAL},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   bi_getopt g;
   bi_getopt_init(&g, c, "m:pvZ", opts);
   int o, parents = 0, verbose = 0;

@@ -45,14 +45,10 @@ const char bi_help_mktemp[] =
     "      --version       print the version line and quit\n";
 
 int bi_mktemp(bi_ctx *c) {
-  static const bi_opt opts[] = {{"directory", 'd', BI_ARG_NONE},
-                                {"dry-run", 'u', BI_ARG_NONE},
-                                {"quiet", 'q', BI_ARG_NONE},
-                                {"suffix", 0x100, BI_ARG_REQUIRED},
-                                {"tmpdir", 'p', BI_ARG_OPTIONAL},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {
+      {"directory", 'd', BI_ARG_NONE},  {"dry-run", 'u', BI_ARG_NONE},
+      {"quiet", 'q', BI_ARG_NONE},      {"suffix", 0x100, BI_ARG_REQUIRED},
+      {"tmpdir", 'p', BI_ARG_OPTIONAL}, BI_OPTS_END};
   int dir = 0, dry = 0, quiet = 0, use_tmpdir = 0, t_opt = 0, ch;
   const char *pdir = NULL, *suffix = NULL;
   bi_getopt g;

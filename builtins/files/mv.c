@@ -79,9 +79,7 @@ int bi_mv(bi_ctx *c) {
       {"no-target-directory", 'T', BI_ARG_NONE},
       {"update", 'u', BI_ARG_OPTIONAL},
       {"verbose", 'v', BI_ARG_NONE},
-      {"help", BI_OPT_HELP, BI_ARG_NONE},
-      {"version", BI_OPT_VERSION, BI_ARG_NONE},
-      {NULL, 0, 0}};
+      BI_OPTS_END};
   mvx x;
   memset(&x, 0, sizeof x);
   fu_job_init(&x.job, c);

@@ -31,9 +31,7 @@ int bi_readlink(bi_ctx *c) {
                                 {"silent", 's', BI_ARG_NONE},
                                 {"verbose", 'v', BI_ARG_NONE},
                                 {"zero", 'z', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   bi_getopt g;
   bi_getopt_init(&g, c, "efmnqsvz", opts);
   int o, mode = -1, no_newline = 0, verbose = 0, zero = 0;

@@ -62,9 +62,7 @@ int bi_realpath(bi_ctx *c) {
       {"strip", 's', BI_ARG_NONE},
       {"no-symlinks", 's', BI_ARG_NONE},
       {"zero", 'z', BI_ARG_NONE},
-      {"help", BI_OPT_HELP, BI_ARG_NONE},
-      {"version", BI_OPT_VERSION, BI_ARG_NONE},
-      {NULL, 0, 0}};
+      BI_OPTS_END};
   bi_getopt g;
   bi_getopt_init(&g, c, "emLPqsz", opts);
   int o, need = FU_CANON_LAST, flags = 0, quiet = 0, zero = 0;

@@ -145,9 +145,7 @@ int bi_rm(bi_ctx *c) {
       {"recursive", 'r', BI_ARG_NONE},
       {"dir", 'd', BI_ARG_NONE},
       {"verbose", 'v', BI_ARG_NONE},
-      {"help", BI_OPT_HELP, BI_ARG_NONE},
-      {"version", BI_OPT_VERSION, BI_ARG_NONE},
-      {NULL, 0, 0}};
+      BI_OPTS_END};
   rmx x;
   memset(&x, 0, sizeof x);
   fu_job_init(&x.job, c);

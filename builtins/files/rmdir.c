@@ -53,9 +53,7 @@ int bi_rmdir(bi_ctx *c) {
       {"ignore-fail-on-non-empty", OPT_IGNORE, BI_ARG_NONE},
       {"parents", 'p', BI_ARG_NONE},
       {"verbose", 'v', BI_ARG_NONE},
-      {"help", BI_OPT_HELP, BI_ARG_NONE},
-      {"version", BI_OPT_VERSION, BI_ARG_NONE},
-      {NULL, 0, 0}};
+      BI_OPTS_END};
   bi_getopt g;
   bi_getopt_init(&g, c, "pv", opts);
   int o, parents = 0, verbose = 0, ignore = 0;

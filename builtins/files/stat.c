@@ -389,14 +389,10 @@ static void show(stx *x, const char *fmt, int escapes, const char *name,
 }
 
 int bi_stat(bi_ctx *c) {
-  static const bi_opt opts[] = {{"dereference", 'L', BI_ARG_NONE},
-                                {"format", 'c', BI_ARG_REQUIRED},
-                                {"printf", OPT_PRINTF, BI_ARG_REQUIRED},
-                                {"terse", 't', BI_ARG_NONE},
-                                {"cached", 0x101, BI_ARG_REQUIRED},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {
+      {"dereference", 'L', BI_ARG_NONE},       {"format", 'c', BI_ARG_REQUIRED},
+      {"printf", OPT_PRINTF, BI_ARG_REQUIRED}, {"terse", 't', BI_ARG_NONE},
+      {"cached", 0x101, BI_ARG_REQUIRED},      BI_OPTS_END};
   bi_getopt g;
   bi_getopt_init(&g, c, "Lc:t", opts);
   int o, deref = 0, terse = 0, escapes = 0;

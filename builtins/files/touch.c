@@ -204,14 +204,10 @@ static int parse_stamp(bi_ctx *c, const char *s, int64_t *out) {
 }
 
 int bi_touch(bi_ctx *c) {
-  static const bi_opt opts[] = {{"no-create", 'c', BI_ARG_NONE},
-                                {"date", 'd', BI_ARG_REQUIRED},
-                                {"no-dereference", 'h', BI_ARG_NONE},
-                                {"reference", 'r', BI_ARG_REQUIRED},
-                                {"time", OPT_TIME, BI_ARG_REQUIRED},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {
+      {"no-create", 'c', BI_ARG_NONE},      {"date", 'd', BI_ARG_REQUIRED},
+      {"no-dereference", 'h', BI_ARG_NONE}, {"reference", 'r', BI_ARG_REQUIRED},
+      {"time", OPT_TIME, BI_ARG_REQUIRED},  BI_OPTS_END};
   bi_getopt g;
   bi_getopt_init(&g, c, "acd:fhmr:t:", opts);
   int o, only_a = 0, only_m = 0, no_create = 0, no_deref = 0;

@@ -833,22 +833,14 @@ static int argmatch(const char *a, const char *const *list) {
 }
 
 int bi_date(bi_ctx *c) {
-  static const bi_opt opts[] = {{"date", 'd', BI_ARG_REQUIRED},
-                                {"file", 'f', BI_ARG_REQUIRED},
-                                {"iso-8601", 'I', BI_ARG_OPTIONAL},
-                                {"reference", 'r', BI_ARG_REQUIRED},
-                                {"rfc-email", 'R', BI_ARG_NONE},
-                                {"rfc-822", 'R', BI_ARG_NONE},
-                                {"rfc-2822", 'R', BI_ARG_NONE},
-                                {"rfc-3339", 0x100, BI_ARG_REQUIRED},
-                                {"set", 's', BI_ARG_REQUIRED},
-                                {"utc", 'u', BI_ARG_NONE},
-                                {"universal", 'u', BI_ARG_NONE},
-                                {"uct", 'u', BI_ARG_NONE},
-                                {"debug", 0x101, BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {
+      {"date", 'd', BI_ARG_REQUIRED},     {"file", 'f', BI_ARG_REQUIRED},
+      {"iso-8601", 'I', BI_ARG_OPTIONAL}, {"reference", 'r', BI_ARG_REQUIRED},
+      {"rfc-email", 'R', BI_ARG_NONE},    {"rfc-822", 'R', BI_ARG_NONE},
+      {"rfc-2822", 'R', BI_ARG_NONE},     {"rfc-3339", 0x100, BI_ARG_REQUIRED},
+      {"set", 's', BI_ARG_REQUIRED},      {"utc", 'u', BI_ARG_NONE},
+      {"universal", 'u', BI_ARG_NONE},    {"uct", 'u', BI_ARG_NONE},
+      {"debug", 0x101, BI_ARG_NONE},      BI_OPTS_END};
   static const char *const iso_names[] = {"hours",   "minutes", "date",
                                           "seconds", "ns",      NULL};
   static const char *const iso_fmts[] = {"%Y-%m-%dT%H%:z", "%Y-%m-%dT%H:%M%:z",

@@ -172,9 +172,7 @@ int bi_env(bi_ctx *c) {
                                 {"chdir", 'C', BI_ARG_REQUIRED},
                                 {"split-string", 'S', BI_ARG_REQUIRED},
                                 {"debug", 'v', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   /* -S splits its string into arguments placed where it stood. */
   envv args = {0};
   env_push(c, &args, c->argv[0]);
@@ -300,10 +298,7 @@ int bi_env(bi_ctx *c) {
 }
 
 int bi_printenv(bi_ctx *c) {
-  static const bi_opt opts[] = {{"null", '0', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {{"null", '0', BI_ARG_NONE}, BI_OPTS_END};
   int nul = 0, ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "0", opts);

@@ -45,16 +45,11 @@ static void put_id(writer *w, uint32_t id, int name) {
 }
 
 int bi_id(bi_ctx *c) {
-  static const bi_opt opts[] = {{"context", 'Z', BI_ARG_NONE},
-                                {"group", 'g', BI_ARG_NONE},
-                                {"groups", 'G', BI_ARG_NONE},
-                                {"name", 'n', BI_ARG_NONE},
-                                {"real", 'r', BI_ARG_NONE},
-                                {"user", 'u', BI_ARG_NONE},
-                                {"zero", 'z', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {
+      {"context", 'Z', BI_ARG_NONE}, {"group", 'g', BI_ARG_NONE},
+      {"groups", 'G', BI_ARG_NONE},  {"name", 'n', BI_ARG_NONE},
+      {"real", 'r', BI_ARG_NONE},    {"user", 'u', BI_ARG_NONE},
+      {"zero", 'z', BI_ARG_NONE},    BI_OPTS_END};
   int ch, u = 0, gr = 0, G = 0, name = 0, real = 0, zero = 0, ctx = 0;
   bi_getopt g;
   bi_getopt_init(&g, c, "aZgGnruz", opts);

@@ -74,9 +74,7 @@ int bi_timeout(bi_ctx *c) {
                                 {"preserve-status", 0x101, BI_ARG_NONE},
                                 {"signal", 's', BI_ARG_REQUIRED},
                                 {"verbose", 'v', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   int preserve = 0, verbose = 0, sig = 15, ch;
   bi_getopt g;
   /* '+': options end at DURATION, the command's own options are its. */

@@ -63,9 +63,7 @@ int bi_uname(bi_ctx *c) {
                                 {"processor", 'p', BI_ARG_NONE},
                                 {"hardware-platform", 'i', BI_ARG_NONE},
                                 {"operating-system", 'o', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   unsigned f = 0;
   int ch, all = 0;
   bi_getopt g;

@@ -489,9 +489,7 @@ int bi_xargs(bi_ctx *c) {
                                 {"exit", 'x', BI_ARG_NONE},
                                 {"process-slot-var", OPT_PSV, BI_ARG_REQUIRED},
                                 {"show-limits", OPT_SHOW_LIMITS, BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   xa x;
   memset(&x, 0, sizeof x);
   x.c = c;

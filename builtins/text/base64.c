@@ -146,9 +146,7 @@ int bi_base64(bi_ctx *c) {
   static const bi_opt opts[] = {{"decode", 'd', BI_ARG_NONE},
                                 {"ignore-garbage", 'i', BI_ARG_NONE},
                                 {"wrap", 'w', BI_ARG_REQUIRED},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   int dec = 0, ignore = 0, ch;
   size_t wrap = 76;
   bi_getopt g;

@@ -170,9 +170,7 @@ int bi_cat(bi_ctx *c) {
                                 {"squeeze-blank", 's', BI_ARG_NONE},
                                 {"show-tabs", 'T', BI_ARG_NONE},
                                 {"show-nonprinting", 'v', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   catopt o;
   memset(&o, 0, sizeof o);
   o.at_start = 1;

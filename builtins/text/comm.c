@@ -79,9 +79,7 @@ int bi_comm(bi_ctx *c) {
                                 {"output-delimiter", 0x102, BI_ARG_REQUIRED},
                                 {"total", 0x103, BI_ARG_NONE},
                                 {"zero-terminated", 'z', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   int show[4] = {0, 1, 1, 1}, check = 0, total = 0, delim = '\n', ch;
   const char *odelim = "\t";
   bi_getopt g;

@@ -222,9 +222,7 @@ int bi_cut(bi_ctx *c) {
                                 {"only-delimited", 's', BI_ARG_NONE},
                                 {"output-delimiter", O_ODELIM, BI_ARG_REQUIRED},
                                 {"zero-terminated", 'z', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   cutopt o;
   memset(&o, 0, sizeof o);
   o.delim = '\t';

@@ -113,15 +113,11 @@ static uint64_t next_stop(const tabs *t, uint64_t col) {
 static int tab_main(bi_ctx *c, int un) {
   static const bi_opt eopts[] = {{"initial", 'i', BI_ARG_NONE},
                                  {"tabs", 't', BI_ARG_REQUIRED},
-                                 {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                 {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                 {NULL, 0, 0}};
+                                 BI_OPTS_END};
   static const bi_opt uopts[] = {{"all", 'a', BI_ARG_NONE},
                                  {"first-only", 0x100, BI_ARG_NONE},
                                  {"tabs", 't', BI_ARG_REQUIRED},
-                                 {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                 {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                 {NULL, 0, 0}};
+                                 BI_OPTS_END};
   tabs t;
   memset(&t, 0, sizeof t);
   int initial = 0, all = 0, first_only = 0, ch;

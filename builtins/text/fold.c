@@ -82,9 +82,7 @@ int bi_fold(bi_ctx *c) {
   static const bi_opt opts[] = {{"bytes", 'b', BI_ARG_NONE},
                                 {"spaces", 's', BI_ARG_NONE},
                                 {"width", 'w', BI_ARG_REQUIRED},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   int bytes = 0, spaces = 0, ch;
   size_t width = 80;
   /* GNU still accepts the obsolete -NUMBER form (fold -40). */

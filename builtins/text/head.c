@@ -130,9 +130,7 @@ int bi_head(bi_ctx *c) {
                                 {"silent", 'q', BI_ARG_NONE},
                                 {"verbose", 'v', BI_ARG_NONE},
                                 {"zero-terminated", 'z', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   bi_ctx sub = *c;
   obsolete(&sub);
   ht_opt o = HT_OPTIONS_INIT;

@@ -119,9 +119,7 @@ int bi_nl(bi_ctx *c) {
                                 {"number-separator", 's', BI_ARG_REQUIRED},
                                 {"starting-line-number", 'v', BI_ARG_REQUIRED},
                                 {"number-width", 'w', BI_ARG_REQUIRED},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   static const char *const sect[] = {"header", "body", "footer"};
   style st[3]; /* header, body, footer */
   memset(st, 0, sizeof st);

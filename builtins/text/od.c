@@ -289,9 +289,7 @@ int bi_od(bi_ctx *c) {
                                 {"format", 't', BI_ARG_REQUIRED},
                                 {"output-duplicates", 'v', BI_ARG_NONE},
                                 {"width", 'w', BI_ARG_OPTIONAL},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   odst o;
   memset(&o, 0, sizeof o);
   o.radix = 'o';

@@ -69,9 +69,7 @@ int bi_paste(bi_ctx *c) {
   static const bi_opt opts[] = {{"delimiters", 'd', BI_ARG_REQUIRED},
                                 {"serial", 's', BI_ARG_NONE},
                                 {"zero-terminated", 'z', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   const char *dlist = "\t";
   int serial = 0, delim = '\n', ch;
   bi_getopt g;

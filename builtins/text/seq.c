@@ -249,9 +249,7 @@ int bi_seq(bi_ctx *c) {
   static const bi_opt opts[] = {{"format", 'f', BI_ARG_REQUIRED},
                                 {"separator", 's', BI_ARG_REQUIRED},
                                 {"equal-width", 'w', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   /* A negative number ends the options (GNU), so "seq -1 1" works: parse
    * options only up to the first one. */
   int stop = c->argc;

@@ -785,9 +785,7 @@ int bi_sort(bi_ctx *c) {
       {"parallel", O_PARALLEL, BI_ARG_REQUIRED},
       {"unique", 'u', BI_ARG_NONE},
       {"zero-terminated", 'z', BI_ARG_NONE},
-      {"help", BI_OPT_HELP, BI_ARG_NONE},
-      {"version", BI_OPT_VERSION, BI_ARG_NONE},
-      {NULL, 0, 0}};
+      BI_OPTS_END};
   sorter s;
   memset(&s, 0, sizeof s);
   s.c = c;

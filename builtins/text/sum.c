@@ -500,9 +500,7 @@ static int sum_main(bi_ctx *c, const alg *a) {
                                 {"status", 0x103, BI_ARG_NONE},
                                 {"strict", 0x104, BI_ARG_NONE},
                                 {"warn", 'w', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   sum_opts so;
   memset(&so, 0, sizeof so);
   so.binary = -1;
@@ -510,7 +508,7 @@ static int sum_main(bi_ctx *c, const alg *a) {
   int ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "bctzw", opts);
-  while ((ch = bi_getopt_next(&g)) != -1) {
+  while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'b':
       so.binary = 1;
@@ -543,14 +541,10 @@ static int sum_main(bi_ctx *c, const alg *a) {
     case 0x104:
       o->strict = 1;
       break;
-    case BI_OPT_HELP:
-      return bi_print_help(c);
-    case BI_OPT_VERSION:
-      return tu_version(c);
-    default:
-      return 1;
     }
   }
+  if (ch == BI_OPT_STOP)
+    return g.status;
   /* Conflicting options, reported in GNU's order of precedence. */
   const char *bad = NULL;
   if (so.tag && so.binary == 0)

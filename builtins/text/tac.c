@@ -126,9 +126,7 @@ int bi_tac(bi_ctx *c) {
   static const bi_opt opts[] = {{"before", 'b', BI_ARG_NONE},
                                 {"regex", 'r', BI_ARG_NONE},
                                 {"separator", 's', BI_ARG_REQUIRED},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   int before = 0, regex = 0, ch;
   const char *sep = "\n";
   bi_getopt g;

@@ -161,9 +161,7 @@ int bi_tail(bi_ctx *c) {
                                 {"retry", 'R', BI_ARG_NONE},
                                 {"pid", 'P', BI_ARG_REQUIRED},
                                 {"max-unchanged-stats", 'M', BI_ARG_REQUIRED},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   bi_ctx sub = *c;
   obsolete(&sub);
   ht_opt o = HT_OPTIONS_INIT;

@@ -38,9 +38,7 @@ int bi_tee(bi_ctx *c) {
   static const bi_opt opts[] = {{"append", 'a', BI_ARG_NONE},
                                 {"ignore-interrupts", 'i', BI_ARG_NONE},
                                 {"output-error", 'E', BI_ARG_OPTIONAL},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   int append = 0, mode = M_DEFAULT, ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "aip", opts);

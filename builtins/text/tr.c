@@ -288,9 +288,7 @@ int bi_tr(bi_ctx *c) {
                                 {"delete", 'd', BI_ARG_NONE},
                                 {"squeeze-repeats", 's', BI_ARG_NONE},
                                 {"truncate-set1", 't', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   int comp = 0, del = 0, sq = 0, trunc = 0, ch;
   bi_getopt g;
   bi_getopt_init(&g, c, "cCdst", opts);

@@ -103,9 +103,7 @@ int bi_uniq(bi_ctx *c) {
                                 {"unique", 'u', BI_ARG_NONE},
                                 {"zero-terminated", 'z', BI_ARG_NONE},
                                 {"check-chars", 'w', BI_ARG_REQUIRED},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   uopt o;
   memset(&o, 0, sizeof o);
   o.delim = '\n';

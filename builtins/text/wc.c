@@ -280,9 +280,7 @@ int bi_wc(bi_ctx *c) {
                                 {"files0-from", 'F', BI_ARG_REQUIRED},
                                 {"max-line-length", 'L', BI_ARG_NONE},
                                 {"words", 'w', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+                                BI_OPTS_END};
   wcopt o;
   memset(&o, 0, sizeof o);
   const char *from = NULL;

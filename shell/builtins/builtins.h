@@ -27,4 +27,48 @@ int sh_option_letter(sh_exec *ex, char ch, int on);
 int sh_set_option_name(sh_exec *ex, const char *name, int on);
 int sh_option_by_name(const char *name, unsigned *bit);
 
+/*
+ * The options of a shell builtin (sb_getopt.c), read as bash's builtins
+ * read theirs:
+ *
+ *   sh_getopt g;
+ *   sh_getopt_init(&g, ex, "read", argc, argv, "rsa:d:");
+ *   g.usage = "[-rs] [-a array] [-d delim] [name ...]";
+ *   int o;
+ *   while ((o = sh_getopt_next(&g)) > 0)
+ *     switch (o) { case 'a': arr = g.arg; break; ... }
+ *   if (o < 0)
+ *     return 2;
+ *   ... the operands are argv[g.ind] to argv[argc - 1] ...
+ *
+ * Letters come in clusters after '-' (or '+' too when g.plus is set; g.on
+ * says which), up to "--" (skipped), a lone "-" or the first other word.
+ * A letter followed by ':' in the list takes an argument: the rest of its
+ * word, or else the next word, whatever it holds. sh_getopt_next returns
+ * the letter, 0 at the end, or -1 for a letter not in the list or a
+ * missing argument, after reporting "NAME: -x: invalid option" (then
+ * "NAME: usage: NAME USAGE" when g.usage is set) or "NAME: -x: option
+ * requires an argument". With g.quiet nothing is printed: the caller
+ * words it, from g.opt and the word argv[g.ind].
+ */
+typedef struct sh_getopt {
+  sh_exec *ex;
+  const char *name; /* the builtin, in messages */
+  int argc;
+  char **argv;
+  const char *letters;
+  const char *usage; /* the arguments part of the usage line, or NULL */
+  int plus;          /* '+' starts a cluster as well as '-' */
+  int quiet;         /* report nothing, the caller does */
+  int ind;           /* the word being read; at the end the first operand */
+  const char *next;  /* rest of the cluster, NULL between words */
+  int on;            /* 1 in a '-' cluster, 0 in a '+' one */
+  int opt;           /* the letter returned or refused */
+  const char *arg;   /* its argument, for a letter that takes one */
+} sh_getopt;
+
+void sh_getopt_init(sh_getopt *g, sh_exec *ex, const char *name, int argc,
+                    char **argv, const char *letters);
+int sh_getopt_next(sh_getopt *g);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
 #include "shell/sh.h"
 
 static int set_cwd(sh_exec *ex, const char *path) {
@@ -39,29 +40,22 @@ static int try_dir(sh_exec *ex, const char *logical, int physical,
 
 int sb_cd(sh_exec *ex, int argc, char **argv) {
   int physical = (ex->opts & O_PHYSICAL) != 0;
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "--") == 0) {
-      i++;
-      break;
-    }
-    int ok = 1;
-    for (const char *p = argv[i] + 1; *p; p++) {
-      if (*p == 'P')
-        physical = 1;
-      else if (*p == 'L')
-        physical = 0;
-      else if (*p == 'e' || *p == '@')
-        ;
-      else
-        ok = 0;
-    }
-    if (!ok) {
-      sh_builtin_err(ex, "cd", "%s: invalid option", argv[i]);
-      sh_outs(ex, "");
-      return 2;
-    }
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "cd", argc, argv, "PLe@");
+  g.quiet = 1; /* the message names the whole word, not the letter */
+  int o;
+  while ((o = sh_getopt_next(&g)) > 0) {
+    if (o == 'P')
+      physical = 1;
+    else if (o == 'L')
+      physical = 0;
   }
+  if (o < 0) {
+    sh_builtin_err(ex, "cd", "%s: invalid option", argv[g.ind]);
+    sh_outs(ex, "");
+    return 2;
+  }
+  int i = g.ind;
   if (argc - i > 1) {
     sh_builtin_err(ex, "cd", "too many arguments");
     return 1;

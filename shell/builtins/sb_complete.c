@@ -220,103 +220,84 @@ static int copt_by_name(const char *n) {
 static int parse_opts(sh_exec *ex, const char *me, int argc, char **argv,
                       copts *o, int is_complete) {
   memset(o, 0, sizeof *o);
-  int i = 1;
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if (a[0] != '-' || !a[1])
-      break;
-    if (strcmp(a, "--") == 0) {
-      i++;
+  sh_getopt g;
+  sh_getopt_init(&g, ex, me, argc, argv,
+                 is_complete ? "abcdefgjksuvprDEIo:A:G:W:P:S:X:F:C:"
+                             : "abcdefgjksuvo:A:G:W:P:S:X:F:C:");
+  g.usage = "[-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W "
+            "wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] "
+            "[-S suffix] [word]";
+  int c;
+  while ((c = sh_getopt_next(&g)) > 0) {
+    const char *arg = g.arg;
+    int sa = -1;
+    for (int k = 0; k < NSHORT; k++)
+      if (short_actions[k].letter == c)
+        sa = short_actions[k].action;
+    if (sa >= 0) {
+      o->s.actions |= 1u << sa;
+      continue;
+    }
+    switch (c) {
+    case 'o': {
+      int k = copt_by_name(arg);
+      if (k < 0) {
+        sh_builtin_err(ex, me, "%s: invalid option name", arg);
+        return 2;
+      }
+      o->s.opts |= 1u << k;
       break;
     }
-    for (const char *p = a + 1; *p; p++) {
-      int c = (unsigned char)*p;
-      const char *needs = strchr("oAGWPSXFC", c);
-      const char *arg = NULL;
-      if (needs) {
-        if (p[1])
-          arg = p + 1;
-        else if (i + 1 < argc)
-          arg = argv[++i];
-        else {
-          sh_builtin_err(ex, me, "-%c: option requires an argument", c);
-          return 2;
-        }
+    case 'A': {
+      int k = action_by_name(arg);
+      if (k < 0) {
+        sh_builtin_err(ex, me, "%s: invalid action name", arg);
+        return 2;
       }
-      int sa = -1;
-      for (int k = 0; k < NSHORT; k++)
-        if (short_actions[k].letter == c)
-          sa = short_actions[k].action;
-      if (sa >= 0) {
-        o->s.actions |= 1u << sa;
-        continue;
-      }
-      switch (c) {
-      case 'o': {
-        int k = copt_by_name(arg);
-        if (k < 0) {
-          sh_builtin_err(ex, me, "%s: invalid option name", arg);
-          return 2;
-        }
-        o->s.opts |= 1u << k;
-        break;
-      }
-      case 'A': {
-        int k = action_by_name(arg);
-        if (k < 0) {
-          sh_builtin_err(ex, me, "%s: invalid action name", arg);
-          return 2;
-        }
-        o->s.actions |= 1u << k;
-        break;
-      }
-      case 'G':
-        o->s.glob = (char *)arg;
-        break;
-      case 'W':
-        o->s.words = (char *)arg;
-        break;
-      case 'P':
-        o->s.prefix = (char *)arg;
-        break;
-      case 'S':
-        o->s.suffix = (char *)arg;
-        break;
-      case 'X':
-        o->s.filter = (char *)arg;
-        break;
-      case 'F':
-        o->s.func = (char *)arg;
-        break;
-      case 'C':
-        o->s.cmd = (char *)arg;
-        break;
-      default:
-        if (is_complete && c == 'p')
-          o->print = 1;
-        else if (is_complete && c == 'r')
-          o->remove = 1;
-        else if (is_complete && c == 'D')
-          o->dflt = 1;
-        else if (is_complete && c == 'E')
-          o->empty = 1;
-        else if (is_complete && c == 'I')
-          o->initial = 1;
-        else {
-          sh_builtin_err(ex, me, "-%c: invalid option", c);
-          sh_err_noline(ex,
-                        "%s: usage: %s [-abcdefgjksuv] [-o option] "
-                        "[-A action] [-G globpat] [-W wordlist] [-F "
-                        "function] [-C command] [-X filterpat] [-P "
-                        "prefix] [-S suffix] [word]",
-                        me, me);
-          return 2;
-        }
-      }
-      if (needs)
-        break;
+      o->s.actions |= 1u << k;
+      break;
+    }
+    case 'G':
+      o->s.glob = (char *)arg;
+      break;
+    case 'W':
+      o->s.words = (char *)arg;
+      break;
+    case 'P':
+      o->s.prefix = (char *)arg;
+      break;
+    case 'S':
+      o->s.suffix = (char *)arg;
+      break;
+    case 'X':
+      o->s.filter = (char *)arg;
+      break;
+    case 'F':
+      o->s.func = (char *)arg;
+      break;
+    case 'C':
+      o->s.cmd = (char *)arg;
+      break;
+    case 'p':
+      o->print = 1;
+      break;
+    case 'r':
+      o->remove = 1;
+      break;
+    case 'D':
+      o->dflt = 1;
+      break;
+    case 'E':
+      o->empty = 1;
+      break;
+    case 'I':
+      o->initial = 1;
+      break;
     }
   }
+  if (c < 0)
+    return 2;
+  int i = g.ind;
   o->nargs = argc - i;
   o->args = argv + i;
   return 0;
@@ -1071,34 +1052,19 @@ int sb_compgen(sh_exec *ex, int argc, char **argv) {
 }
 
 int sb_compopt(sh_exec *ex, int argc, char **argv) {
-  int i = 1;
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if ((a[0] != '-' && a[0] != '+') || !a[1])
-      break;
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    }
-    for (const char *p = a + 1; *p; p++) {
-      if (*p == 'D' || *p == 'E' || *p == 'I')
-        continue;
-      if (*p != 'o') {
-        sh_builtin_err(ex, "compopt", "-%c: invalid option", *p);
-        return 2;
-      }
-      const char *arg = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!arg) {
-        sh_builtin_err(ex, "compopt", "-o: option requires an argument");
-        return 2;
-      }
-      if (copt_by_name(arg) < 0) {
-        sh_builtin_err(ex, "compopt", "%s: invalid option name", arg);
-        return 2;
-      }
-      break;
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "compopt", argc, argv, "DEIo:");
+  g.plus = 1;
+  int o;
+  while ((o = sh_getopt_next(&g)) > 0) {
+    if (o == 'o' && copt_by_name(g.arg) < 0) {
+      sh_builtin_err(ex, "compopt", "%s: invalid option name", g.arg);
+      return 2;
     }
   }
+  if (o < 0)
+    return 2;
+  int i = g.ind;
   /* Options of the completion in progress: only meaningful while a -F
    * function runs, and there is nothing to adjust after it. */
   if (!ex->in_compfunc && i >= argc) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
 #include "shell/expand/expand.h"
 #include "shell/sh.h"
 
@@ -77,83 +78,75 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
   const char *me = argv[0];
   unsigned on = 0, off = 0;
   int print = 0, funcs = 0, fnames = 0, global = 0;
-  int i = 1;
   if (mode == 2)
     on |= D_EXPORT;
   if (mode == 3)
     on |= D_READONLY;
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if (ex->decl_assigns && ex->decl_assigns[i])
+  /* Assignment words (ex->decl_assigns) begin with a name, so they end
+   * the options like any other operand. */
+  sh_getopt g;
+  sh_getopt_init(&g, ex, me, argc, argv, "aAilurxnpfFgtI");
+  g.usage = "[-aAfFgiIlnrtux] [name[=value] ...]";
+  g.plus = 1;
+  int o;
+  while ((o = sh_getopt_next(&g)) > 0) {
+    unsigned bit = 0;
+    switch (o) {
+    case 'a':
+      bit = D_ARRAY;
       break;
-    if (strcmp(a, "--") == 0) {
-      i++;
+    case 'A':
+      bit = D_ASSOC;
       break;
+    case 'i':
+      bit = D_INT;
+      break;
+    case 'l':
+      bit = D_LOWER;
+      break;
+    case 'u':
+      bit = D_UPPER;
+      break;
+    case 'x':
+      bit = D_EXPORT;
+      break;
+    case 'r':
+      bit = D_READONLY;
+      break;
+    case 'n':
+      if (mode == 2) {
+        off |= D_EXPORT;
+        on &= ~(unsigned)D_EXPORT;
+        continue;
+      }
+      bit = D_NAMEREF;
+      break;
+    case 'p':
+      print = 1;
+      continue;
+    case 'f':
+      funcs = 1;
+      continue;
+    case 'F':
+      fnames = 1;
+      continue;
+    case 'g':
+      global = 1;
+      continue;
+    case 't':
+    case 'I':
+      continue;
     }
-    if ((a[0] != '-' && a[0] != '+') || !a[1])
-      break;
-    int plus = a[0] == '+';
-    for (const char *p = a + 1; *p; p++) {
-      unsigned bit = 0;
-      switch (*p) {
-      case 'a':
-        bit = D_ARRAY;
-        break;
-      case 'A':
-        bit = D_ASSOC;
-        break;
-      case 'i':
-        bit = D_INT;
-        break;
-      case 'l':
-        bit = D_LOWER;
-        break;
-      case 'u':
-        bit = D_UPPER;
-        break;
-      case 'x':
-        bit = D_EXPORT;
-        break;
-      case 'r':
-        bit = D_READONLY;
-        break;
-      case 'n':
-        if (mode == 2) {
-          off |= D_EXPORT;
-          on &= ~(unsigned)D_EXPORT;
-          continue;
-        }
-        bit = D_NAMEREF;
-        break;
-      case 'p':
-        print = 1;
-        continue;
-      case 'f':
-        funcs = 1;
-        continue;
-      case 'F':
-        fnames = 1;
-        continue;
-      case 'g':
-        global = 1;
-        continue;
-      case 't':
-      case 'I':
-        continue;
-      default:
-        sh_builtin_err(ex, me, "-%c: invalid option", *p);
-        sh_err_noline(ex, "%s: usage: %s [-aAfFgiIlnrtux] [name[=value] ...]",
-                      me, me);
-        return 2;
-      }
-      if (plus) {
-        off |= bit;
-        on &= ~bit;
-      } else {
-        on |= bit;
-      }
+    if (g.on) {
+      on |= bit;
+    } else {
+      off |= bit;
+      on &= ~bit;
     }
   }
+  if (o < 0)
+    return 2;
+  int i = g.ind;
   if (funcs || fnames)
     return print_funcs(ex, fnames, argc, argv, i);
   if (i >= argc) {
@@ -329,40 +322,33 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
     int r = 0;
     if (as) {
       unsigned f = sflags & SV_LOCAL ? SV_LOCAL : (global ? SV_GLOBAL : 0);
-      if (v->flags & V_NAMEREF && !as->is_array) {
-        size_t vl;
-        char *t = as->value ? sh_expand_assign(ex, as->value, &vl)
-                            : arena_strdup(ex->ar, "");
-        if (!t) {
-          st = 1;
-          continue;
-        }
-        mem_free(ex->m, v->val);
-        v->val = mem_strdup(ex->m, t);
-        v->len = vl;
-        v->flags |= V_SET;
-      } else if (as->index || as->is_array) {
+      /* A nameref takes its text whole, even one written with a
+       * subscript; other subscripts and lists are assigned as usual. */
+      int nameref = (v->flags & V_NAMEREF) && !as->is_array;
+      if (!nameref && (as->index || as->is_array)) {
         r = sh_reenter(ex)->assign_one(ex, as, f, NULL);
       } else {
-        size_t vl;
-        char *t = as->value ? sh_expand_assign(ex, as->value, &vl)
+        size_t vl = 0;
+        char *t = as->value ? sh_expand_str(ex, as->value, &vl)
                             : arena_strdup(ex->ar, "");
         if (!t) {
           st = 1;
           continue;
         }
-        if ((v->flags & (V_ARRAY | V_ASSOC)) == 0 || 1) {
+        if (nameref) {
+          mem_free(ex->m, v->val);
+          v->val = mem_strdup(ex->m, t);
+          v->len = vl;
+          v->flags |= V_SET;
+        } else {
           /* set through the variable itself so scope rules hold */
           unsigned ro = v->flags & V_READONLY;
           v->flags &= ~V_READONLY;
-          char tmpname[1];
-          (void)tmpname;
-          sh_var *target = v;
-          if (target->flags & (V_ARRAY | V_ASSOC)) {
+          if (v->flags & (V_ARRAY | V_ASSOC)) {
             r = sh_setelem(ex, name, "0", 1, t, vl,
                            f | (as->append ? SV_APPEND : 0));
           } else {
-            r = sh_var_set_direct(ex, target, t, vl, as->append);
+            r = sh_var_set_direct(ex, v, t, vl, as->append);
           }
           v->flags |= ro;
         }
@@ -408,21 +394,14 @@ int sb_readonly(sh_exec *ex, int argc, char **argv) {
 
 int sb_unset(sh_exec *ex, int argc, char **argv) {
   int mode = 0; /* 0 var-then-func, 'v', 'f', 'n' */
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "--") == 0) {
-      i++;
-      break;
-    }
-    for (const char *p = argv[i] + 1; *p; p++) {
-      if (*p == 'v' || *p == 'f' || *p == 'n')
-        mode = *p;
-      else {
-        sh_builtin_err(ex, "unset", "-%c: invalid option", *p);
-        return 2;
-      }
-    }
-  }
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "unset", argc, argv, "vfn");
+  int o;
+  while ((o = sh_getopt_next(&g)) > 0)
+    mode = o;
+  if (o < 0)
+    return 2;
+  int i = g.ind;
   int st = 0;
   for (; i < argc; i++) {
     char *name = argv[i];

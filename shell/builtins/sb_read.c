@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
 #include "shell/sh.h"
 
 static stream *fd_stream(sh_exec *ex, const char *arg, const char *me) {
@@ -51,73 +52,57 @@ int sb_read(sh_exec *ex, int argc, char **argv) {
   const char *arr = NULL, *prompt = NULL;
   int delim = '\n';
   stream *in = ex->fd[0];
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "--") == 0) {
-      i++;
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "read", argc, argv, "rseEa:d:n:N:p:t:u:i:");
+  g.usage = "[-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] "
+            "[-p prompt] [-t timeout] [-u fd] [name ...]";
+  int o;
+  /* -e, -E and -i (readline's editing and initial text) change nothing
+   * here: the input is never a terminal. */
+  while ((o = sh_getopt_next(&g)) > 0) {
+    const char *val = g.arg;
+    int64_t k;
+    switch (o) {
+    case 'r':
+      raw = 1;
+      break;
+    case 's':
+      silent = 1;
+      break;
+    case 'a':
+      arr = val;
+      break;
+    case 'd':
+      delim = (unsigned char)val[0];
+      break;
+    case 'n':
+    case 'N':
+      if (sh_parse_int(val, &k) || k < 0) {
+        sh_builtin_err(ex, "read", "%s: invalid number", val);
+        return 1;
+      }
+      nchars = (int)k;
+      exact = o == 'N';
+      break;
+    case 'p':
+      prompt = val;
+      break;
+    case 't':
+      /* -t 0 only polls: input in memory is always ready (or at
+       * EOF, which bash also reports as ready). */
+      if (strtod(val, NULL) == 0)
+        tzero = 1;
+      break;
+    case 'u':
+      in = fd_stream(ex, val, "read");
+      if (!in)
+        return 1;
       break;
     }
-    for (const char *p = argv[i] + 1; *p; p++) {
-      char o = *p;
-      if (o == 'r') {
-        raw = 1;
-        continue;
-      }
-      if (o == 's') {
-        silent = 1;
-        continue;
-      }
-      if (o == 'e' || o == 'E')
-        continue;
-      if (strchr("adnNptui", o)) {
-        const char *val = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!val) {
-          sh_builtin_err(ex, "read", "-%c: option requires an argument", o);
-          return 2;
-        }
-        int64_t k;
-        switch (o) {
-        case 'a':
-          arr = val;
-          break;
-        case 'd':
-          delim = (unsigned char)val[0];
-          break;
-        case 'n':
-        case 'N':
-          if (sh_parse_int(val, &k) || k < 0) {
-            sh_builtin_err(ex, "read", "%s: invalid number", val);
-            return 1;
-          }
-          nchars = (int)k;
-          exact = o == 'N';
-          break;
-        case 'p':
-          prompt = val;
-          break;
-        case 't':
-          /* -t 0 only polls: input in memory is always ready (or at
-           * EOF, which bash also reports as ready). */
-          if (strtod(val, NULL) == 0)
-            tzero = 1;
-          break;
-        case 'u':
-          in = fd_stream(ex, val, "read");
-          if (!in)
-            return 1;
-          break;
-        case 'i':
-          break;
-        }
-        break;
-      }
-      sh_builtin_err(ex, "read", "-%c: invalid option", o);
-      sh_err_noline(ex, "read: usage: read [-ers] [-a array] [-d delim] [-i "
-                        "text] [-n nchars] [-N nchars] [-p prompt] [-t "
-                        "timeout] [-u fd] [name ...]");
-      return 2;
-    }
   }
+  if (o < 0)
+    return 2;
+  int i = g.ind;
   (void)silent;
   for (int k = i; k < argc; k++) {
     if (!sh_valid_name(argv[k], strlen(argv[k]))) {
@@ -296,59 +281,46 @@ int sb_mapfile(sh_exec *ex, int argc, char **argv) {
   int64_t count = 0, origin = 0, skip = 0;
   int have_origin = 0;
   stream *in = ex->fd[0];
-  int i = 1;
   const char *me = argv[0];
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "--") == 0) {
-      i++;
+  sh_getopt g;
+  sh_getopt_init(&g, ex, me, argc, argv, "td:n:O:s:u:C:c:");
+  int o;
+  /* -C and -c (a callback every so many lines) are taken and ignored. */
+  while ((o = sh_getopt_next(&g)) > 0) {
+    const char *val = g.arg;
+    switch (o) {
+    case 't':
+      strip = 1;
+      break;
+    case 'd':
+      delim = (unsigned char)val[0];
+      break;
+    case 'n':
+      if (sh_parse_int(val, &count) || count < 0) {
+        sh_builtin_err(ex, me, "%s: invalid line count", val);
+        return 1;
+      }
+      break;
+    case 'O':
+      if (sh_parse_int(val, &origin) || origin < 0) {
+        sh_builtin_err(ex, me, "%s: invalid array origin", val);
+        return 1;
+      }
+      have_origin = 1;
+      break;
+    case 's':
+      sh_parse_int(val, &skip);
+      break;
+    case 'u':
+      in = fd_stream(ex, val, me);
+      if (!in)
+        return 1;
       break;
     }
-    for (const char *p = argv[i] + 1; *p; p++) {
-      char o = *p;
-      if (o == 't') {
-        strip = 1;
-        continue;
-      }
-      if (strchr("dnOsuCc", o)) {
-        const char *val = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!val) {
-          sh_builtin_err(ex, me, "-%c: option requires an argument", o);
-          return 2;
-        }
-        switch (o) {
-        case 'd':
-          delim = (unsigned char)val[0];
-          break;
-        case 'n':
-          if (sh_parse_int(val, &count) || count < 0) {
-            sh_builtin_err(ex, me, "%s: invalid line count", val);
-            return 1;
-          }
-          break;
-        case 'O':
-          if (sh_parse_int(val, &origin) || origin < 0) {
-            sh_builtin_err(ex, me, "%s: invalid array origin", val);
-            return 1;
-          }
-          have_origin = 1;
-          break;
-        case 's':
-          sh_parse_int(val, &skip);
-          break;
-        case 'u':
-          in = fd_stream(ex, val, me);
-          if (!in)
-            return 1;
-          break;
-        default:
-          break;
-        }
-        break;
-      }
-      sh_builtin_err(ex, me, "-%c: invalid option", o);
-      return 2;
-    }
   }
+  if (o < 0)
+    return 2;
+  int i = g.ind;
   const char *name = i < argc ? argv[i] : "MAPFILE";
   if (!sh_valid_name(name, strlen(name))) {
     sh_builtin_err(ex, me, "`%s': not a valid identifier", name);

@@ -269,36 +269,32 @@ static int shopt_get(sh_exec *ex, const optname *o) {
 
 int sb_shopt(sh_exec *ex, int argc, char **argv) {
   int set = 0, unset = 0, quiet = 0, print = 0, oflag = 0;
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "--") == 0) {
-      i++;
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "shopt", argc, argv, "suqpo");
+  g.usage = "[-pqsu] [-o] [optname ...]";
+  int o;
+  while ((o = sh_getopt_next(&g)) > 0) {
+    switch (o) {
+    case 's':
+      set = 1;
+      break;
+    case 'u':
+      unset = 1;
+      break;
+    case 'q':
+      quiet = 1;
+      break;
+    case 'p':
+      print = 1;
+      break;
+    case 'o':
+      oflag = 1;
       break;
     }
-    for (const char *p = argv[i] + 1; *p; p++) {
-      switch (*p) {
-      case 's':
-        set = 1;
-        break;
-      case 'u':
-        unset = 1;
-        break;
-      case 'q':
-        quiet = 1;
-        break;
-      case 'p':
-        print = 1;
-        break;
-      case 'o':
-        oflag = 1;
-        break;
-      default:
-        sh_builtin_err(ex, "shopt", "-%c: invalid option", *p);
-        sh_err_noline(ex, "shopt: usage: shopt [-pqsu] [-o] [optname ...]");
-        return 2;
-      }
-    }
   }
+  if (o < 0)
+    return 2;
+  int i = g.ind;
   buf b;
   buf_init(&b, ex->m);
   int st = 0;

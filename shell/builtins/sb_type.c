@@ -39,6 +39,33 @@ static int is_builtin(sh_exec *ex, const char *name) {
   return 0;
 }
 
+/* One finding about name that is not a file: its kind for type -t, the
+ * name for command -v, or the sentence of plain type (none with -p).
+ * True when the sentence was written. */
+static int say_kind(buf *b, const char *name, int mode, int path_only,
+                    const char *kind, const char *sentence) {
+  if (mode == 't')
+    buf_printf(b, "%s\n", kind);
+  else if (mode == 'v')
+    buf_printf(b, "%s\n", name);
+  else if (!path_only) {
+    buf_printf(b, "%s is %s\n", name, sentence);
+    return 1;
+  }
+  return 0;
+}
+
+/* name found as the executable file path. */
+static void say_file(buf *b, const char *name, const char *path, int mode,
+                     int path_only) {
+  if (mode == 't')
+    buf_puts(b, "file\n");
+  else if (mode == 'v' || path_only)
+    buf_printf(b, "%s\n", path);
+  else
+    buf_printf(b, "%s is %s\n", name, path);
+}
+
 /* Describe name; mode 't' (type -t), 'v' (command -v), 'V' (type). */
 static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
                     int path_only, int force_path) {
@@ -60,37 +87,21 @@ static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
     }
     if (in_list(keywords, name)) {
       found = 1;
-      if (mode == 't')
-        buf_puts(b, "keyword\n");
-      else if (mode == 'v')
-        buf_printf(b, "%s\n", name);
-      else if (!path_only)
-        buf_printf(b, "%s is a shell keyword\n", name);
+      say_kind(b, name, mode, path_only, "keyword", "a shell keyword");
       if (!all)
         return 1;
     }
     sh_func *f = sh_func_find(ex, name);
     if (f) {
       found = 1;
-      if (mode == 't')
-        buf_puts(b, "function\n");
-      else if (mode == 'v')
-        buf_printf(b, "%s\n", name);
-      else if (!path_only) {
-        buf_printf(b, "%s is a function\n", name);
+      if (say_kind(b, name, mode, path_only, "function", "a function"))
         sh_print_func(ex, b, f);
-      }
       if (!all)
         return 1;
     }
     if (is_builtin(ex, name)) {
       found = 1;
-      if (mode == 't')
-        buf_puts(b, "builtin\n");
-      else if (mode == 'v')
-        buf_printf(b, "%s\n", name);
-      else if (!path_only)
-        buf_printf(b, "%s is a shell builtin\n", name);
+      say_kind(b, name, mode, path_only, "builtin", "a shell builtin");
       if (!all)
         return 1;
     }
@@ -99,12 +110,7 @@ static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
     vfs_stat_t st;
     if (vfs_stat(ex->run->v, ex->cwd, name, &st) == 0 && st.type != VFS_DIR &&
         vfs_access(ex->run->v, ex->cwd, name, X_OK) == 0) {
-      if (mode == 't')
-        buf_puts(b, "file\n");
-      else if (mode == 'v' || path_only)
-        buf_printf(b, "%s\n", name);
-      else
-        buf_printf(b, "%s is %s\n", name, name);
+      say_file(b, name, name, mode, path_only);
       return 1;
     }
     return found;
@@ -128,12 +134,7 @@ static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
     if (vfs_stat(ex->run->v, ex->cwd, full, &st) == 0 && st.type != VFS_DIR &&
         vfs_access(ex->run->v, ex->cwd, full, X_OK) == 0) {
       found = 1;
-      if (mode == 't')
-        buf_puts(b, "file\n");
-      else if (mode == 'v' || path_only)
-        buf_printf(b, "%s\n", full);
-      else
-        buf_printf(b, "%s is %s\n", name, full);
+      say_file(b, name, full, mode, path_only);
       if (!all)
         return 1;
     }
@@ -155,36 +156,30 @@ static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
 
 int sb_type(sh_exec *ex, int argc, char **argv) {
   int mode = 'V', all = 0, path_only = 0, force = 0;
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "--") == 0) {
-      i++;
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "type", argc, argv, "tapPf");
+  g.usage = "[-afptP] name [name ...]";
+  int o;
+  while ((o = sh_getopt_next(&g)) > 0) {
+    switch (o) {
+    case 't':
+      mode = 't';
+      break;
+    case 'a':
+      all = 1;
+      break;
+    case 'p':
+      path_only = 1;
+      break;
+    case 'P':
+      path_only = 1;
+      force = 1;
       break;
     }
-    for (const char *p = argv[i] + 1; *p; p++) {
-      switch (*p) {
-      case 't':
-        mode = 't';
-        break;
-      case 'a':
-        all = 1;
-        break;
-      case 'p':
-        path_only = 1;
-        break;
-      case 'P':
-        path_only = 1;
-        force = 1;
-        break;
-      case 'f':
-        break;
-      default:
-        sh_builtin_err(ex, "type", "-%c: invalid option", *p);
-        sh_err_noline(ex, "type: usage: type [-afptP] name [name ...]");
-        return 2;
-      }
-    }
   }
+  if (o < 0)
+    return 2;
+  int i = g.ind;
   int st = 0;
   buf b;
   buf_init(&b, ex->m);
@@ -207,25 +202,18 @@ int sb_type(sh_exec *ex, int argc, char **argv) {
 
 int sb_command(sh_exec *ex, int argc, char **argv) {
   int v = 0, V = 0;
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "--") == 0) {
-      i++;
-      break;
-    }
-    for (const char *p = argv[i] + 1; *p; p++) {
-      if (*p == 'v')
-        v = 1;
-      else if (*p == 'V')
-        V = 1;
-      else if (*p == 'p')
-        ;
-      else {
-        sh_builtin_err(ex, "command", "-%c: invalid option", *p);
-        return 2;
-      }
-    }
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "command", argc, argv, "vVp");
+  int o;
+  while ((o = sh_getopt_next(&g)) > 0) {
+    if (o == 'v')
+      v = 1;
+    else if (o == 'V')
+      V = 1;
   }
+  if (o < 0)
+    return 2;
+  int i = g.ind;
   if (i >= argc)
     return 0;
   if (v || V) {

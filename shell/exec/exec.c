@@ -135,18 +135,23 @@ static int exec_while(sh_exec *ex, sh_node *n) {
   return st;
 }
 
+/* The words a for or select loop runs over: those after `in`, expanded,
+ * or else the positional parameters. 0, or -1 after an expansion error. */
+static int loop_items(sh_exec *ex, sh_node *n, sh_strv *items) {
+  if (n->u.for_.has_in)
+    return sh_expand_words(ex, n->u.for_.words, n->u.for_.nwords, items);
+  for (int i = 0; ex->args && i < ex->args->n; i++)
+    sh_strv_push(ex->ar, items, ex->args->v[i]);
+  return 0;
+}
+
 static int exec_for(sh_exec *ex, sh_node *n) {
   arena_mark mk = arena_save(ex->ar);
   sh_strv items = {0};
   ex->lineno = n->line;
-  if (n->u.for_.has_in) {
-    if (sh_expand_words(ex, n->u.for_.words, n->u.for_.nwords, &items)) {
-      arena_release(ex->ar, mk);
-      return ex->status = 1;
-    }
-  } else {
-    for (int i = 0; ex->args && i < ex->args->n; i++)
-      sh_strv_push(ex->ar, &items, ex->args->v[i]);
+  if (loop_items(ex, n, &items)) {
+    arena_release(ex->ar, mk);
+    return ex->status = 1;
   }
   int st = 0;
   ex->loop_depth++;
@@ -188,7 +193,7 @@ static int arith_or_fatal(sh_exec *ex, sh_word *w, int64_t *out, int fatal) {
     return 0;
   }
   size_t l;
-  char *t = sh_expand_arith_text(ex, w, &l);
+  char *t = sh_expand_str(ex, w, &l);
   if (!t)
     return -1;
   int err = 0;
@@ -245,13 +250,8 @@ static int exec_for_arith(sh_exec *ex, sh_node *n) {
 static int exec_select(sh_exec *ex, sh_node *n) {
   arena_mark mk = arena_save(ex->ar);
   sh_strv items = {0};
-  if (n->u.for_.has_in) {
-    if (sh_expand_words(ex, n->u.for_.words, n->u.for_.nwords, &items))
-      return ex->status = 1;
-  } else {
-    for (int i = 0; ex->args && i < ex->args->n; i++)
-      sh_strv_push(ex->ar, &items, ex->args->v[i]);
-  }
+  if (loop_items(ex, n, &items))
+    return ex->status = 1;
   int st = 0;
   ex->loop_depth++;
   reader rd;
@@ -341,7 +341,7 @@ static int exec_arith_cmd(sh_exec *ex, sh_node *n) {
   arena_mark mk = arena_save(ex->ar);
   if (ex->opts & O_XTRACE) {
     size_t l;
-    char *t = sh_expand_arith_text(ex, n->u.arith.expr, &l);
+    char *t = sh_expand_str(ex, n->u.arith.expr, &l);
     buf b;
     buf_init(&b, ex->m);
     sh_xtrace_prefix(ex, &b);

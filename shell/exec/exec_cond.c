@@ -126,16 +126,17 @@ int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
   } else {
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, gc);
     int rc = md ? pcre2_match(code, (PCRE2_SPTR)s, slen, 0, 0, md, NULL) : -1;
-    if (rc > 0) {
-      matched = 1;
-      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-      uint32_t ng = pcre2_get_ovector_count(md);
-      sh_unsetvar(ex, "BASH_REMATCH");
-      sh_var *v = sh_var_lookup_for_write(ex, "BASH_REMATCH", SV_GLOBAL);
-      if (v && !sh_var_make_array(ex, v)) {
-        if (!v->arr)
-          v->arr = sh_arr_new(ex->m);
-        v->flags |= V_ARRAY | V_SET;
+    matched = rc > 0;
+    /* BASH_REMATCH starts again as an empty array, filled on a match. */
+    sh_unsetvar(ex, "BASH_REMATCH");
+    sh_var *v = sh_var_lookup_for_write(ex, "BASH_REMATCH", SV_GLOBAL);
+    if (v && !sh_var_make_array(ex, v)) {
+      if (!v->arr)
+        v->arr = sh_arr_new(ex->m);
+      v->flags |= V_ARRAY | V_SET;
+      if (matched) {
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        uint32_t ng = pcre2_get_ovector_count(md);
         for (uint32_t i = 0; i < ng && v->arr; i++) {
           if (ov[2 * i] == PCRE2_UNSET) {
             sh_arr_iset(ex->m, v->arr, i, "", 0);
@@ -144,14 +145,6 @@ int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
           sh_arr_iset(ex->m, v->arr, i, s + ov[2 * i],
                       ov[2 * i + 1] - ov[2 * i]);
         }
-      }
-    } else {
-      sh_unsetvar(ex, "BASH_REMATCH");
-      sh_var *v = sh_var_lookup_for_write(ex, "BASH_REMATCH", SV_GLOBAL);
-      if (v && !sh_var_make_array(ex, v)) {
-        if (!v->arr)
-          v->arr = sh_arr_new(ex->m);
-        v->flags |= V_ARRAY | V_SET;
       }
     }
     pcre2_match_data_free(md);
@@ -244,6 +237,35 @@ static int arith_operand(sh_exec *ex, const char *s, int64_t *out) {
   return 0;
 }
 
+/* Under set -x, one test of [[ ]] as bash shows it: "[[ a op b ]]", or
+ * "[[ op b ]]" when a is NULL. A word is quoted when it needs to be,
+ * except b when b_as_is (a pattern or regex keeps the text it was given). */
+static void trace_test(sh_exec *ex, const char *a, size_t la, const char *op,
+                       const char *b, size_t lb, int b_as_is) {
+  if (!(ex->opts & O_XTRACE))
+    return;
+  buf t;
+  buf_init(&t, ex->m);
+  sh_xtrace_prefix(ex, &t);
+  buf_puts(&t, "[[ ");
+  if (a) {
+    if (sh_needs_quote(a, la))
+      sh_quote(&t, a, la);
+    else
+      buf_append(&t, a, la);
+    buf_putc(&t, ' ');
+  }
+  buf_printf(&t, "%s ", op);
+  if (!b_as_is && sh_needs_quote(b, lb))
+    sh_quote(&t, b, lb);
+  else
+    buf_append(&t, b, lb);
+  buf_puts(&t, " ]]\n");
+  if (ex->fd[2])
+    stream_write(ex->fd[2], t.data, t.len);
+  buf_free(&t);
+}
+
 int sh_exec_cond(sh_exec *ex, sh_cond *c) {
   if (!c)
     return 1;
@@ -279,20 +301,7 @@ int sh_exec_cond(sh_exec *ex, sh_cond *c) {
     if (!s)
       return 2;
     const char *op = c->op;
-    if (ex->opts & O_XTRACE) {
-      buf b;
-      buf_init(&b, ex->m);
-      sh_xtrace_prefix(ex, &b);
-      buf_printf(&b, "[[ %s ", op);
-      if (sh_needs_quote(s, l))
-        sh_quote(&b, s, l);
-      else
-        buf_append(&b, s, l);
-      buf_puts(&b, " ]]\n");
-      if (ex->fd[2])
-        stream_write(ex->fd[2], b.data, b.len);
-      buf_free(&b);
-    }
+    trace_test(ex, NULL, 0, op, s, l, 0);
     switch (op[1]) {
     case 'z':
       return l == 0 ? 0 : 1;
@@ -334,25 +343,7 @@ int sh_exec_cond(sh_exec *ex, sh_cond *c) {
       b = sh_expand_str(ex, c->b, &lb);
     if (!b)
       return 2;
-    if (ex->opts & O_XTRACE) {
-      buf t;
-      buf_init(&t, ex->m);
-      sh_xtrace_prefix(ex, &t);
-      buf_puts(&t, "[[ ");
-      if (sh_needs_quote(a, la))
-        sh_quote(&t, a, la);
-      else
-        buf_append(&t, a, la);
-      buf_printf(&t, " %s ", op);
-      if (!is_pat && !is_re && sh_needs_quote(b, lb))
-        sh_quote(&t, b, lb);
-      else
-        buf_append(&t, b, lb);
-      buf_puts(&t, " ]]\n");
-      if (ex->fd[2])
-        stream_write(ex->fd[2], t.data, t.len);
-      buf_free(&t);
-    }
+    trace_test(ex, a, la, op, b, lb, is_pat || is_re);
     if (is_pat) {
       unsigned fl = sh_pat_flags(ex) | PAT_EXTGLOB;
       if (ex->shopts & SO_NOCASEMATCH)

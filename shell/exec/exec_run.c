@@ -282,18 +282,25 @@ static void set_args(sh_exec *c, int argc, char **argv) {
   c->args = sh_args_new(c->m, argc, argv);
 }
 
-int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
-                       size_t len, int argc, char **argv) {
-  sh_exec *c = child_shell(ex);
-  if (!c)
-    return sh_oom(ex);
+/* A child shell about to run the script file path: $0, the name in its
+ * messages and the bottom of the call stack are the file's, and the
+ * arguments become $1, $2, ... */
+static void script_names(sh_exec *c, const char *path, int argc, char **argv) {
   mem_free(c->m, c->arg0);
   c->arg0 = mem_strdup(c->m, path);
   c->script_name = mem_strdup(c->m, path);
   c->errname = c->script_name;
   c->base_frame.func = "main";
   c->base_frame.source = c->script_name;
-  set_args(c, argc - 1, argv + 1);
+  set_args(c, argc, argv);
+}
+
+int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
+                       size_t len, int argc, char **argv) {
+  sh_exec *c = child_shell(ex);
+  if (!c)
+    return sh_oom(ex);
+  script_names(c, path, argc - 1, argv + 1);
   /* A shebang naming something other than a shell still runs as bash. */
   char *text = mem_memdup(c->m, data, len);
   if (!text) {
@@ -388,13 +395,7 @@ int sh_run_child_shell(sh_exec *ex, int argc, char **argv) {
       sh_free(c);
       return 127;
     }
-    mem_free(c->m, c->arg0);
-    c->arg0 = mem_strdup(c->m, path);
-    c->script_name = mem_strdup(c->m, path);
-    c->errname = c->script_name;
-    c->base_frame.func = "main";
-    c->base_frame.source = c->script_name;
-    set_args(c, argc - i - 1, argv + i + 1);
+    script_names(c, path, argc - i - 1, argv + i + 1);
     char *text = mem_memdup(c->m, data, len);
     vfs_release(ex->run->v, data);
     st = text ? sh_run_script(c, text, len, 1) : 1;

@@ -60,6 +60,21 @@ typedef struct kv {
   int append;
 } kv;
 
+/* Appends it to the n items of *items (room for *cap), moving them to a
+ * list twice as long when full. 0, or -1 when out of memory. */
+static int push_kv(sh_exec *ex, kv **items, size_t *n, size_t *cap, kv it) {
+  if (*n == *cap) {
+    kv *n2 = arena_alloc(ex->ar, *cap * 2 * sizeof *n2);
+    if (!n2)
+      return sh_oom(ex);
+    memcpy(n2, *items, *n * sizeof *n2);
+    *items = n2;
+    *cap *= 2;
+  }
+  (*items)[(*n)++] = it;
+  return 0;
+}
+
 static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
   /* Expand every element first: the old value may be used (a=(${a[@]} x)). */
   sh_var *cur = sh_var_find(ex, a->name);
@@ -73,37 +88,23 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
     if (e->key) {
       kv it = {0};
       it.key = sh_expand_str(ex, e->key, &it.klen);
-      it.val = sh_expand_assign(ex, e->value, &it.vlen);
+      it.val = sh_expand_str(ex, e->value, &it.vlen);
       it.append = e->append;
       if (!it.key || !it.val)
         return -1;
-      if (ni == cap) {
-        kv *n2 = arena_alloc(ex->ar, cap * 2 * sizeof *n2);
-        if (!n2)
-          return sh_oom(ex);
-        memcpy(n2, items, ni * sizeof *n2);
-        items = n2;
-        cap *= 2;
-      }
-      items[ni++] = it;
+      if (push_kv(ex, &items, &ni, &cap, it))
+        return -1;
       continue;
     }
     sh_strv f = {0};
     if (sh_expand_word_fields(ex, e->value, &f))
       return -1;
     for (size_t k = 0; k < f.n; k++) {
-      if (ni == cap) {
-        kv *n2 = arena_alloc(ex->ar, cap * 2 * sizeof *n2);
-        if (!n2)
-          return sh_oom(ex);
-        memcpy(n2, items, ni * sizeof *n2);
-        items = n2;
-        cap *= 2;
-      }
       kv it = {0};
       it.val = f.v[k];
       it.vlen = strlen(f.v[k]);
-      items[ni++] = it;
+      if (push_kv(ex, &items, &ni, &cap, it))
+        return -1;
     }
   }
   if (trace) {
@@ -225,7 +226,7 @@ int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
     return assign_array(ex, a, flags, trace);
   size_t vl = 0;
   char *val =
-      a->value ? sh_expand_assign(ex, a->value, &vl) : arena_strdup(ex->ar, "");
+      a->value ? sh_expand_str(ex, a->value, &vl) : arena_strdup(ex->ar, "");
   if (!val)
     return -1;
   if (a->index) {
@@ -576,24 +577,17 @@ static int expand_command_words(sh_exec *ex, sh_node *n, sh_strv *argv,
     return sh_oom(ex);
   for (size_t i = 0; i < nw; i++) {
     if (w[i]->assign) {
-      while (argv->n + 1 >= cap) {
-        sh_assign **nd = arena_calloc(ex->ar, cap * 2 * sizeof *nd);
-        if (!nd)
-          return sh_oom(ex);
-        memcpy(nd, d, cap * sizeof *nd);
-        d = nd;
-        cap *= 2;
-      }
       d[argv->n] = w[i]->assign;
       char *t = arena_strndup(ex->ar, w[i]->src, w[i]->src_len);
       if (!t || sh_strv_push(ex->ar, argv, t))
         return sh_oom(ex);
-      continue;
+    } else {
+      if (sh_expand_word_fields(ex, w[i], argv))
+        return -1;
+      if (ex->jump)
+        return -1;
     }
-    if (sh_expand_word_fields(ex, w[i], argv))
-      return -1;
-    if (ex->jump)
-      return -1;
+    /* Keep room for the entry an assignment word writes next. */
     while (argv->n + 1 >= cap) {
       sh_assign **nd = arena_calloc(ex->ar, cap * 2 * sizeof *nd);
       if (!nd)

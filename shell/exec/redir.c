@@ -216,10 +216,8 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
       char *body;
       if (!r->heredoc)
         body = "";
-      else if (r->heredoc_quoted)
-        body = sh_expand_str(ex, r->heredoc, &bl);
       else
-        body = sh_expand_heredoc(ex, r->heredoc, &bl);
+        body = sh_expand_str(ex, r->heredoc, &bl);
       if (!body)
         return 1;
       s = stream_mem_reader(ex->m, &ex->run->bud, body, bl, 0);

@@ -564,7 +564,7 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
   }
   case WP_ARITH: {
     size_t len;
-    char *e = p->u.arith.expr ? sh_expand_arith_text(ex, p->u.arith.expr, &len)
+    char *e = p->u.arith.expr ? sh_expand_str(ex, p->u.arith.expr, &len)
                               : arena_strdup(ex->ar, "");
     if (!e)
       return -1;
@@ -614,6 +614,20 @@ static int needs_brace(sh_exec *ex, sh_word *w) {
   return 0;
 }
 
+/* The literal text lit[from, to), if any, as the part after the np
+ * parts already made; returns the new count. */
+static size_t end_lit(sh_part *parts, size_t np, char *lit, size_t from,
+                      size_t to) {
+  if (to > from) {
+    memset(&parts[np], 0, sizeof parts[np]);
+    parts[np].kind = WP_LIT;
+    parts[np].u.lit.text = lit + from;
+    parts[np].u.lit.len = to - from;
+    np++;
+  }
+  return np;
+}
+
 /* Encode the word for sh_brace_expand: unquoted literal text as is, every
  * other part as an escaped token "\\\x01" digits "\\\x02". */
 static int brace_words(sh_exec *ex, sh_word *w, sh_word ***outw, size_t *nout) {
@@ -661,14 +675,8 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_word ***outw, size_t *nout) {
     size_t litstart = 0;
     for (size_t k = 0; k < n;) {
       if (s[k] == '\\' && k + 1 < n && s[k + 1] == '\x01') {
-        if (ll > litstart) {
-          memset(&parts[np], 0, sizeof parts[np]);
-          parts[np].kind = WP_LIT;
-          parts[np].u.lit.text = lit + litstart;
-          parts[np].u.lit.len = ll - litstart;
-          np++;
-          litstart = ll;
-        }
+        np = end_lit(parts, np, lit, litstart, ll);
+        litstart = ll;
         k += 2;
         size_t idx = 0;
         while (k + 1 < n && s[k] == '\\' && s[k + 1] != '\x02') {
@@ -687,13 +695,7 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_word ***outw, size_t *nout) {
       }
       lit[ll++] = s[k++];
     }
-    if (ll > litstart) {
-      memset(&parts[np], 0, sizeof parts[np]);
-      parts[np].kind = WP_LIT;
-      parts[np].u.lit.text = lit + litstart;
-      parts[np].u.lit.len = ll - litstart;
-      np++;
-    }
+    np = end_lit(parts, np, lit, litstart, ll);
     nw->parts = parts;
     nw->nparts = np;
     nw->flags = w->flags;
@@ -793,24 +795,10 @@ char *sh_expand_str(sh_exec *ex, sh_word *w, size_t *len) {
   return expand_mode(ex, w, len, FB_STR);
 }
 
-char *sh_expand_assign(sh_exec *ex, sh_word *w, size_t *len) {
-  return expand_mode(ex, w, len, FB_STR);
-}
-
 char *sh_expand_pattern(sh_exec *ex, sh_word *w, size_t *len) {
   return expand_mode(ex, w, len, FB_PAT);
 }
 
 char *sh_expand_regex(sh_exec *ex, sh_word *w, size_t *len) {
   return expand_mode(ex, w, len, FB_RE);
-}
-
-/* Inside $((...)) double quotes are allowed and removed; the text is then
- * evaluated. */
-char *sh_expand_arith_text(sh_exec *ex, sh_word *w, size_t *len) {
-  return expand_mode(ex, w, len, FB_STR);
-}
-
-char *sh_expand_heredoc(sh_exec *ex, sh_word *w, size_t *len) {
-  return expand_mode(ex, w, len, FB_STR);
 }

@@ -15,14 +15,14 @@ int sh_strv_push(arena *ar, sh_strv *sv, char *s);
  * for a fatal error). */
 int sh_expand_words(sh_exec *ex, sh_word **words, size_t n, sh_strv *out);
 /* One word to one string, no splitting or globbing ("$@" joined by ' ').
- * Returns arena memory or NULL on error. */
+ * Returns arena memory or NULL on error. Also the value of an assignment,
+ * a here-document body and the text of $((...)) (where double quotes are
+ * removed before it is evaluated): the lexer has already given such words
+ * their own parts (tildes after '=' and ':', a body's quotes kept as
+ * text), so they expand the same way. */
 char *sh_expand_str(sh_exec *ex, sh_word *w, size_t *len);
-/* Like sh_expand_str, tilde rules for an assignment value. */
-char *sh_expand_assign(sh_exec *ex, sh_word *w, size_t *len);
 /* A pattern: quoted characters escaped with '\\'. */
 char *sh_expand_pattern(sh_exec *ex, sh_word *w, size_t *len);
-/* Here-document body (no quote removal of ' and ", only \$ \` \\). */
-char *sh_expand_heredoc(sh_exec *ex, sh_word *w, size_t *len);
 /* Words of an array assignment x=(...) (split and globbed). */
 int sh_expand_word_fields(sh_exec *ex, sh_word *w, sh_strv *out);
 char *sh_expand_regex(sh_exec *ex, sh_word *w, size_t *len);
@@ -30,7 +30,6 @@ void fb_init(fb *f, sh_exec *ex, int mode, sh_strv *out);
 void fb_free(fb *f);
 int fb_end(fb *f);
 int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *out);
-char *sh_expand_arith_text(sh_exec *ex, sh_word *w, size_t *len);
 /* Globbing. Returns the number of matches appended (0: none). */
 int sh_glob(sh_exec *ex, const char *pat, size_t plen, sh_strv *out);
 unsigned sh_pat_flags(sh_exec *ex);

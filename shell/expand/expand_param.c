@@ -608,30 +608,38 @@ static int eval_num(sh_exec *ex, sh_word *w, int64_t *out) {
   return 0;
 }
 
+/* Keep the elements of the list v from x->off on (counted from the end
+ * when negative), at most x->len of them when a length is given and is
+ * not negative. An offset out of range keeps none and returns -1. */
+static int slice_elems(pval *v, const xctx *x) {
+  int64_t n = (int64_t)v->n, off = x->off;
+  if (off < 0)
+    off += n;
+  if (off < 0 || off > n) {
+    v->n = 0;
+    return -1;
+  }
+  int64_t end = n;
+  if (x->has_len && x->len >= 0 && off + x->len < end)
+    end = off + x->len;
+  v->v += off;
+  v->n = (size_t)(end - off);
+  return 0;
+}
+
 /* ${a[@]:off:len} and ${@:off:len}. */
 static int slice_list(sh_exec *ex, sh_param *p, sh_var *var, pval *v, xctx *x) {
   int pos = p->name[0] == '@' || p->name[0] == '*';
   if (pos) {
     pval all = {0};
     positional(ex, &all, 1);
-    int64_t n = (int64_t)all.n, off = x->off;
-    if (off < 0)
-      off += n;
-    if (off < 0 || off > n) {
-      v->n = 0;
-      return 0;
+    /* A negative length is an error here, once the offset is in range. */
+    if (slice_elems(&all, x) == 0 && x->has_len && x->len < 0) {
+      sh_err(ex, "%lld: substring expression < 0", (long long)x->len);
+      return -1;
     }
-    int64_t end = n;
-    if (x->has_len) {
-      if (x->len < 0) {
-        sh_err(ex, "%lld: substring expression < 0", (long long)x->len);
-        return -1;
-      }
-      if (off + x->len < end)
-        end = off + x->len;
-    }
-    v->v = all.v + off;
-    v->n = (size_t)(end - off);
+    v->v = all.v;
+    v->n = all.n;
     return 0;
   }
   if (var && (var->flags & V_ARRAY) && var->arr) {
@@ -661,18 +669,7 @@ static int slice_list(sh_exec *ex, sh_param *p, sh_var *var, pval *v, xctx *x) {
     return 0;
   }
   /* scalars and assoc arrays: slice the element list */
-  int64_t n = (int64_t)v->n, off = x->off;
-  if (off < 0)
-    off += n;
-  if (off < 0 || off > n) {
-    v->n = 0;
-    return 0;
-  }
-  int64_t end = n;
-  if (x->has_len && x->len >= 0 && off + x->len < end)
-    end = off + x->len;
-  v->v += off;
-  v->n = (size_t)(end - off);
+  slice_elems(v, x);
   return 0;
 }
 

@@ -443,9 +443,56 @@ static int64_t divmod(int64_t a, int64_t b, int mod) {
   return mod ? a % b : a / b;
 }
 
+/* Binding strength of the binary operators from | to * / %, as in C
+ * (0: not one of them). */
+enum { PREC_OR = 3 };
+static int bin_prec(int op) {
+  switch (op) {
+  case '*':
+  case '/':
+  case '%':
+    return 10;
+  case '+':
+  case '-':
+    return 9;
+  case T_LSH:
+  case T_RSH:
+    return 8;
+  case '<':
+  case '>':
+  case T_LEQ:
+  case T_GEQ:
+    return 7;
+  case T_EQEQ:
+  case T_NEQ:
+    return 6;
+  case '&':
+    return 5;
+  case '^':
+    return 4;
+  case '|':
+    return PREC_OR;
+  default:
+    return 0;
+  }
+}
+
+/* a op b for the operators of bin_prec (b != 0 for / and %). */
 static int64_t binop(int op, int64_t a, int64_t b) {
   uint64_t x = (uint64_t)a, y = (uint64_t)b;
   switch (op) {
+  case '<':
+    return a < b;
+  case '>':
+    return a > b;
+  case T_LEQ:
+    return a <= b;
+  case T_GEQ:
+    return a >= b;
+  case T_EQEQ:
+    return a == b;
+  case T_NEQ:
+    return a != b;
   case '*':
     return (int64_t)(x * y);
   case '+':
@@ -572,13 +619,19 @@ static int64_t exppower(parser *p) {
   return v1;
 }
 
-static int64_t expmul(parser *p) {
+/* The left-associative binary operators of bin_prec binding at least as
+ * tightly as min, by precedence climbing: each right operand takes the
+ * operators that bind tighter than its own, so operands are read and
+ * operators applied in the same order as one function a level would. */
+static int64_t expbinary(parser *p, int min) {
   int64_t v1 = exppower(p);
-  while (p->t.curtok == '*' || p->t.curtok == '/' || p->t.curtok == '%') {
-    int op = p->t.curtok;
+  for (;;) {
+    int op = p->t.curtok, prec = bin_prec(op);
+    if (prec < min)
+      return v1;
     size_t after_op = p->t.tp;
     readtok(p);
-    int64_t v2 = exppower(p);
+    int64_t v2 = expbinary(p, prec + 1);
     if ((op == '/' || op == '%') && v2 == 0) {
       if (!p->t.noeval) {
         /* the error token is what follows the operator */
@@ -591,97 +644,15 @@ static int64_t expmul(parser *p) {
     v1 = binop(op, v1, v2);
     p->t.lasttok = T_NUM;
   }
-  return v1;
-}
-
-/* The plain left-associative levels between + - and ||, lowest last. */
-static int64_t expadd(parser *p) {
-  int64_t v1 = expmul(p);
-  while (p->t.curtok == '+' || p->t.curtok == '-') {
-    int op = p->t.curtok;
-    readtok(p);
-    v1 = binop(op, v1, expmul(p));
-    p->t.lasttok = T_NUM;
-  }
-  return v1;
-}
-
-static int64_t expshift(parser *p) {
-  int64_t v1 = expadd(p);
-  while (p->t.curtok == T_LSH || p->t.curtok == T_RSH) {
-    int op = p->t.curtok;
-    readtok(p);
-    v1 = binop(op, v1, expadd(p));
-    p->t.lasttok = T_NUM;
-  }
-  return v1;
-}
-
-static int64_t expcmp(parser *p) {
-  int64_t v1 = expshift(p);
-  for (;;) {
-    int op = p->t.curtok;
-    if (op != T_LEQ && op != T_GEQ && op != '<' && op != '>')
-      return v1;
-    readtok(p);
-    int64_t v2 = expshift(p);
-    v1 = op == T_LEQ   ? v1 <= v2
-         : op == T_GEQ ? v1 >= v2
-         : op == '<'   ? v1 < v2
-                       : v1 > v2;
-    p->t.lasttok = T_NUM;
-  }
-}
-
-static int64_t expeq(parser *p) {
-  int64_t v1 = expcmp(p);
-  while (p->t.curtok == T_EQEQ || p->t.curtok == T_NEQ) {
-    int op = p->t.curtok;
-    readtok(p);
-    int64_t v2 = expcmp(p);
-    v1 = op == T_EQEQ ? v1 == v2 : v1 != v2;
-    p->t.lasttok = T_NUM;
-  }
-  return v1;
-}
-
-static int64_t expband(parser *p) {
-  int64_t v1 = expeq(p);
-  while (p->t.curtok == '&') {
-    readtok(p);
-    v1 &= expeq(p);
-    p->t.lasttok = T_NUM;
-  }
-  return v1;
-}
-
-static int64_t expbxor(parser *p) {
-  int64_t v1 = expband(p);
-  while (p->t.curtok == '^') {
-    readtok(p);
-    v1 ^= expband(p);
-    p->t.lasttok = T_NUM;
-  }
-  return v1;
-}
-
-static int64_t expbor(parser *p) {
-  int64_t v1 = expbxor(p);
-  while (p->t.curtok == '|') {
-    readtok(p);
-    v1 |= expbxor(p);
-    p->t.lasttok = T_NUM;
-  }
-  return v1;
 }
 
 static int64_t expland(parser *p) {
-  int64_t v1 = expbor(p);
+  int64_t v1 = expbinary(p, PREC_OR);
   while (p->t.curtok == T_LAND) {
     int skip = v1 == 0;
     p->t.noeval += skip;
     readtok(p);
-    int64_t v2 = expbor(p);
+    int64_t v2 = expbinary(p, PREC_OR);
     p->t.noeval -= skip;
     v1 = v1 && v2;
     p->t.lasttok = T_LAND;
@@ -813,38 +784,6 @@ typedef struct fitem {
   int64_t val;
 } fitem;
 
-/* Binding strength of the binary operators in the subset (0: not one). */
-static int flat_prec(int op) {
-  switch (op) {
-  case '*':
-  case '/':
-  case '%':
-    return 10;
-  case '+':
-  case '-':
-    return 9;
-  case T_LSH:
-  case T_RSH:
-    return 8;
-  case '<':
-  case '>':
-  case T_LEQ:
-  case T_GEQ:
-    return 7;
-  case T_EQEQ:
-  case T_NEQ:
-    return 6;
-  case '&':
-    return 5;
-  case '^':
-    return 4;
-  case '|':
-    return 3;
-  default:
-    return 0;
-  }
-}
-
 #define FLAT_UNARY_PREC 11
 
 /* Translate s[0..n) to postfix in out[]; the count, or -1 to decline. */
@@ -906,70 +845,58 @@ static int flat_compile(const char *str, size_t n, fitem *out) {
       continue;
     }
     /* want an operator, a ')' or the end */
-    int op;
-    if (i >= n || s[i] == ')') {
-      while (ns > 0 && st[ns - 1].op != '(') {
-        if (no >= FLAT_MAX)
-          return -1;
-        ns--;
-        out[no].kind = st[ns].prec == FLAT_UNARY_PREC ? F_UN : F_BIN;
-        out[no].op = st[ns].op;
-        out[no].pos = st[ns].pos;
-        no++;
-      }
-      if (i >= n)
-        return ns == 0 ? no : -1;
-      if (ns == 0)
-        return -1;
-      ns--; /* the '(' */
-      i++;
-      continue;
-    }
-    int c = s[i], c1 = i + 1 < n ? s[i + 1] : 0;
+    int closing = i >= n || s[i] == ')';
+    /* A ')' or the end takes every operator down to a '(', the only one
+     * stacked with precedence 0. */
+    int op = 0, prec = 1;
     size_t w = 1;
-    switch (c) {
-    case '*':
-    case '/':
-    case '%':
-    case '+':
-    case '-':
-    case '^':
-      /* OP=, ** and the postfix/prefix ++ -- go the long way */
-      if (c1 == '=' || (c1 == c && (c == '*' || c == '+' || c == '-')))
-        return -1;
-      op = c;
-      break;
-    case '&':
-    case '|':
-      if (c1 == '=' || c1 == c)
-        return -1;
-      op = c;
-      break;
-    case '<':
-    case '>':
-      if (c1 == c) {
-        if (i + 2 < n && s[i + 2] == '=')
+    if (!closing) {
+      int c = s[i], c1 = i + 1 < n ? s[i + 1] : 0;
+      switch (c) {
+      case '*':
+      case '/':
+      case '%':
+      case '+':
+      case '-':
+      case '^':
+        /* OP=, ** and the postfix/prefix ++ -- go the long way */
+        if (c1 == '=' || (c1 == c && (c == '*' || c == '+' || c == '-')))
           return -1;
-        op = c == '<' ? T_LSH : T_RSH;
-        w = 2;
-      } else if (c1 == '=') {
-        op = c == '<' ? T_LEQ : T_GEQ;
-        w = 2;
-      } else {
         op = c;
-      }
-      break;
-    case '=':
-    case '!':
-      if (c1 != '=')
+        break;
+      case '&':
+      case '|':
+        if (c1 == '=' || c1 == c)
+          return -1;
+        op = c;
+        break;
+      case '<':
+      case '>':
+        if (c1 == c) {
+          if (i + 2 < n && s[i + 2] == '=')
+            return -1;
+          op = c == '<' ? T_LSH : T_RSH;
+          w = 2;
+        } else if (c1 == '=') {
+          op = c == '<' ? T_LEQ : T_GEQ;
+          w = 2;
+        } else {
+          op = c;
+        }
+        break;
+      case '=':
+      case '!':
+        if (c1 != '=')
+          return -1;
+        op = c == '=' ? T_EQEQ : T_NEQ;
+        w = 2;
+        break;
+      default:
         return -1;
-      op = c == '=' ? T_EQEQ : T_NEQ;
-      w = 2;
-      break;
-    default:
-      return -1;
+      }
+      prec = bin_prec(op);
     }
-    int prec = flat_prec(op);
+    /* Operators stacked that bind at least as tightly go out first. */
     while (ns > 0 && st[ns - 1].prec >= prec) {
       if (no >= FLAT_MAX)
         return -1;
@@ -978,6 +905,15 @@ static int flat_compile(const char *str, size_t n, fitem *out) {
       out[no].op = st[ns].op;
       out[no].pos = st[ns].pos;
       no++;
+    }
+    if (closing) {
+      if (i >= n)
+        return ns == 0 ? no : -1;
+      if (ns == 0)
+        return -1;
+      ns--; /* the '(' */
+      i++;
+      continue;
     }
     if (ns >= FLAT_MAX)
       return -1;
@@ -1026,43 +962,16 @@ static int flat_eval(actx *c, const char *s, size_t n, int64_t *out) {
       break;
     }
     default: {
-      int64_t a = vals[nv - 2], b = vals[nv - 1], r;
+      int64_t a = vals[nv - 2], b = vals[nv - 1];
       nv--;
-      switch (f->op) {
-      case '<':
-        r = a < b;
-        break;
-      case '>':
-        r = a > b;
-        break;
-      case T_LEQ:
-        r = a <= b;
-        break;
-      case T_GEQ:
-        r = a >= b;
-        break;
-      case T_EQEQ:
-        r = a == b;
-        break;
-      case T_NEQ:
-        r = a != b;
-        break;
-      case '/':
-      case '%':
-        if (b == 0) {
-          /* the error token is what follows the operator */
-          size_t after = f->pos;
-          while (after < n && is_ws((unsigned char)s[after]))
-            after++;
-          ar_fail_span(&p, "division by 0", after, n);
-        }
-        r = binop(f->op, a, b);
-        break;
-      default:
-        r = binop(f->op, a, b);
-        break;
+      if ((f->op == '/' || f->op == '%') && b == 0) {
+        /* the error token is what follows the operator */
+        size_t after = f->pos;
+        while (after < n && is_ws((unsigned char)s[after]))
+          after++;
+        ar_fail_span(&p, "division by 0", after, n);
       }
-      vals[nv - 1] = r;
+      vals[nv - 1] = binop(f->op, a, b);
       break;
     }
     }

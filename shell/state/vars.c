@@ -31,18 +31,24 @@ static const char *ent_name(void *e) {
   return *(char **)e;
 }
 
-void *sh_map_get(const sh_map *m, const char *name) {
+/* The slot that holds the entry called name, or -1. */
+static int64_t map_slot(const sh_map *m, const char *name) {
   if (!m->n)
-    return NULL;
+    return -1;
   uint32_t mask = m->cap - 1, i = hash_name(name) & mask;
   for (;;) {
     void *e = m->slots[i];
     if (!e)
-      return NULL;
+      return -1;
     if (e != DELETED && strcmp(ent_name(e), name) == 0)
-      return e;
+      return i;
     i = (i + 1) & mask;
   }
+}
+
+void *sh_map_get(const sh_map *m, const char *name) {
+  int64_t i = map_slot(m, name);
+  return i < 0 ? NULL : m->slots[i];
 }
 
 static int map_grow(mem *mm, sh_map *m) {
@@ -98,20 +104,13 @@ int sh_map_put(mem *mm, sh_map *m, void *ent) {
 }
 
 void *sh_map_del(sh_map *m, const char *name) {
-  if (!m->n)
+  int64_t i = map_slot(m, name);
+  if (i < 0)
     return NULL;
-  uint32_t mask = m->cap - 1, i = hash_name(name) & mask;
-  for (;;) {
-    void *e = m->slots[i];
-    if (!e)
-      return NULL;
-    if (e != DELETED && strcmp(ent_name(e), name) == 0) {
-      m->slots[i] = DELETED;
-      m->n--;
-      return e;
-    }
-    i = (i + 1) & mask;
-  }
+  void *e = m->slots[i];
+  m->slots[i] = DELETED;
+  m->n--;
+  return e;
 }
 
 void *sh_map_next(const sh_map *m, uint32_t *i) {
@@ -858,6 +857,29 @@ static int index_of(sh_exec *ex, sh_var *v, const char *sub, size_t len,
   return 0;
 }
 
+/* The text element e of v (NULL: a new one) gets from val, *len bytes
+ * (then the new length): with SV_APPEND on an existing element of a
+ * non-integer array, its old text followed by val; otherwise val through
+ * v's attributes (xform: -i adds, -l/-u change case). NULL after an
+ * error. */
+static const char *elem_value(sh_exec *ex, sh_var *v, sh_aent *e,
+                              const char *val, size_t *len, unsigned flags) {
+  if ((flags & SV_APPEND) && e && !(v->flags & V_INTEGER)) {
+    size_t ol = strlen(e->val);
+    char *j = arena_alloc(ex->ar, ol + *len + 1);
+    if (!j) {
+      sh_oom(ex);
+      return NULL;
+    }
+    memcpy(j, e->val, ol);
+    memcpy(j + ol, val, *len);
+    *len += ol;
+    return j;
+  }
+  return xform(ex, v, val, len, (flags & SV_APPEND) && e, e ? e->val : NULL,
+               e ? strlen(e->val) : 0);
+}
+
 int sh_setelem(sh_exec *ex, const char *name, const char *sub, size_t sublen,
                const char *val, size_t len, unsigned flags) {
   sh_var *v = sh_var_lookup_for_write(ex, name, flags);
@@ -870,22 +892,9 @@ int sh_setelem(sh_exec *ex, const char *name, const char *sub, size_t sublen,
     return sh_oom(ex);
   if (v->flags & V_ASSOC) {
     sh_aent *e = sh_arr_aget(v->arr, key);
-    const char *nv = val;
-    if (flags & SV_APPEND && e && !(v->flags & V_INTEGER)) {
-      size_t ol = strlen(e->val);
-      char *j = arena_alloc(ex->ar, ol + len + 1);
-      if (!j)
-        return sh_oom(ex);
-      memcpy(j, e->val, ol);
-      memcpy(j + ol, val, len);
-      nv = j;
-      len += ol;
-    } else {
-      nv = xform(ex, v, val, &len, (flags & SV_APPEND) && e, e ? e->val : NULL,
-                 e ? strlen(e->val) : 0);
-      if (!nv)
-        return -1;
-    }
+    const char *nv = elem_value(ex, v, e, val, &len, flags);
+    if (!nv)
+      return -1;
     if (sh_arr_aset(ex->m, v->arr, key, nv, len))
       return sh_oom(ex);
     v->flags |= V_SET;
@@ -898,22 +907,9 @@ int sh_setelem(sh_exec *ex, const char *name, const char *sub, size_t sublen,
   if (r)
     return r == -2 ? 1 : -1;
   sh_aent *e = sh_arr_iget(v->arr, i);
-  const char *nv = val;
-  if ((flags & SV_APPEND) && e && !(v->flags & V_INTEGER)) {
-    size_t ol = strlen(e->val);
-    char *j = arena_alloc(ex->ar, ol + len + 1);
-    if (!j)
-      return sh_oom(ex);
-    memcpy(j, e->val, ol);
-    memcpy(j + ol, val, len);
-    nv = j;
-    len += ol;
-  } else {
-    nv = xform(ex, v, val, &len, (flags & SV_APPEND) && e, e ? e->val : NULL,
-               e ? strlen(e->val) : 0);
-    if (!nv)
-      return -1;
-  }
+  const char *nv = elem_value(ex, v, e, val, &len, flags);
+  if (!nv)
+    return -1;
   if (sh_arr_iset(ex->m, v->arr, i, nv, len))
     return sh_oom(ex);
   v->flags |= V_SET;

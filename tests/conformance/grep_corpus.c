@@ -15,55 +15,18 @@
  *
  * Prints "N passed, M failed" and compares the failures with the
  * expectations file (argv[1]): the run fails when a case fails that is not
- * listed, or a listed case passes. --list prints the failing ids instead.
- * Without the corpus it prints why and exits 77 (ctest: skipped).
+ * listed, or a listed case does not fail (passes or is not run). --list
+ * prints the failing ids instead. Without the corpus it prints why and exits
+ * 77 (ctest: skipped). See corpus.h.
  */
 #include "../unit/bi_harness.h"
 
 #include <stdio.h>
 
+#include "corpus.h"
+
 /* ---- small utilities ------------------------------------------------------
  */
-
-static char *read_host(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *d = malloc(cap);
-  size_t k;
-  while ((k = fread(d + n, 1, cap - n - 1, f)) > 0) {
-    n += k;
-    if (cap - n < 2)
-      d = realloc(d, cap *= 2);
-  }
-  fclose(f);
-  d[n] = 0;
-  if (len)
-    *len = n;
-  return d;
-}
-
-typedef struct strv {
-  char **v;
-  size_t n, cap;
-} strv;
-
-static void sv_push(strv *s, char *x) {
-  if (s->n + 1 >= s->cap) {
-    s->cap = s->cap ? s->cap * 2 : 16;
-    s->v = realloc(s->v, s->cap * sizeof *s->v);
-  }
-  s->v[s->n++] = x;
-  s->v[s->n] = NULL;
-}
-
-static void sv_free(strv *s) {
-  for (size_t i = 0; i < s->n; i++)
-    free(s->v[i]);
-  free(s->v);
-  memset(s, 0, sizeof *s);
-}
 
 /* echo -e style escapes of the busybox "testing" strings. */
 static char *unescape_echo(const char *s, size_t *len) {
@@ -107,33 +70,13 @@ static char *unescape_echo(const char *s, size_t *len) {
   return o;
 }
 
-/* ---- results ---------------------------------------------------------------
- */
-
-static strv failed_ids;
-static int npass, nfail, nskip;
-
-static void record(const char *id, int ok) {
-  if (ok) {
-    npass++;
-  } else {
-    nfail++;
-    sv_push(&failed_ids, strdup(id));
-  }
-}
-
 /* ---- GNU tables ------------------------------------------------------------
  */
 
 static void run_table(bh *h, const char *dir, const char *file, int ere) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
-  char *text = read_host(path, NULL);
-  if (!text) {
-    fprintf(stderr, "grep_corpus: cannot read %s\n", path);
-    nskip++;
+  char *text = corpus_read(dir, file, NULL);
+  if (!text)
     return;
-  }
   int lineno = 0;
   for (char *line = text, *next; line && *line; line = next) {
     char *nl = strchr(line, '\n');
@@ -391,15 +334,10 @@ static int bb_exec(bh *h, strv *w, const char *in, size_t inlen, buf *res) {
 }
 
 static void run_busybox(bh *h, const char *dir) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/busybox-grep.tests", dir);
   size_t slen;
-  char *text = read_host(path, &slen);
-  if (!text) {
-    fprintf(stderr, "grep_corpus: cannot read %s\n", path);
-    nskip++;
+  char *text = corpus_read(dir, "busybox-grep.tests", &slen);
+  if (!text)
     return;
-  }
   /* $0 is the test script: grep finds "grep" in it */
   bh_writen(h, "busybox-grep.tests", text, slen);
   vfs_mkdir_p(h->vfs, h->cwd, "grep.testdir/foo", 0755);
@@ -451,7 +389,7 @@ static void run_busybox(bh *h, const char *dir) {
       if (cmd_words(a.v[1], &w) < 0 || bb_exec(h, &w, sin, sl, &res) < 0) {
         fprintf(stderr, "grep_corpus: %s: command not interpreted: %s\n", id,
                 a.v[1]);
-        nskip++;
+        corpus.not_run++;
       } else {
         record(id,
                res.len == el && memcmp(res.data ? res.data : "", exp, el) == 0);
@@ -473,21 +411,9 @@ static void run_busybox(bh *h, const char *dir) {
  */
 
 int main(int argc, char **argv) {
-  int list = argc > 1 && !strcmp(argv[1], "--list");
-  const char *expf = list ? NULL : argc > 1 ? argv[1] : NULL;
-  const char *shared = getenv("VSH_SHARED_DIR");
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/conformance/grep",
-           shared ? shared : "../shared");
-  char probe[4200];
-  snprintf(probe, sizeof probe, "%s/gnu-bre.tests", dir);
-  FILE *pf = fopen(probe, "r");
-  if (!pf) {
-    printf("grep_corpus: skipped: no corpus at %s (set VSH_SHARED_DIR)\n", dir);
+  if (corpus_dir("grep", "gnu-bre.tests", dir, sizeof dir))
     return 77;
-  }
-  fclose(pf);
-
   bh *h = bh_new();
   run_table(h, dir, "gnu-bre.tests", 0);
   run_table(h, dir, "gnu-ere.tests", 1);
@@ -495,58 +421,5 @@ int main(int argc, char **argv) {
   run_table(h, dir, "gnu-spencer2.tests", 1);
   run_busybox(h, dir);
   bh_free(h);
-
-  printf("%d passed, %d failed", npass, nfail);
-  if (nskip)
-    printf(", %d not run", nskip);
-  printf("\n");
-  if (list) {
-    for (size_t i = 0; i < failed_ids.n; i++)
-      printf("%s\n", failed_ids.v[i]);
-    sv_free(&failed_ids);
-    return 0;
-  }
-  /* expectations: "ID<TAB or two spaces>reason", '#' comments */
-  strv expected = {0};
-  if (expf) {
-    char *t = read_host(expf, NULL);
-    if (!t) {
-      fprintf(stderr, "grep_corpus: cannot read %s\n", expf);
-      return 1;
-    }
-    char *save = NULL;
-    for (char *l = strtok_r(t, "\n", &save); l;
-         l = strtok_r(NULL, "\n", &save)) {
-      if (l[0] == '#' || !l[0])
-        continue;
-      char *tab = strchr(l, '\t');
-      if (tab)
-        *tab = 0;
-      sv_push(&expected, strdup(l));
-    }
-    free(t);
-  }
-  int bad = 0;
-  for (size_t i = 0; i < failed_ids.n; i++) {
-    int listed = 0;
-    for (size_t k = 0; k < expected.n && !listed; k++)
-      listed = !strcmp(expected.v[k], failed_ids.v[i]);
-    if (!listed) {
-      printf("UNEXPECTED FAILURE: %s\n", failed_ids.v[i]);
-      bad = 1;
-    }
-  }
-  for (size_t k = 0; k < expected.n; k++) {
-    int failed = 0;
-    for (size_t i = 0; i < failed_ids.n && !failed; i++)
-      failed = !strcmp(expected.v[k], failed_ids.v[i]);
-    if (!failed) {
-      printf("UNEXPECTED PASS (remove from the expectations): %s\n",
-             expected.v[k]);
-      bad = 1;
-    }
-  }
-  sv_free(&expected);
-  sv_free(&failed_ids);
-  return bad;
+  return corpus_finish(argc, argv, 1);
 }

@@ -20,58 +20,11 @@
  * expectations file (argv[1], lines "CASE-ID<TAB>reason"): the run fails
  * when a case fails that is not listed, or a listed case passes. --list
  * prints the failing ids instead. Without the corpus it exits 77 (ctest:
- * skipped).
+ * skipped). See corpus.h.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "corpus.h"
 
 #include "vsh.h"
-
-static char *read_host(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, n = 0, k;
-  char *d = malloc(cap);
-  while ((k = fread(d + n, 1, cap - n - 1, f)) > 0) {
-    n += k;
-    if (cap - n < 2)
-      d = realloc(d, cap *= 2);
-  }
-  fclose(f);
-  d[n] = 0;
-  if (len)
-    *len = n;
-  return d;
-}
-
-typedef struct strv {
-  char **v;
-  size_t n, cap;
-} strv;
-
-static void sv_push(strv *s, const char *x, size_t n) {
-  if (s->n + 1 >= s->cap) {
-    s->cap = s->cap ? s->cap * 2 : 64;
-    s->v = realloc(s->v, s->cap * sizeof *s->v);
-  }
-  s->v[s->n] = strndup(x, n);
-  s->n++;
-}
-
-static int sv_has(const strv *s, const char *x) {
-  for (size_t i = 0; i < s->n; i++)
-    if (strcmp(s->v[i], x) == 0)
-      return 1;
-  return 0;
-}
-
-static strv failed, passed;
-
-static void record(const char *id, int ok) {
-  sv_push(ok ? &passed : &failed, id, strlen(id));
-}
 
 /* ---- BusyBox ---------------------------------------------------------------
  */
@@ -95,10 +48,8 @@ static const char bb_preamble[] =
     "mkdir -p /tmp/bb && cd /tmp/bb\n";
 
 static void run_busybox(vsh_sandbox *sb, const char *dir) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/busybox-sed.tests", dir);
   size_t n;
-  char *text = read_host(path, &n);
+  char *text = corpus_read(dir, "busybox-sed.tests", &n);
   if (!text)
     return;
   /* the file sources ./testing.sh: our preamble takes its place */
@@ -166,9 +117,7 @@ static char *section(char **pos, int *lineno) {
 }
 
 static void run_pysed(vsh_sandbox *sb, const char *dir, const char *name) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  char *text = read_host(path, NULL);
+  char *text = corpus_read(dir, name, NULL);
   if (!text)
     return;
   char *pos = text;
@@ -243,19 +192,9 @@ static void run_pysed(vsh_sandbox *sb, const char *dir, const char *name) {
 }
 
 int main(int argc, char **argv) {
-  const char *shared = getenv("VSH_SHARED_DIR");
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/conformance/sed",
-           shared ? shared : "../shared");
-  char probe[4200];
-  snprintf(probe, sizeof probe, "%s/busybox-sed.tests", dir);
-  FILE *f = fopen(probe, "r");
-  if (!f) {
-    printf("sed corpus not found at %s: skipped\n", dir);
+  if (corpus_dir("sed", "busybox-sed.tests", dir, sizeof dir))
     return 77;
-  }
-  fclose(f);
-  int list = argc > 1 && strcmp(argv[1], "--list") == 0;
   vsh_config cfg;
   vsh_config_init(&cfg);
   vsh_sandbox *sb;
@@ -267,43 +206,5 @@ int main(int argc, char **argv) {
   run_pysed(sb, dir, "pythonsed-unit.suite");
   run_pysed(sb, dir, "pythonsed-chang.suite");
   vsh_close(sb);
-  printf("%zu passed, %zu failed\n", passed.n, failed.n);
-  int rc = 0;
-  if (list) {
-    for (size_t i = 0; i < failed.n; i++)
-      printf("%s\n", failed.v[i]);
-  } else if (argc > 1) {
-    char *exp = read_host(argv[1], NULL);
-    strv listed = {0};
-    for (char *p = exp; p && *p;) {
-      char *e = strchr(p, '\n');
-      size_t l = e ? (size_t)(e - p) : strlen(p);
-      if (l && *p != '#') {
-        char *tab = memchr(p, '\t', l);
-        sv_push(&listed, p, tab ? (size_t)(tab - p) : l);
-      }
-      p += l + (e ? 1 : 0);
-    }
-    for (size_t i = 0; i < failed.n; i++)
-      if (!sv_has(&listed, failed.v[i])) {
-        printf("unexpected failure: %s\n", failed.v[i]);
-        rc = 1;
-      }
-    for (size_t i = 0; i < passed.n; i++)
-      if (sv_has(&listed, passed.v[i])) {
-        printf("listed failure now passes: %s\n", passed.v[i]);
-        rc = 1;
-      }
-    for (size_t i = 0; i < listed.n; i++)
-      free(listed.v[i]);
-    free(listed.v);
-    free(exp);
-  }
-  for (size_t i = 0; i < failed.n; i++)
-    free(failed.v[i]);
-  for (size_t i = 0; i < passed.n; i++)
-    free(passed.v[i]);
-  free(failed.v);
-  free(passed.v);
-  return rc;
+  return corpus_finish(argc, argv, 0);
 }

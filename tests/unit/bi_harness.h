@@ -12,6 +12,7 @@
  *   run_argv_env      NULL unless the test installs h->run_argv_env
  *   now_ns            fixed at h->now_ns (default 2001-09-09 01:46:40 UTC)
  *   random            a deterministic xorshift stream seeded by h->seed
+ *   net               the network policy h->net (NULL: no network)
  *
  * Typical use:
  *
@@ -26,9 +27,21 @@
  * captured output. Set h->stdin_chunk = N to make stdin behave like a pipe
  * (reads of at most N bytes, no zero-copy view). bh_runb takes stdin with an
  * explicit length (NUL bytes), bh_runa takes an argv array. Output may contain
- * NULs: use h->out.len. bh_free asserts that the builtin freed everything it
- * allocated on the sandbox allocator (mem_used back to its level before the
- * run).
+ * NULs: use h->out.len. bh_free asserts that the builtin freed everything
+ * it allocated on the sandbox allocator (mem_used back to its level before
+ * the run).
+ *
+ * Tables of runs: bh_check_all(h, cases) runs every bh_case of an array and
+ * checks what it gives:
+ *
+ *   const bh_case cases[] = {
+ *       //      stdin     status  stdout  stderr  argv...
+ *       BH_CASE("a\nb\n", 0,      "b\n",  NULL,   "grep", "b"),
+ *       BH_CASE(NULL,     1,      NULL,   "",     "grep", "b", "/dev/null"),
+ *   };
+ *   bh_check_all(h, cases);
+ *
+ * BH_ANY as the status, NULL as stdout or stderr: not checked.
  *
  * Link layers: core vfs builtins. Define BH_NO_VFS to build without a vfs
  * (c->vfs is then NULL).
@@ -36,6 +49,7 @@
 #ifndef VSH_TESTS_BI_HARNESS_H
 #define VSH_TESTS_BI_HARNESS_H
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -81,7 +95,8 @@ struct bh {
   /* run_argv_env: NULL means the shell does not offer it */
   int (*run_argv_env)(bi_ctx *c, char **argv, char **env, const char *cwd,
                       stream *in, stream *out, stream *err);
-  void *ud; /* free for the test's run_argv */
+  void *ud;                     /* free for the test's run_argv */
+  const struct net_policy *net; /* c->net of every run */
   int64_t now_ns;
   uint64_t seed;
   /* 0: stdin is a memory reader (with the zero-copy take_all, like a
@@ -303,6 +318,7 @@ static inline int bh_runa(bh *h, const char *in, size_t inlen, int argc,
   c->vfs = h->vfs;
   c->cwd = h->cwd;
   c->bud = &h->bud;
+  c->net = h->net;
   c->uid = 1000;
   c->gid = 1000;
   c->getenv = bh_getenv_;
@@ -368,6 +384,56 @@ static inline const char *bh_out(bh *h) {
 static inline const char *bh_err(bh *h) {
   return buf_cstr(&h->err);
 }
+
+/* ---- tables of runs ---------------------------------------------------- */
+
+#define BH_ANY INT_MIN  /* bh_case.status: the exit status is not checked */
+#define BH_CASE_ARGS 15 /* words of a bh_case's argv, at the most */
+
+/* One run and what it must give: argv (NULL-terminated) with stdin `in`
+ * (NULL: empty); its exit status unless BH_ANY, its stdout and stderr when
+ * not NULL. Write one as BH_CASE(in, status, out, err, "cmd", "arg"...). */
+typedef struct bh_case {
+  const char *in;
+  const char *argv[BH_CASE_ARGS + 1];
+  int status;
+  const char *out, *err;
+} bh_case;
+
+#define BH_CASE(in, status, out, err, ...)                                     \
+  { in, {__VA_ARGS__}, status, out, err }
+
+/* Runs k on h and checks the status, then stdout, then stderr. */
+static inline void bh_check(bh *h, const bh_case *k) {
+  int argc = 0;
+  while (k->argv[argc])
+    argc++;
+  int st = bh_runa(h, k->in, k->in ? strlen(k->in) : 0, argc, (char **)k->argv);
+  if ((k->status != BH_ANY && st != k->status) ||
+      (k->out && strcmp(bh_out(h), k->out) != 0) ||
+      (k->err && strcmp(bh_err(h), k->err) != 0)) {
+    print_error("run:");
+    for (int i = 0; i < argc; i++)
+      print_error(" '%s'", k->argv[i]);
+    print_error("\nstatus %d, stdout [%s], stderr [%s]\n", st, bh_out(h),
+                bh_err(h));
+  }
+  if (k->status != BH_ANY)
+    assert_int_equal(st, k->status);
+  if (k->out)
+    assert_string_equal(bh_out(h), k->out);
+  if (k->err)
+    assert_string_equal(bh_err(h), k->err);
+}
+
+static inline void bh_check_n(bh *h, const bh_case *k, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    bh_check(h, &k[i]);
+}
+
+/* bh_check of every case of an array, in order. */
+#define bh_check_all(h, cases)                                                 \
+  bh_check_n(h, cases, sizeof(cases) / sizeof(cases)[0])
 
 static inline void bh_free(bh *h) {
   buf_free(&h->out);

@@ -1,40 +1,6 @@
 // layers: core vfs shell builtins api
 /* test_api.c - sessions, host commands, the file API, snapshots. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "vsh.h"
-
-static vsh_sandbox *sb;
-
-static int setup(void **state) {
-  (void)state;
-  return vsh_open(NULL, &sb) == VSH_OK ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  vsh_close(sb);
-  return 0;
-}
-
-static void check(const char *script, const char *out, int status) {
-  vsh_result r;
-  assert_int_equal(vsh_exec(sb, script, NULL, &r), VSH_OK);
-  if (strcmp(r.out, out) || r.status != status)
-    fprintf(stderr, "script: %s\ngot [%s] %d err %s\n", script, r.out, r.status,
-            r.err);
-  assert_string_equal(r.out, out);
-  assert_int_equal(r.status, status);
-  vsh_result_free(&r);
-}
+#include "api_harness.h"
 
 static void test_version(void **state) {
   (void)state;

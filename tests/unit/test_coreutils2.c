@@ -18,14 +18,13 @@
 static void t_tac(void **st) {
   (void)st;
   bh *h = bh_new();
-  assert_int_equal(RUN(h, "a\nb\nc", "tac"), 0);
-  OUT_IS(h, "cb\na\n");
-  RUN(h, "a\nb\nc\n", "tac", "-b");
-  OUT_IS(h, "\n\nc\nba");
-  RUN(h, "aXYbXYc", "tac", "-s", "XY");
-  OUT_IS(h, "cbXYaXY");
-  RUN(h, "a1b22c", "tac", "-r", "-s", "[0-9]");
-  OUT_IS(h, "c2b2a1");
+  const bh_case cases[] = {
+      BH_CASE("a\nb\nc", 0, "cb\na\n", NULL, "tac"),
+      BH_CASE("a\nb\nc\n", BH_ANY, "\n\nc\nba", NULL, "tac", "-b"),
+      BH_CASE("aXYbXYc", BH_ANY, "cbXYaXY", NULL, "tac", "-s", "XY"),
+      BH_CASE("a1b22c", BH_ANY, "c2b2a1", NULL, "tac", "-r", "-s", "[0-9]"),
+  };
+  bh_check_all(h, cases);
   bh_write(h, "f", "1\n2\n");
   RUN(h, "x\n", "tac", "f", "-");
   OUT_IS(h, "2\n1\nx\n");
@@ -55,36 +54,37 @@ static void t_rev(void **st) {
 static void t_ids(void **st) {
   (void)st;
   bh *h = bh_new();
-  assert_int_equal(RUN(h, NULL, "whoami"), 0);
-  OUT_IS(h, "user\n");
-  assert_int_equal(RUN(h, NULL, "whoami", "x"), 1);
-  ERR_IS(h, "whoami: extra operand 'x'\n"
-            "Try 'whoami --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "hostname"), 0);
-  OUT_IS(h, "localhost\n");
-  assert_int_equal(RUN(h, NULL, "hostname", "other"), 1);
-  ERR_IS(h, "hostname: you must be root to change the host name\n");
-  assert_int_equal(RUN(h, NULL, "id"), 0);
-  OUT_IS(h, "uid=1000(user) gid=1000(user) groups=1000(user)\n");
-  RUN(h, NULL, "id", "-u");
-  OUT_IS(h, "1000\n");
-  RUN(h, NULL, "id", "-un");
-  OUT_IS(h, "user\n");
-  RUN(h, NULL, "id", "-gn");
-  OUT_IS(h, "user\n");
-  RUN(h, NULL, "id", "-G");
-  OUT_IS(h, "1000\n");
-  RUN(h, NULL, "id", "root");
-  OUT_IS(h, "uid=0(root) gid=0(root) groups=0(root)\n");
-  assert_int_equal(RUN(h, NULL, "id", "-u", "-g"), 1);
-  ERR_IS(h, "id: cannot print \"only\" of more than one choice\n");
-  assert_int_equal(RUN(h, NULL, "id", "-n"), 1);
-  ERR_IS(h, "id: cannot print only names or real IDs in default format\n");
-  assert_int_equal(RUN(h, NULL, "id", "nosuch"), 1);
-  ERR_IS(h, "id: 'nosuch': no such user\n");
-  assert_int_equal(RUN(h, NULL, "id", "-x"), 1);
-  ERR_IS(h, "id: invalid option -- 'x'\nTry 'id --help' for more "
-            "information.\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 0, "user\n", NULL, "whoami"),
+      BH_CASE(NULL, 1, NULL,
+              "whoami: extra operand 'x'\n"
+              "Try 'whoami --help' for more information.\n",
+              "whoami", "x"),
+      BH_CASE(NULL, 0, "localhost\n", NULL, "hostname"),
+      BH_CASE(NULL, 1, NULL,
+              "hostname: you must be root to change the host name\n",
+              "hostname", "other"),
+      BH_CASE(NULL, 0, "uid=1000(user) gid=1000(user) groups=1000(user)\n",
+              NULL, "id"),
+      BH_CASE(NULL, BH_ANY, "1000\n", NULL, "id", "-u"),
+      BH_CASE(NULL, BH_ANY, "user\n", NULL, "id", "-un"),
+      BH_CASE(NULL, BH_ANY, "user\n", NULL, "id", "-gn"),
+      BH_CASE(NULL, BH_ANY, "1000\n", NULL, "id", "-G"),
+      BH_CASE(NULL, BH_ANY, "uid=0(root) gid=0(root) groups=0(root)\n", NULL,
+              "id", "root"),
+      BH_CASE(NULL, 1, NULL,
+              "id: cannot print \"only\" of more than one choice\n", "id", "-u",
+              "-g"),
+      BH_CASE(NULL, 1, NULL,
+              "id: cannot print only names or real IDs in default format\n",
+              "id", "-n"),
+      BH_CASE(NULL, 1, NULL, "id: 'nosuch': no such user\n", "id", "nosuch"),
+      BH_CASE(NULL, 1, NULL,
+              "id: invalid option -- 'x'\nTry 'id --help' for more "
+              "information.\n",
+              "id", "-x"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -98,12 +98,15 @@ static void t_uname(void **st) {
   RUN(h, NULL, "uname", "-a");
   assert_non_null(strstr(bh_out(h), "Linux localhost 6.1.0-vsh #1"));
   assert_non_null(strstr(bh_out(h), " GNU/Linux\n"));
-  RUN(h, NULL, "uname", "-p", "-i");
-  OUT_IS(h, "unknown unknown\n");
-  assert_int_equal(RUN(h, NULL, "uname", "a"), 1);
-  ERR_IS(h, "uname: extra operand 'a'\n"
-            "Try 'uname --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "uname", "-x"), 1);
+  const bh_case cases[] = {
+      BH_CASE(NULL, BH_ANY, "unknown unknown\n", NULL, "uname", "-p", "-i"),
+      BH_CASE(NULL, 1, NULL,
+              "uname: extra operand 'a'\n"
+              "Try 'uname --help' for more information.\n",
+              "uname", "a"),
+      BH_CASE(NULL, 1, NULL, NULL, "uname", "-x"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -120,13 +123,18 @@ static void t_sleep(void **st) {
   assert_int_equal(RUN(h, NULL, "sleep", "0.05", "0.01s"), 0);
   int64_t dt = mono_ms() - t0;
   assert_true(dt >= 60 && dt < 2000);
-  assert_int_equal(RUN(h, NULL, "sleep", "0"), 0);
-  assert_int_equal(RUN(h, NULL, "sleep"), 1);
-  ERR_IS(h, "sleep: missing operand\n"
-            "Try 'sleep --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "sleep", "1x"), 1);
-  ERR_IS(h, "sleep: invalid time interval '1x'\n"
-            "Try 'sleep --help' for more information.\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 0, NULL, NULL, "sleep", "0"),
+      BH_CASE(NULL, 1, NULL,
+              "sleep: missing operand\n"
+              "Try 'sleep --help' for more information.\n",
+              "sleep"),
+      BH_CASE(NULL, 1, NULL,
+              "sleep: invalid time interval '1x'\n"
+              "Try 'sleep --help' for more information.\n",
+              "sleep", "1x"),
+  };
+  bh_check_all(h, cases);
   /* A deadline stops it early. */
   h->bud.deadline_ns = budget_now_ns(&h->bud) + 50000000;
   t0 = mono_ms();
@@ -145,65 +153,71 @@ static void t_date(void **st) {
   RUN(h, NULL, "date", "-R");
   OUT_IS(h, "Sun, 09 Sep 2001 01:46:40 +0000\n");
   h->now_ns += 500000000;
-  RUN(h, NULL, "date", "-I");
-  OUT_IS(h, "2001-09-09\n");
-  RUN(h, NULL, "date", "-Ihours");
-  OUT_IS(h, "2001-09-09T01+00:00\n");
-  RUN(h, NULL, "date", "-Iminutes");
-  OUT_IS(h, "2001-09-09T01:46+00:00\n");
-  RUN(h, NULL, "date", "--iso-8601=seconds");
-  OUT_IS(h, "2001-09-09T01:46:40+00:00\n");
-  RUN(h, NULL, "date", "-Ins");
-  OUT_IS(h, "2001-09-09T01:46:40,500000000+00:00\n");
-  RUN(h, NULL, "date", "--rfc-3339=date");
-  OUT_IS(h, "2001-09-09\n");
-  RUN(h, NULL, "date", "--rfc-3339=seconds");
-  OUT_IS(h, "2001-09-09 01:46:40+00:00\n");
-  RUN(h, NULL, "date", "--rfc-3339=ns");
-  OUT_IS(h, "2001-09-09 01:46:40.500000000+00:00\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, BH_ANY, "2001-09-09\n", NULL, "date", "-I"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09T01+00:00\n", NULL, "date", "-Ihours"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09T01:46+00:00\n", NULL, "date",
+              "-Iminutes"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09T01:46:40+00:00\n", NULL, "date",
+              "--iso-8601=seconds"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09T01:46:40,500000000+00:00\n", NULL,
+              "date", "-Ins"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09\n", NULL, "date", "--rfc-3339=date"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09 01:46:40+00:00\n", NULL, "date",
+              "--rfc-3339=seconds"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09 01:46:40.500000000+00:00\n", NULL,
+              "date", "--rfc-3339=ns"),
+  };
+  bh_check_all(h, cases);
   h->now_ns -= 500000000;
-  RUN(h, NULL, "date",
-      "+%c|%x|%X|%r|%D|%z|%:z|%::z|%:::z|%Z|%P|%p|%q|%k|%l|%-d|%_m|%^a|%#Z|"
-      "%#p|%3N|%N|%j|%U|%W|%V|%G|%g|%C|%u|%w|%s|%e|%5Y|%-5d|%K|%");
-  OUT_IS(h, "Sun Sep  9 01:46:40 2001|09/09/01|01:46:40|01:46:40 AM|09/09/01|"
-            "+0000|+00:00|+00:00:00|+00|UTC|am|AM|3| 1| 1|9| 9|SUN|utc|am|"
-            "000|000000000|252|36|36|36|2001|01|20|7|0|1000000000| 9|02001|9|"
-            "%K|%\n");
-  RUN(h, NULL, "date", "-u", "+%A %B %d %H:%M:%S %y %F %T %R %h %n%t.");
-  OUT_IS(h, "Sunday September 09 01:46:40 01 2001-09-09 01:46:40 01:46 Sep "
-            "\n\t.\n");
-  RUN(h, NULL, "date", "-d", "2024-01-02");
-  OUT_IS(h, "Tue Jan  2 00:00:00 UTC 2024\n");
-  RUN(h, NULL, "date", "-d", "2024-01-02 03:04:05");
-  OUT_IS(h, "Tue Jan  2 03:04:05 UTC 2024\n");
-  RUN(h, NULL, "date", "-d", "2024-01-02T03:04:05Z");
-  OUT_IS(h, "Tue Jan  2 03:04:05 UTC 2024\n");
-  RUN(h, NULL, "date", "-d", "2024-01-02T03:04:05+02:00", "+%F %T");
-  OUT_IS(h, "2024-01-02 01:04:05\n");
-  RUN(h, NULL, "date", "-d", "@0");
-  OUT_IS(h, "Thu Jan  1 00:00:00 UTC 1970\n");
-  RUN(h, NULL, "date", "-d", "@-1", "+%F %T");
-  OUT_IS(h, "1969-12-31 23:59:59\n");
-  RUN(h, NULL, "date", "-d", "3 days ago");
-  OUT_IS(h, "Thu Sep  6 01:46:40 UTC 2001\n");
-  RUN(h, NULL, "date", "-d", "yesterday", "+%F");
-  OUT_IS(h, "2001-09-08\n");
-  RUN(h, NULL, "date", "-d", "tomorrow", "+%F");
-  OUT_IS(h, "2001-09-10\n");
-  RUN(h, NULL, "date", "-d", "+2 hours", "+%T");
-  OUT_IS(h, "03:46:40\n");
-  RUN(h, NULL, "date", "-d", "2024-01-31 +1 month", "+%F");
-  OUT_IS(h, "2024-03-02\n");
-  RUN(h, NULL, "date", "-d", "next week", "+%F");
-  OUT_IS(h, "2001-09-16\n");
-  RUN(h, NULL, "date", "-d", "Thu Nov 30 01:02:03 UTC 2026", "+%s");
-  OUT_IS(h, "1796000523\n");
-  RUN(h, NULL, "date", "-d", "Jan 5 2020", "+%F %T");
-  OUT_IS(h, "2020-01-05 00:00:00\n");
-  RUN(h, NULL, "date", "-d", "monday", "+%F");
-  OUT_IS(h, "2001-09-10\n");
-  RUN(h, NULL, "date", "-d", "1900-03-01", "+%a %j %s");
-  OUT_IS(h, "Thu 060 -2203891200\n");
+  const bh_case cases2[] = {
+      BH_CASE(
+          NULL, BH_ANY,
+          "Sun Sep  9 01:46:40 2001|09/09/01|01:46:40|01:46:40 AM|09/09/01|"
+          "+0000|+00:00|+00:00:00|+00|UTC|am|AM|3| 1| 1|9| 9|SUN|utc|am|"
+          "000|000000000|252|36|36|36|2001|01|20|7|0|1000000000| 9|02001|9|"
+          "%K|%\n",
+          NULL, "date",
+          "+%c|%x|%X|%r|%D|%z|%:z|%::z|%:::z|%Z|%P|%p|%q|%k|%l|%-d|%_m|%^a|%#Z|"
+          "%#p|%3N|%N|%j|%U|%W|%V|%G|%g|%C|%u|%w|%s|%e|%5Y|%-5d|%K|%"),
+      BH_CASE(NULL, BH_ANY,
+              "Sunday September 09 01:46:40 01 2001-09-09 01:46:40 01:46 Sep "
+              "\n\t.\n",
+              NULL, "date", "-u", "+%A %B %d %H:%M:%S %y %F %T %R %h %n%t."),
+      BH_CASE(NULL, BH_ANY, "Tue Jan  2 00:00:00 UTC 2024\n", NULL, "date",
+              "-d", "2024-01-02"),
+      BH_CASE(NULL, BH_ANY, "Tue Jan  2 03:04:05 UTC 2024\n", NULL, "date",
+              "-d", "2024-01-02 03:04:05"),
+      BH_CASE(NULL, BH_ANY, "Tue Jan  2 03:04:05 UTC 2024\n", NULL, "date",
+              "-d", "2024-01-02T03:04:05Z"),
+      BH_CASE(NULL, BH_ANY, "2024-01-02 01:04:05\n", NULL, "date", "-d",
+              "2024-01-02T03:04:05+02:00", "+%F %T"),
+      BH_CASE(NULL, BH_ANY, "Thu Jan  1 00:00:00 UTC 1970\n", NULL, "date",
+              "-d", "@0"),
+      BH_CASE(NULL, BH_ANY, "1969-12-31 23:59:59\n", NULL, "date", "-d", "@-1",
+              "+%F %T"),
+      BH_CASE(NULL, BH_ANY, "Thu Sep  6 01:46:40 UTC 2001\n", NULL, "date",
+              "-d", "3 days ago"),
+      BH_CASE(NULL, BH_ANY, "2001-09-08\n", NULL, "date", "-d", "yesterday",
+              "+%F"),
+      BH_CASE(NULL, BH_ANY, "2001-09-10\n", NULL, "date", "-d", "tomorrow",
+              "+%F"),
+      BH_CASE(NULL, BH_ANY, "03:46:40\n", NULL, "date", "-d", "+2 hours",
+              "+%T"),
+      BH_CASE(NULL, BH_ANY, "2024-03-02\n", NULL, "date", "-d",
+              "2024-01-31 +1 month", "+%F"),
+      BH_CASE(NULL, BH_ANY, "2001-09-16\n", NULL, "date", "-d", "next week",
+              "+%F"),
+      BH_CASE(NULL, BH_ANY, "1796000523\n", NULL, "date", "-d",
+              "Thu Nov 30 01:02:03 UTC 2026", "+%s"),
+      BH_CASE(NULL, BH_ANY, "2020-01-05 00:00:00\n", NULL, "date", "-d",
+              "Jan 5 2020", "+%F %T"),
+      BH_CASE(NULL, BH_ANY, "2001-09-10\n", NULL, "date", "-d", "monday",
+              "+%F"),
+      BH_CASE(NULL, BH_ANY, "Thu 060 -2203891200\n", NULL, "date", "-d",
+              "1900-03-01", "+%a %j %s"),
+  };
+  bh_check_all(h, cases2);
   static const char *const wk[][2] = {{"2021-01-01", "00 00 53 2020"},
                                       {"2020-12-31", "52 52 53 2020"},
                                       {"2024-12-30", "52 53 01 2025"},
@@ -214,33 +228,39 @@ static void t_date(void **st) {
     snprintf(want, sizeof want, "%s\n", wk[i][1]);
     OUT_IS(h, want);
   }
-  RUN(h, NULL, "date", "-d", "2024-02-29 +1 year", "+%F");
-  OUT_IS(h, "2025-03-01\n");
-  RUN(h, NULL, "date", "-d", "10:30", "+%F %T");
-  OUT_IS(h, "2001-09-09 10:30:00\n");
-  RUN(h, NULL, "date", "-d", "5pm", "+%T");
-  OUT_IS(h, "17:00:00\n");
-  RUN(h, NULL, "date", "-d", "20240102", "+%F");
-  OUT_IS(h, "2024-01-02\n");
+  const bh_case cases3[] = {
+      BH_CASE(NULL, BH_ANY, "2025-03-01\n", NULL, "date", "-d",
+              "2024-02-29 +1 year", "+%F"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09 10:30:00\n", NULL, "date", "-d",
+              "10:30", "+%F %T"),
+      BH_CASE(NULL, BH_ANY, "17:00:00\n", NULL, "date", "-d", "5pm", "+%T"),
+      BH_CASE(NULL, BH_ANY, "2024-01-02\n", NULL, "date", "-d", "20240102",
+              "+%F"),
+  };
+  bh_check_all(h, cases3);
   bh_write(h, "f", "x");
   vfs_utimes(h->vfs, h->cwd, "f", VFS_UTIME_OMIT, INT64_C(86400000000000), 0);
-  RUN(h, NULL, "date", "-r", "f", "+%F");
-  OUT_IS(h, "1970-01-02\n");
-  assert_int_equal(RUN(h, NULL, "date", "-r", "nofile"), 1);
-  ERR_IS(h, "date: nofile: No such file or directory\n");
-  assert_int_equal(RUN(h, NULL, "date", "-d", "bogus words"), 1);
-  ERR_IS(h, "date: invalid date 'bogus words'\n");
-  assert_int_equal(RUN(h, NULL, "date", "-I", "-R"), 1);
-  ERR_IS(h, "date: multiple output formats specified\n");
-  assert_int_equal(RUN(h, NULL, "date", "-Ifoo"), 1);
-  ERR_IS(h, "date: invalid argument 'foo' for '--iso-8601'\n"
-            "Valid arguments are:\n  - 'hours'\n  - 'minutes'\n  - 'date'\n"
-            "  - 'seconds'\n  - 'ns'\n"
-            "Try 'date --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "date", "-x"), 1);
-  ERR_IS(h, "date: invalid option -- 'x'\n"
-            "Try 'date --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "date", "0101"), 1);
+  const bh_case cases4[] = {
+      BH_CASE(NULL, BH_ANY, "1970-01-02\n", NULL, "date", "-r", "f", "+%F"),
+      BH_CASE(NULL, 1, NULL, "date: nofile: No such file or directory\n",
+              "date", "-r", "nofile"),
+      BH_CASE(NULL, 1, NULL, "date: invalid date 'bogus words'\n", "date", "-d",
+              "bogus words"),
+      BH_CASE(NULL, 1, NULL, "date: multiple output formats specified\n",
+              "date", "-I", "-R"),
+      BH_CASE(NULL, 1, NULL,
+              "date: invalid argument 'foo' for '--iso-8601'\n"
+              "Valid arguments are:\n  - 'hours'\n  - 'minutes'\n  - 'date'\n"
+              "  - 'seconds'\n  - 'ns'\n"
+              "Try 'date --help' for more information.\n",
+              "date", "-Ifoo"),
+      BH_CASE(NULL, 1, NULL,
+              "date: invalid option -- 'x'\n"
+              "Try 'date --help' for more information.\n",
+              "date", "-x"),
+      BH_CASE(NULL, 1, NULL, NULL, "date", "0101"),
+  };
+  bh_check_all(h, cases4);
   bh_free(h);
 }
 
@@ -252,15 +272,16 @@ static void t_which(void **st) {
   vfs_privileged_leave(h->vfs);
   bh_write(h, "noexec", "x");
   bh_setenv(h, "PATH", "/usr/bin:/bin");
-  assert_int_equal(RUN(h, NULL, "which", "ls"), 0);
-  OUT_IS(h, "/usr/bin/ls\n");
-  assert_int_equal(RUN(h, NULL, "which", "-a", "ls", "nosuch"), 1);
-  OUT_IS(h, "/usr/bin/ls\n/bin/ls\n");
-  assert_int_equal(RUN(h, NULL, "which", "/bin/ls", "./noexec"), 1);
-  OUT_IS(h, "/bin/ls\n");
-  assert_int_equal(RUN(h, NULL, "which", "-x"), 2);
-  ERR_IS(h, "Illegal option -x\nUsage: which [-a] args\n");
-  assert_int_equal(RUN(h, NULL, "which"), 1);
+  const bh_case cases[] = {
+      BH_CASE(NULL, 0, "/usr/bin/ls\n", NULL, "which", "ls"),
+      BH_CASE(NULL, 1, "/usr/bin/ls\n/bin/ls\n", NULL, "which", "-a", "ls",
+              "nosuch"),
+      BH_CASE(NULL, 1, "/bin/ls\n", NULL, "which", "/bin/ls", "./noexec"),
+      BH_CASE(NULL, 2, NULL, "Illegal option -x\nUsage: which [-a] args\n",
+              "which", "-x"),
+      BH_CASE(NULL, 1, NULL, NULL, "which"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -338,13 +359,17 @@ static void t_od(void **st) {
   OUT_IS(h, "0000000 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30\n*\n"
             "0000040\n");
   h->stdin_chunk = 0;
-  assert_int_equal(RUN(h, NULL, "od", "-tz"), 1);
-  ERR_IS(h, "od: invalid character 'z' in type string 'z'\n");
-  assert_int_equal(RUN(h, NULL, "od", "-tx3"), 1);
-  ERR_IS(h, "od: invalid type string 'x3';\nthis system doesn't provide a "
-            "3-byte integral type\n");
-  assert_int_equal(RUN(h, NULL, "od", "nofile"), 1);
-  ERR_IS(h, "od: nofile: No such file or directory\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 1, NULL, "od: invalid character 'z' in type string 'z'\n",
+              "od", "-tz"),
+      BH_CASE(NULL, 1, NULL,
+              "od: invalid type string 'x3';\nthis system doesn't provide a "
+              "3-byte integral type\n",
+              "od", "-tx3"),
+      BH_CASE(NULL, 1, NULL, "od: nofile: No such file or directory\n", "od",
+              "nofile"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -354,33 +379,33 @@ static void t_comm(void **st) {
   bh_write(h, "c1", "a\nb\nd\n");
   bh_write(h, "c2", "b\nc\nd\ne\n");
   bh_write(h, "c3", "b\na\n");
-  assert_int_equal(RUN(h, NULL, "comm", "c1", "c2"), 0);
-  OUT_IS(h, "a\n\t\tb\n\tc\n\t\td\n\te\n");
-  RUN(h, NULL, "comm", "-12", "c1", "c2");
-  OUT_IS(h, "b\nd\n");
-  RUN(h, NULL, "comm", "-3", "--output-delimiter=::", "c1", "c2");
-  OUT_IS(h, "a\n::c\n::e\n");
-  RUN(h, NULL, "comm", "--total", "c1", "c2");
-  OUT_IS(h, "a\n\t\tb\n\tc\n\t\td\n\te\n1\t2\t2\ttotal\n");
-  RUN(h, "b\nc\nd\ne\n", "comm", "-23", "c1", "-");
-  OUT_IS(h, "a\n");
-  assert_int_equal(RUN(h, NULL, "comm", "c3", "c2"), 1);
-  OUT_IS(h, "\t\tb\na\n\tc\n\td\n\te\n");
-  ERR_IS(h, "comm: file 1 is not in sorted order\n"
-            "comm: input is not in sorted order\n");
-  assert_int_equal(RUN(h, NULL, "comm", "--check-order", "c3", "c2"), 1);
-  OUT_IS(h, "\t\tb\n");
-  ERR_IS(h, "comm: file 1 is not in sorted order\n");
-  assert_int_equal(RUN(h, NULL, "comm", "--nocheck-order", "c3", "c2"), 0);
-  ERR_IS(h, "");
-  assert_int_equal(RUN(h, NULL, "comm", "c1"), 1);
-  ERR_IS(h, "comm: missing operand after 'c1'\n"
-            "Try 'comm --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "comm", "c1", "c2", "c3"), 1);
-  ERR_IS(h, "comm: extra operand 'c3'\n"
-            "Try 'comm --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "comm", "c1", "nof"), 1);
-  ERR_IS(h, "comm: nof: No such file or directory\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 0, "a\n\t\tb\n\tc\n\t\td\n\te\n", NULL, "comm", "c1", "c2"),
+      BH_CASE(NULL, BH_ANY, "b\nd\n", NULL, "comm", "-12", "c1", "c2"),
+      BH_CASE(NULL, BH_ANY, "a\n::c\n::e\n", NULL, "comm", "-3",
+              "--output-delimiter=::", "c1", "c2"),
+      BH_CASE(NULL, BH_ANY, "a\n\t\tb\n\tc\n\t\td\n\te\n1\t2\t2\ttotal\n", NULL,
+              "comm", "--total", "c1", "c2"),
+      BH_CASE("b\nc\nd\ne\n", BH_ANY, "a\n", NULL, "comm", "-23", "c1", "-"),
+      BH_CASE(NULL, 1, "\t\tb\na\n\tc\n\td\n\te\n",
+              "comm: file 1 is not in sorted order\n"
+              "comm: input is not in sorted order\n",
+              "comm", "c3", "c2"),
+      BH_CASE(NULL, 1, "\t\tb\n", "comm: file 1 is not in sorted order\n",
+              "comm", "--check-order", "c3", "c2"),
+      BH_CASE(NULL, 0, NULL, "", "comm", "--nocheck-order", "c3", "c2"),
+      BH_CASE(NULL, 1, NULL,
+              "comm: missing operand after 'c1'\n"
+              "Try 'comm --help' for more information.\n",
+              "comm", "c1"),
+      BH_CASE(NULL, 1, NULL,
+              "comm: extra operand 'c3'\n"
+              "Try 'comm --help' for more information.\n",
+              "comm", "c1", "c2", "c3"),
+      BH_CASE(NULL, 1, NULL, "comm: nof: No such file or directory\n", "comm",
+              "c1", "nof"),
+  };
+  bh_check_all(h, cases);
   bh_writen(h, "z1", "a\0b\0", 4);
   bh_writen(h, "z2", "b\0c\0", 4);
   RUN(h, NULL, "comm", "-z", "z1", "z2");
@@ -394,93 +419,97 @@ static void t_paste(void **st) {
   bh *h = bh_new();
   bh_write(h, "c1", "a\nb\nd\n");
   bh_write(h, "c2", "b\nc\nd\ne\n");
-  assert_int_equal(RUN(h, NULL, "paste", "c1", "c2"), 0);
-  OUT_IS(h, "a\tb\nb\tc\nd\td\n\te\n");
-  RUN(h, NULL, "paste", "-s", "c1", "c2");
-  OUT_IS(h, "a\tb\td\nb\tc\td\te\n");
-  RUN(h, NULL, "paste", "-d", ",;", "c1", "c2", "c1");
-  OUT_IS(h, "a,b;a\nb,c;b\nd,d;d\n,e;\n");
-  RUN(h, NULL, "paste", "-s", "-d", "\\n,", "c2");
-  OUT_IS(h, "b\nc,d\ne\n");
-  RUN(h, "x\ny\nz\n", "paste", "-", "-");
-  OUT_IS(h, "x\ty\nz\t\n");
-  RUN(h, NULL, "paste", "-d", "", "c1", "c2");
-  OUT_IS(h, "ab\nbc\ndd\ne\n");
-  RUN(h, "", "paste", "-s");
-  OUT_IS(h, "\n");
-  assert_int_equal(RUN(h, NULL, "paste", "nof"), 1);
-  ERR_IS(h, "paste: nof: No such file or directory\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 0, "a\tb\nb\tc\nd\td\n\te\n", NULL, "paste", "c1", "c2"),
+      BH_CASE(NULL, BH_ANY, "a\tb\td\nb\tc\td\te\n", NULL, "paste", "-s", "c1",
+              "c2"),
+      BH_CASE(NULL, BH_ANY, "a,b;a\nb,c;b\nd,d;d\n,e;\n", NULL, "paste", "-d",
+              ",;", "c1", "c2", "c1"),
+      BH_CASE(NULL, BH_ANY, "b\nc,d\ne\n", NULL, "paste", "-s", "-d", "\\n,",
+              "c2"),
+      BH_CASE("x\ny\nz\n", BH_ANY, "x\ty\nz\t\n", NULL, "paste", "-", "-"),
+      BH_CASE(NULL, BH_ANY, "ab\nbc\ndd\ne\n", NULL, "paste", "-d", "", "c1",
+              "c2"),
+      BH_CASE("", BH_ANY, "\n", NULL, "paste", "-s"),
+      BH_CASE(NULL, 1, NULL, "paste: nof: No such file or directory\n", "paste",
+              "nof"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
 static void t_nl(void **st) {
   (void)st;
   bh *h = bh_new();
-  assert_int_equal(RUN(h, "a\n\nb\n", "nl"), 0);
-  OUT_IS(h, "     1\ta\n       \n     2\tb\n");
-  RUN(h, "a\n\nb\n", "nl", "-ba", "-nln", "-w3", "-s:");
-  OUT_IS(h, "1  :a\n2  :\n3  :b\n");
-  RUN(h, "a\n\nb\n", "nl", "-nrz", "-v5", "-i2");
-  OUT_IS(h, "000005\ta\n       \n000007\tb\n");
-  RUN(h, "a\n\\:\\:\\:\nh\n\\:\\:\nb\n\\:\nf\n", "nl", "-ha", "-fa");
-  OUT_IS(h, "     1\ta\n\n     1\th\n\n     1\tb\n\n     1\tf\n");
-  RUN(h, "a\nb\nc\n", "nl", "-p", "-bpb");
-  OUT_IS(h, "       a\n     1\tb\n       c\n");
-  assert_int_equal(RUN(h, "a\n", "nl", "-bx"), 1);
-  ERR_IS(h, "nl: invalid body numbering style: 'x'\n"
-            "Try 'nl --help' for more information.\n");
-  assert_int_equal(RUN(h, "a\n", "nl", "-w0"), 1);
-  ERR_IS(h, "nl: invalid line number field width: '0': Numerical result out "
-            "of range\n");
+  const bh_case cases[] = {
+      BH_CASE("a\n\nb\n", 0, "     1\ta\n       \n     2\tb\n", NULL, "nl"),
+      BH_CASE("a\n\nb\n", BH_ANY, "1  :a\n2  :\n3  :b\n", NULL, "nl", "-ba",
+              "-nln", "-w3", "-s:"),
+      BH_CASE("a\n\nb\n", BH_ANY, "000005\ta\n       \n000007\tb\n", NULL, "nl",
+              "-nrz", "-v5", "-i2"),
+      BH_CASE("a\n\\:\\:\\:\nh\n\\:\\:\nb\n\\:\nf\n", BH_ANY,
+              "     1\ta\n\n     1\th\n\n     1\tb\n\n     1\tf\n", NULL, "nl",
+              "-ha", "-fa"),
+      BH_CASE("a\nb\nc\n", BH_ANY, "       a\n     1\tb\n       c\n", NULL,
+              "nl", "-p", "-bpb"),
+      BH_CASE("a\n", 1, NULL,
+              "nl: invalid body numbering style: 'x'\n"
+              "Try 'nl --help' for more information.\n",
+              "nl", "-bx"),
+      BH_CASE("a\n", 1, NULL,
+              "nl: invalid line number field width: '0': Numerical result out "
+              "of range\n",
+              "nl", "-w0"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
 static void t_fold(void **st) {
   (void)st;
   bh *h = bh_new();
-  assert_int_equal(RUN(h, "abcdefghij klm nop\n", "fold", "-w5"), 0);
-  OUT_IS(h, "abcde\nfghij\n klm \nnop\n");
-  RUN(h, "abcdefghij klm nop\n", "fold", "-s", "-w5");
-  OUT_IS(h, "abcde\nfghij\n klm \nnop\n");
-  RUN(h, "aaa bbb ccc\n", "fold", "-s", "-w6");
-  OUT_IS(h, "aaa \nbbb \nccc\n");
-  RUN(h, "a\tbcdefghij\n", "fold", "-w5");
-  OUT_IS(h, "a\n\t\nbcdef\nghij\n");
-  RUN(h, "a\tbcdefghij\n", "fold", "-b", "-w5");
-  OUT_IS(h, "a\tbcd\nefghi\nj\n");
-  RUN(h, "abcdef", "fold", "-3");
-  OUT_IS(h, "abc\ndef");
-  assert_int_equal(RUN(h, NULL, "fold", "-w0"), 1);
-  ERR_IS(h, "fold: invalid number of columns: '0': Numerical result out of "
-            "range\n");
-  assert_int_equal(RUN(h, NULL, "fold", "-wx"), 1);
-  ERR_IS(h, "fold: invalid number of columns: 'x'\n");
+  const bh_case cases[] = {
+      BH_CASE("abcdefghij klm nop\n", 0, "abcde\nfghij\n klm \nnop\n", NULL,
+              "fold", "-w5"),
+      BH_CASE("abcdefghij klm nop\n", BH_ANY, "abcde\nfghij\n klm \nnop\n",
+              NULL, "fold", "-s", "-w5"),
+      BH_CASE("aaa bbb ccc\n", BH_ANY, "aaa \nbbb \nccc\n", NULL, "fold", "-s",
+              "-w6"),
+      BH_CASE("a\tbcdefghij\n", BH_ANY, "a\n\t\nbcdef\nghij\n", NULL, "fold",
+              "-w5"),
+      BH_CASE("a\tbcdefghij\n", BH_ANY, "a\tbcd\nefghi\nj\n", NULL, "fold",
+              "-b", "-w5"),
+      BH_CASE("abcdef", BH_ANY, "abc\ndef", NULL, "fold", "-3"),
+      BH_CASE(NULL, 1, NULL,
+              "fold: invalid number of columns: '0': Numerical result out of "
+              "range\n",
+              "fold", "-w0"),
+      BH_CASE(NULL, 1, NULL, "fold: invalid number of columns: 'x'\n", "fold",
+              "-wx"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
 static void t_expand(void **st) {
   (void)st;
   bh *h = bh_new();
-  assert_int_equal(RUN(h, "a\tb\n        x\n", "expand", "-t", "4"), 0);
-  OUT_IS(h, "a   b\n        x\n");
-  RUN(h, "a\tb\n", "expand");
-  OUT_IS(h, "a       b\n");
-  RUN(h, "\ta\tb\n", "expand", "-i", "-t2");
-  OUT_IS(h, "  a\tb\n");
-  RUN(h, "a\tbc\td\n", "expand", "-t", "3,6");
-  OUT_IS(h, "a  bc d\n");
-  RUN(h, "        a       b\n", "unexpand");
-  OUT_IS(h, "\ta       b\n");
-  RUN(h, "        a       b\n", "unexpand", "-a");
-  OUT_IS(h, "\ta\tb\n");
-  RUN(h, "x        y\n", "unexpand", "-a");
-  OUT_IS(h, "x\t y\n");
-  RUN(h, "    x\n", "unexpand", "-t", "4");
-  OUT_IS(h, "\tx\n");
-  RUN(h, "\t \n", "unexpand");
-  OUT_IS(h, "\t \n");
-  assert_int_equal(RUN(h, NULL, "expand", "-t", "0"), 1);
-  ERR_IS(h, "expand: tab size cannot be 0\n");
+  const bh_case cases[] = {
+      BH_CASE("a\tb\n        x\n", 0, "a   b\n        x\n", NULL, "expand",
+              "-t", "4"),
+      BH_CASE("a\tb\n", BH_ANY, "a       b\n", NULL, "expand"),
+      BH_CASE("\ta\tb\n", BH_ANY, "  a\tb\n", NULL, "expand", "-i", "-t2"),
+      BH_CASE("a\tbc\td\n", BH_ANY, "a  bc d\n", NULL, "expand", "-t", "3,6"),
+      BH_CASE("        a       b\n", BH_ANY, "\ta       b\n", NULL, "unexpand"),
+      BH_CASE("        a       b\n", BH_ANY, "\ta\tb\n", NULL, "unexpand",
+              "-a"),
+      BH_CASE("x        y\n", BH_ANY, "x\t y\n", NULL, "unexpand", "-a"),
+      BH_CASE("    x\n", BH_ANY, "\tx\n", NULL, "unexpand", "-t", "4"),
+      BH_CASE("\t \n", BH_ANY, "\t \n", NULL, "unexpand"),
+      BH_CASE(NULL, 1, NULL, "expand: tab size cannot be 0\n", "expand", "-t",
+              "0"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -488,20 +517,26 @@ static void t_sums(void **st) {
   (void)st;
   bh *h = bh_new();
   bh_write(h, "h1", "abc");
-  assert_int_equal(RUN(h, "", "md5sum", "h1", "-"), 0);
-  OUT_IS(h, "900150983cd24fb0d6963f7d28e17f72  h1\n"
-            "d41d8cd98f00b204e9800998ecf8427e  -\n");
-  RUN(h, "abc", "sha1sum");
-  OUT_IS(h, "a9993e364706816aba3e25717850c26c9cd0d89d  -\n");
-  RUN(h, "", "sha1sum");
-  OUT_IS(h, "da39a3ee5e6b4b0d3255bfef95601890afd80709  -\n");
-  RUN(h, "abc", "sha256sum");
-  OUT_IS(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-            "  -\n");
-  RUN(h, "abc", "sha512sum");
-  OUT_IS(h, "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
-            "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
-            "  -\n");
+  const bh_case cases[] = {
+      BH_CASE("", 0,
+              "900150983cd24fb0d6963f7d28e17f72  h1\n"
+              "d41d8cd98f00b204e9800998ecf8427e  -\n",
+              NULL, "md5sum", "h1", "-"),
+      BH_CASE("abc", BH_ANY, "a9993e364706816aba3e25717850c26c9cd0d89d  -\n",
+              NULL, "sha1sum"),
+      BH_CASE("", BH_ANY, "da39a3ee5e6b4b0d3255bfef95601890afd80709  -\n", NULL,
+              "sha1sum"),
+      BH_CASE("abc", BH_ANY,
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+              "  -\n",
+              NULL, "sha256sum"),
+      BH_CASE("abc", BH_ANY,
+              "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+              "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+              "  -\n",
+              NULL, "sha512sum"),
+  };
+  bh_check_all(h, cases);
   /* Multi-block inputs, fed in odd chunks. */
   char big[1000];
   memset(big, 'a', sizeof big);
@@ -523,50 +558,47 @@ static void t_sums(void **st) {
   RUN(h, NULL, "md5sum", "-b", "h1");
   OUT_IS(h, "900150983cd24fb0d6963f7d28e17f72 *h1\n");
   bh_write(h, "a\\b", "");
-  RUN(h, NULL, "md5sum", "a\\b");
-  OUT_IS(h, "\\d41d8cd98f00b204e9800998ecf8427e  a\\\\b\n");
-  /* -c */
-  RUN(h, "900150983cd24fb0d6963f7d28e17f72  h1\n", "md5sum", "-c");
-  OUT_IS(h, "h1: OK\n");
-  RUN(h, "MD5 (h1) = 900150983cd24fb0d6963f7d28e17f72\n", "md5sum", "-c");
-  OUT_IS(h, "h1: OK\n");
-  RUN(h, "\\d41d8cd98f00b204e9800998ecf8427e  a\\\\b\n", "md5sum", "-c");
-  OUT_IS(h, "a\\b: OK\n");
-  assert_int_equal(RUN(h,
-                       "00000000000000000000000000000000  h1\n"
-                       "900150983cd24fb0d6963f7d28e17f72  h1\n"
-                       "900150983cd24fb0d6963f7d28e17f72  nof\n"
-                       "bad\n",
-                       "md5sum", "-c"),
-                   1);
-  OUT_IS(h, "h1: FAILED\nh1: OK\nnof: FAILED open or read\n");
-  ERR_IS(h, "md5sum: nof: No such file or directory\n"
-            "md5sum: WARNING: 1 line is improperly formatted\n"
-            "md5sum: WARNING: 1 listed file could not be read\n"
-            "md5sum: WARNING: 1 computed checksum did NOT match\n");
-  assert_int_equal(RUN(h, "900150983cd24fb0d6963f7d28e17f72  h1\nbad\n",
-                       "md5sum", "-c", "--quiet", "-w"),
-                   0);
-  OUT_IS(h, "");
-  ERR_IS(h, "md5sum: 'standard input': 2: improperly formatted MD5 checksum "
-            "line\nmd5sum: WARNING: 1 line is improperly formatted\n");
-  assert_int_equal(RUN(h, "garbage\n", "md5sum", "-c"), 1);
-  ERR_IS(h, "md5sum: 'standard input': no properly formatted checksum lines "
-            "found\n");
-  assert_int_equal(RUN(h, "900150983cd24fb0d6963f7d28e17f72  nof\n", "md5sum",
-                       "-c", "--ignore-missing"),
-                   1);
-  ERR_IS(h, "md5sum: 'standard input': no file was verified\n");
-  assert_int_equal(RUN(h, "00000000000000000000000000000000  h1\n", "md5sum",
-                       "-c", "--status"),
-                   1);
-  OUT_IS(h, "");
-  ERR_IS(h, "");
-  assert_int_equal(RUN(h, NULL, "md5sum", "nofile"), 1);
-  ERR_IS(h, "md5sum: nofile: No such file or directory\n");
-  assert_int_equal(RUN(h, NULL, "md5sum", "-x"), 1);
-  ERR_IS(h, "md5sum: invalid option -- 'x'\n"
-            "Try 'md5sum --help' for more information.\n");
+  const bh_case cases2[] = {
+      BH_CASE(NULL, BH_ANY, "\\d41d8cd98f00b204e9800998ecf8427e  a\\\\b\n",
+              NULL, "md5sum", "a\\b"),
+      /* -c */
+      BH_CASE("900150983cd24fb0d6963f7d28e17f72  h1\n", BH_ANY, "h1: OK\n",
+              NULL, "md5sum", "-c"),
+      BH_CASE("MD5 (h1) = 900150983cd24fb0d6963f7d28e17f72\n", BH_ANY,
+              "h1: OK\n", NULL, "md5sum", "-c"),
+      BH_CASE("\\d41d8cd98f00b204e9800998ecf8427e  a\\\\b\n", BH_ANY,
+              "a\\b: OK\n", NULL, "md5sum", "-c"),
+      BH_CASE("00000000000000000000000000000000  h1\n"
+              "900150983cd24fb0d6963f7d28e17f72  h1\n"
+              "900150983cd24fb0d6963f7d28e17f72  nof\n"
+              "bad\n",
+              1, "h1: FAILED\nh1: OK\nnof: FAILED open or read\n",
+              "md5sum: nof: No such file or directory\n"
+              "md5sum: WARNING: 1 line is improperly formatted\n"
+              "md5sum: WARNING: 1 listed file could not be read\n"
+              "md5sum: WARNING: 1 computed checksum did NOT match\n",
+              "md5sum", "-c"),
+      BH_CASE("900150983cd24fb0d6963f7d28e17f72  h1\nbad\n", 0, "",
+              "md5sum: 'standard input': 2: improperly formatted MD5 checksum "
+              "line\nmd5sum: WARNING: 1 line is improperly formatted\n",
+              "md5sum", "-c", "--quiet", "-w"),
+      BH_CASE("garbage\n", 1, NULL,
+              "md5sum: 'standard input': no properly formatted checksum lines "
+              "found\n",
+              "md5sum", "-c"),
+      BH_CASE("900150983cd24fb0d6963f7d28e17f72  nof\n", 1, NULL,
+              "md5sum: 'standard input': no file was verified\n", "md5sum",
+              "-c", "--ignore-missing"),
+      BH_CASE("00000000000000000000000000000000  h1\n", 1, "", "", "md5sum",
+              "-c", "--status"),
+      BH_CASE(NULL, 1, NULL, "md5sum: nofile: No such file or directory\n",
+              "md5sum", "nofile"),
+      BH_CASE(NULL, 1, NULL,
+              "md5sum: invalid option -- 'x'\n"
+              "Try 'md5sum --help' for more information.\n",
+              "md5sum", "-x"),
+  };
+  bh_check_all(h, cases2);
   bh_free(h);
 }
 
@@ -580,18 +612,21 @@ static void t_sums_sha2(void **st) {
   (void)st;
   bh *h = bh_new();
   bh_write(h, "h1", "abc");
-  assert_int_equal(RUN(h, "abc", "sha224sum"), 0);
-  OUT_IS(h, ABC224 "  -\n");
-  assert_int_equal(RUN(h, "", "sha224sum", "h1", "-"), 0);
-  OUT_IS(h, ABC224 "  h1\n"
-                   "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"
-                   "  -\n");
-  assert_int_equal(RUN(h, "abc", "sha384sum"), 0);
-  OUT_IS(h, ABC384 "  -\n");
-  assert_int_equal(RUN(h, "", "sha384sum", "-", "h1"), 0);
-  OUT_IS(h, "38b060a751ac96384cd9327eb1b1e36a21fdb71114be0743"
-            "4c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b  -\n" ABC384
-            "  h1\n");
+  const bh_case cases[] = {
+      BH_CASE("abc", 0, ABC224 "  -\n", NULL, "sha224sum"),
+      BH_CASE("", 0,
+              ABC224 "  h1\n"
+                     "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"
+                     "  -\n",
+              NULL, "sha224sum", "h1", "-"),
+      BH_CASE("abc", 0, ABC384 "  -\n", NULL, "sha384sum"),
+      BH_CASE("", 0,
+              "38b060a751ac96384cd9327eb1b1e36a21fdb71114be0743"
+              "4c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b  -\n" ABC384
+              "  h1\n",
+              NULL, "sha384sum", "-", "h1"),
+  };
+  bh_check_all(h, cases);
   /* Many blocks, fed in odd chunks. */
   char big[1000];
   memset(big, 'a', sizeof big);
@@ -602,39 +637,41 @@ static void t_sums_sha2(void **st) {
   OUT_IS(h, "f54480689c6b0b11d0303285d9a81b21a93bca6ba5a1b447"
             "2765dca4da45ee328082d469c650cd3b61b16d3266ab8ced  -\n");
   h->stdin_chunk = 0;
-  /* --tag and -b */
-  assert_int_equal(RUN(h, NULL, "sha224sum", "--tag", "h1"), 0);
-  OUT_IS(h, "SHA224 (h1) = " ABC224 "\n");
-  assert_int_equal(RUN(h, NULL, "sha384sum", "--tag", "h1"), 0);
-  OUT_IS(h, "SHA384 (h1) = " ABC384 "\n");
-  RUN(h, NULL, "sha384sum", "-b", "h1");
-  OUT_IS(h, ABC384 " *h1\n");
-  /* -c, in both line forms */
-  assert_int_equal(RUN(h, ABC224 "  h1\n", "sha224sum", "-c"), 0);
-  OUT_IS(h, "h1: OK\n");
-  ERR_IS(h, "");
-  assert_int_equal(RUN(h, "SHA384 (h1) = " ABC384 "\n", "sha384sum", "-c"), 0);
-  OUT_IS(h, "h1: OK\n");
+  const bh_case cases2[] = {
+      /* --tag and -b */
+      BH_CASE(NULL, 0, "SHA224 (h1) = " ABC224 "\n", NULL, "sha224sum", "--tag",
+              "h1"),
+      BH_CASE(NULL, 0, "SHA384 (h1) = " ABC384 "\n", NULL, "sha384sum", "--tag",
+              "h1"),
+      BH_CASE(NULL, BH_ANY, ABC384 " *h1\n", NULL, "sha384sum", "-b", "h1"),
+      /* -c, in both line forms */
+      BH_CASE(ABC224 "  h1\n", 0, "h1: OK\n", "", "sha224sum", "-c"),
+      BH_CASE("SHA384 (h1) = " ABC384 "\n", 0, "h1: OK\n", NULL, "sha384sum",
+              "-c"),
+  };
+  bh_check_all(h, cases2);
   bh_write(h, "sums", ABC384 " *h1\n");
   assert_int_equal(RUN(h, NULL, "sha384sum", "--check", "sums"), 0);
   OUT_IS(h, "h1: OK\n");
   /* A mismatch. */
   bh_write(h, "h1", "abd");
-  assert_int_equal(RUN(h, ABC224 "  h1\n", "sha224sum", "-c"), 1);
-  OUT_IS(h, "h1: FAILED\n");
-  ERR_IS(h, "sha224sum: WARNING: 1 computed checksum did NOT match\n");
-  assert_int_equal(RUN(h, NULL, "sha384sum", "-c", "sums"), 1);
-  OUT_IS(h, "h1: FAILED\n");
-  ERR_IS(h, "sha384sum: WARNING: 1 computed checksum did NOT match\n");
-  assert_int_equal(RUN(h, NULL, "sha384sum", "-c", "--status", "sums"), 1);
-  OUT_IS(h, "");
-  ERR_IS(h, "");
-  /* A line of another length is not a SHA384 line. */
-  assert_int_equal(RUN(h, ABC224 "  h1\n", "sha384sum", "-c", "-w"), 1);
-  ERR_IS(h, "sha384sum: 'standard input': 1: improperly formatted SHA384 "
-            "checksum line\n"
-            "sha384sum: 'standard input': no properly formatted checksum "
-            "lines found\n");
+  const bh_case cases3[] = {
+      BH_CASE(ABC224 "  h1\n", 1, "h1: FAILED\n",
+              "sha224sum: WARNING: 1 computed checksum did NOT match\n",
+              "sha224sum", "-c"),
+      BH_CASE(NULL, 1, "h1: FAILED\n",
+              "sha384sum: WARNING: 1 computed checksum did NOT match\n",
+              "sha384sum", "-c", "sums"),
+      BH_CASE(NULL, 1, "", "", "sha384sum", "-c", "--status", "sums"),
+      /* A line of another length is not a SHA384 line. */
+      BH_CASE(ABC224 "  h1\n", 1, NULL,
+              "sha384sum: 'standard input': 1: improperly formatted SHA384 "
+              "checksum line\n"
+              "sha384sum: 'standard input': no properly formatted checksum "
+              "lines found\n",
+              "sha384sum", "-c", "-w"),
+  };
+  bh_check_all(h, cases3);
   bh_free(h);
 }
 
@@ -644,32 +681,38 @@ static void t_sums_messages(void **st) {
   (void)st;
   bh *h = bh_new();
   bh_write(h, "n\nl", "abc");
-  RUN(h, NULL, "md5sum", "n\nl");
-  OUT_IS(h, "\\900150983cd24fb0d6963f7d28e17f72  n\\nl\n");
-  assert_int_equal(
-      RUN(h, "\\900150983cd24fb0d6963f7d28e17f72  n\\nl\n", "md5sum", "-c"), 0);
-  OUT_IS(h, "\\n\\nl: OK\n");
-  assert_int_equal(
-      RUN(h, "\\00000000000000000000000000000000  n\\nl\n", "md5sum", "-c"), 1);
-  OUT_IS(h, "\\n\\nl: FAILED\n");
-  assert_int_equal(RUN(h, NULL, "md5sum", "sp ace", "a:b", "it's", "x\n"), 1);
-  ERR_IS(h, "md5sum: 'sp ace': No such file or directory\n"
-            "md5sum: 'a:b': No such file or directory\n"
-            "md5sum: \"it's\": No such file or directory\n"
-            "md5sum: 'x'$'\\n': No such file or directory\n");
-  assert_int_equal(RUN(h, NULL, "sha224sum", "--quiet", "--strict", "x"), 1);
-  ERR_IS(h, "sha224sum: the --quiet option is meaningful only when verifying "
-            "checksums\nTry 'sha224sum --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "sha224sum", "-z", "-c", "--tag", "x"), 1);
-  ERR_IS(h, "sha224sum: the --zero option is not supported when verifying "
-            "checksums\nTry 'sha224sum --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "sha384sum", "--tag", "-t", "x"), 1);
-  ERR_IS(h, "sha384sum: --tag does not support --text mode\n"
-            "Try 'sha384sum --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "sha384sum", "-b", "-c", "x"), 1);
-  ERR_IS(h, "sha384sum: the --binary and --text options are meaningless when "
-            "verifying checksums\n"
-            "Try 'sha384sum --help' for more information.\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, BH_ANY, "\\900150983cd24fb0d6963f7d28e17f72  n\\nl\n", NULL,
+              "md5sum", "n\nl"),
+      BH_CASE("\\900150983cd24fb0d6963f7d28e17f72  n\\nl\n", 0, "\\n\\nl: OK\n",
+              NULL, "md5sum", "-c"),
+      BH_CASE("\\00000000000000000000000000000000  n\\nl\n", 1,
+              "\\n\\nl: FAILED\n", NULL, "md5sum", "-c"),
+      BH_CASE(NULL, 1, NULL,
+              "md5sum: 'sp ace': No such file or directory\n"
+              "md5sum: 'a:b': No such file or directory\n"
+              "md5sum: \"it's\": No such file or directory\n"
+              "md5sum: 'x'$'\\n': No such file or directory\n",
+              "md5sum", "sp ace", "a:b", "it's", "x\n"),
+      BH_CASE(NULL, 1, NULL,
+              "sha224sum: the --quiet option is meaningful only when verifying "
+              "checksums\nTry 'sha224sum --help' for more information.\n",
+              "sha224sum", "--quiet", "--strict", "x"),
+      BH_CASE(NULL, 1, NULL,
+              "sha224sum: the --zero option is not supported when verifying "
+              "checksums\nTry 'sha224sum --help' for more information.\n",
+              "sha224sum", "-z", "-c", "--tag", "x"),
+      BH_CASE(NULL, 1, NULL,
+              "sha384sum: --tag does not support --text mode\n"
+              "Try 'sha384sum --help' for more information.\n",
+              "sha384sum", "--tag", "-t", "x"),
+      BH_CASE(NULL, 1, NULL,
+              "sha384sum: the --binary and --text options are meaningless when "
+              "verifying checksums\n"
+              "Try 'sha384sum --help' for more information.\n",
+              "sha384sum", "-b", "-c", "x"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -704,29 +747,28 @@ static void t_sums_no_context(void **st) {
 static void t_base64(void **st) {
   (void)st;
   bh *h = bh_new();
-  assert_int_equal(RUN(h, "abc", "base64"), 0);
-  OUT_IS(h, "YWJj\n");
-  RUN(h, "hello world hello world hello world hello world hello world",
-      "base64", "-w", "20");
-  OUT_IS(h, "aGVsbG8gd29ybGQgaGVs\nbG8gd29ybGQgaGVsbG8g\nd29ybGQgaGVsbG8gd29y\n"
-            "bGQgaGVsbG8gd29ybGQ=\n");
-  RUN(h, "ab", "base64", "-w0");
-  OUT_IS(h, "YWI=");
-  RUN(h, "", "base64");
-  OUT_IS(h, "");
+  const bh_case cases[] = {
+      BH_CASE("abc", 0, "YWJj\n", NULL, "base64"),
+      BH_CASE(
+          "hello world hello world hello world hello world hello world", BH_ANY,
+          "aGVsbG8gd29ybGQgaGVs\nbG8gd29ybGQgaGVsbG8g\nd29ybGQgaGVsbG8gd29y\n"
+          "bGQgaGVsbG8gd29ybGQ=\n",
+          NULL, "base64", "-w", "20"),
+      BH_CASE("ab", BH_ANY, "YWI=", NULL, "base64", "-w0"),
+      BH_CASE("", BH_ANY, "", NULL, "base64"),
+  };
+  bh_check_all(h, cases);
   h->stdin_chunk = 2;
   RUN(h, "abcdefg", "base64");
   OUT_IS(h, "YWJjZGVmZw==\n");
   h->stdin_chunk = 0;
-  RUN(h, "aGVs\nbG8=\n", "base64", "-d");
-  OUT_IS(h, "hello");
-  assert_int_equal(RUN(h, "aGV!sbG8=", "base64", "-d"), 1);
-  OUT_IS(h, "he");
-  ERR_IS(h, "base64: invalid input\n");
-  assert_int_equal(RUN(h, "aGV!sbG8=", "base64", "-di"), 0);
-  OUT_IS(h, "hello");
-  assert_int_equal(RUN(h, "aGVsbG8", "base64", "-d"), 1);
-  OUT_IS(h, "hello");
+  const bh_case cases2[] = {
+      BH_CASE("aGVs\nbG8=\n", BH_ANY, "hello", NULL, "base64", "-d"),
+      BH_CASE("aGV!sbG8=", 1, "he", "base64: invalid input\n", "base64", "-d"),
+      BH_CASE("aGV!sbG8=", 0, "hello", NULL, "base64", "-di"),
+      BH_CASE("aGVsbG8", 1, "hello", NULL, "base64", "-d"),
+  };
+  bh_check_all(h, cases2);
   bh_runb(h, "\0\377", 2, "base64", NULL);
   OUT_IS(h, "AP8=\n");
   RUN(h, "AP8=", "base64", "-d");
@@ -762,14 +804,19 @@ static void t_mktemp(void **st) {
   RUN(h, NULL, "mktemp", "-t", "xXXX.txt");
   assert_int_equal(strncmp(bh_out(h), "/home/user/x", 12), 0);
   assert_non_null(strstr(bh_out(h), ".txt\n"));
-  assert_int_equal(RUN(h, NULL, "mktemp", "abc"), 1);
-  ERR_IS(h, "mktemp: too few X's in template 'abc'\n");
-  assert_int_equal(RUN(h, NULL, "mktemp", "nodir/XXX"), 1);
-  ERR_IS(h, "mktemp: failed to create file via template 'nodir/XXX': No "
-            "such file or directory\n");
-  assert_int_equal(RUN(h, NULL, "mktemp", "a", "b"), 1);
-  ERR_IS(h, "mktemp: too many templates\n"
-            "Try 'mktemp --help' for more information.\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 1, NULL, "mktemp: too few X's in template 'abc'\n",
+              "mktemp", "abc"),
+      BH_CASE(NULL, 1, NULL,
+              "mktemp: failed to create file via template 'nodir/XXX': No "
+              "such file or directory\n",
+              "mktemp", "nodir/XXX"),
+      BH_CASE(NULL, 1, NULL,
+              "mktemp: too many templates\n"
+              "Try 'mktemp --help' for more information.\n",
+              "mktemp", "a", "b"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -806,24 +853,32 @@ static void t_timeout(void **st) {
   assert_true(mono_ms() - t0 < 2000);
   assert_int_equal(h->bud.stop, BUDGET_OK);
   assert_int_equal(h->bud.deadline_ns, 0);
-  assert_int_equal(RUN(h, NULL, "timeout", "-v", "0.05", "sleep", "5"), 124);
-  ERR_IS(h, "timeout: sending signal TERM to command 'sleep'\n");
-  assert_int_equal(
-      RUN(h, NULL, "timeout", "--preserve-status", "0.05", "sleep", "5"), 143);
-  assert_int_equal(RUN(h, NULL, "timeout", "-s", "KILL", "0.05", "sleep", "5"),
-                   137);
+  const bh_case cases[] = {
+      BH_CASE(NULL, 124, NULL,
+              "timeout: sending signal TERM to command 'sleep'\n", "timeout",
+              "-v", "0.05", "sleep", "5"),
+      BH_CASE(NULL, 143, NULL, NULL, "timeout", "--preserve-status", "0.05",
+              "sleep", "5"),
+      BH_CASE(NULL, 137, NULL, NULL, "timeout", "-s", "KILL", "0.05", "sleep",
+              "5"),
+  };
+  bh_check_all(h, cases);
   /* An outer deadline that fires first is not ours to clear. */
   h->bud.deadline_ns = budget_now_ns(&h->bud) + 30000000;
   assert_int_not_equal(RUN(h, NULL, "timeout", "10", "sleep", "5"), 124);
   assert_int_equal(h->bud.stop, BUDGET_TIMEOUT);
   h->bud.deadline_ns = 0;
-  assert_int_equal(RUN(h, NULL, "timeout", "1", "nosuchcmd"), 127);
-  assert_int_equal(RUN(h, NULL, "timeout"), 125);
-  ERR_IS(h, "Try 'timeout --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "timeout", "x", "sleep", "1"), 125);
-  ERR_IS(h, "timeout: invalid time interval 'x'\n"
-            "Try 'timeout --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "timeout", "--bogus"), 125);
+  const bh_case cases2[] = {
+      BH_CASE(NULL, 127, NULL, NULL, "timeout", "1", "nosuchcmd"),
+      BH_CASE(NULL, 125, NULL, "Try 'timeout --help' for more information.\n",
+              "timeout"),
+      BH_CASE(NULL, 125, NULL,
+              "timeout: invalid time interval 'x'\n"
+              "Try 'timeout --help' for more information.\n",
+              "timeout", "x", "sleep", "1"),
+      BH_CASE(NULL, 125, NULL, NULL, "timeout", "--bogus"),
+  };
+  bh_check_all(h, cases2);
   bh_free(h);
 }
 

@@ -2,8 +2,8 @@
 /*
  * Tests of the curl builtin, run through the builtin harness against an
  * HTTP server on 127.0.0.1 started by the test (tests/unit/http_server.h,
- * shared with test_net.c). The harness does not
- * set a network policy, so run_curl below is bh_runa plus c->net.
+ * shared with test_net.c). mk() gives the harness a network policy
+ * (h->net) that every run sees.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,8 +19,6 @@
 
 #include "bi_harness.h"
 #include "net/net.h"
-
-int bi_curl(bi_ctx *c);
 
 #include "http_server.h"
 
@@ -73,6 +71,7 @@ static env mk(vsh_net_policy *vp) {
   }
   char err[256];
   assert_int_equal(net_policy_compile(e.h->m, vp, &e.p, err, sizeof err), 0);
+  e.h->net = e.p;
   return e;
 }
 
@@ -81,47 +80,12 @@ static void done(env *e) {
   bh_free(e->h);
 }
 
+/* curl ARGS... with stdin `in` (NULL: empty), through the harness. */
 static int run_curl(env *e, const char *in, ...) {
-  char *argv[64];
-  int argc = 0;
-  argv[argc++] = "curl";
   va_list ap;
   va_start(ap, in);
-  const char *a;
-  while ((a = va_arg(ap, const char *)) != NULL && argc < 63)
-    argv[argc++] = (char *)a;
+  int st = bh_runv(e->h, in, in ? strlen(in) : 0, "curl", ap);
   va_end(ap);
-  argv[argc] = NULL;
-  bh *h = e->h;
-  buf_clear(&h->out);
-  buf_clear(&h->err);
-  h->bud.stop = BUDGET_OK;
-  bi_ctx *c = &h->c;
-  memset(c, 0, sizeof *c);
-  c->argc = argc;
-  c->argv = argv;
-  c->in =
-      stream_mem_reader(h->m, &h->bud, in ? in : "", in ? strlen(in) : 0, 0);
-  c->out = stream_capture(h->m, &h->bud, &h->out, NULL, NULL, 1, 1);
-  c->err = stream_capture(h->m, &h->bud, &h->err, NULL, NULL, 2, 0);
-  c->m = h->m;
-  c->scratch = &h->scratch;
-  c->vfs = h->vfs;
-  c->cwd = h->cwd;
-  c->bud = &h->bud;
-  c->net = e->p;
-  c->getenv = bh_getenv_;
-  c->environ = bh_environ_;
-  c->run_argv = bh_run_argv_;
-  c->setvar = bh_setvar_;
-  c->now_ns = bh_now_ns_;
-  c->random = bh_random_;
-  arena_mark m = arena_save(&h->scratch);
-  int st = bi_curl(c);
-  arena_release(&h->scratch, m);
-  stream_unref(c->in);
-  stream_unref(c->out);
-  stream_unref(c->err);
   return st;
 }
 

@@ -1,44 +1,7 @@
 // layers: core vfs shell builtins api
 /* test_exec.c - the interpreter end to end through the public API:
  * quoting, expansions, control flow, functions, pipelines, redirections. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "vsh.h"
-
-static vsh_sandbox *sb;
-
-static int setup(void **state) {
-  (void)state;
-  return vsh_open(NULL, &sb) == VSH_OK ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  vsh_close(sb);
-  sb = NULL;
-  return 0;
-}
-
-/* Run script; compare stdout and status. */
-static void check(const char *script, const char *out, int status) {
-  vsh_result r;
-  vsh_status st = vsh_exec(sb, script, NULL, &r);
-  assert_int_equal(st, VSH_OK);
-  if (strcmp(r.out, out) != 0 || r.status != status)
-    fprintf(stderr, "script: %s\nwant [%s] %d\ngot  [%s] %d\nstderr: %s\n",
-            script, out, status, r.out, r.status, r.err);
-  assert_string_equal(r.out, out);
-  assert_int_equal(r.status, status);
-  vsh_result_free(&r);
-}
+#include "api_harness.h"
 
 static void test_simple(void **state) {
   (void)state;

@@ -35,11 +35,19 @@ static void assert_content(bh *h, const char *p, const char *want) {
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static void test_quote(void **state) {
-  bh *h = bh_new();
+/* The harness's context, filled in enough for the fileutil helpers. */
+static bi_ctx *fu_ctx(bh *h) {
   bi_ctx *c = &h->c;
   c->m = h->m;
   c->scratch = &h->scratch;
+  c->vfs = h->vfs;
+  c->cwd = h->cwd;
+  return c;
+}
+
+static void test_quote(void **state) {
+  bh *h = bh_new();
+  bi_ctx *c = fu_ctx(h);
   assert_string_equal(fu_quote(c, "a"), "'a'");
   assert_string_equal(fu_quote(c, "a b"), "'a b'");
   assert_string_equal(fu_quote(c, "a'b"), "\"a'b\"");
@@ -56,9 +64,7 @@ static void test_quote(void **state) {
 
 static void test_modes(void **state) {
   bh *h = bh_new();
-  bi_ctx *c = &h->c;
-  c->scratch = &h->scratch;
-  c->m = h->m;
+  bi_ctx *c = fu_ctx(h);
   struct {
     const char *mode;
     unsigned old;
@@ -98,11 +104,7 @@ static void test_modes(void **state) {
 
 static void test_paths(void **state) {
   bh *h = bh_new();
-  bi_ctx *c = &h->c;
-  c->scratch = &h->scratch;
-  c->m = h->m;
-  c->vfs = h->vfs;
-  c->cwd = h->cwd;
+  bi_ctx *c = fu_ctx(h);
   assert_string_equal(fu_basename(c, "a/b/"), "b");
   assert_string_equal(fu_basename(c, "/"), "/");
   assert_string_equal(fu_dirname(c, "a/b"), "a");
@@ -769,12 +771,17 @@ static void test_stat(void **state) {
 
 /* ---- readlink / realpath ------------------------------------------------ */
 
-static void test_readlink(void **state) {
-  bh *h = bh_new();
+/* A file f, a directory d/e and two links to f: l and d/up (relative). */
+static void link_tree(bh *h) {
   bh_write(h, "f", "");
   RUN("mkdir", "-p", "d/e");
   vfs_symlink(h->vfs, h->cwd, "f", "l");
   vfs_symlink(h->vfs, h->cwd, "../f", "d/up");
+}
+
+static void test_readlink(void **state) {
+  bh *h = bh_new();
+  link_tree(h);
   vfs_symlink(h->vfs, h->cwd, "nope/x", "dang");
   vfs_symlink(h->vfs, h->cwd, "loop1", "loop2");
   vfs_symlink(h->vfs, h->cwd, "loop2", "loop1");
@@ -809,10 +816,7 @@ static void test_readlink(void **state) {
 
 static void test_realpath(void **state) {
   bh *h = bh_new();
-  bh_write(h, "f", "");
-  RUN("mkdir", "-p", "d/e");
-  vfs_symlink(h->vfs, h->cwd, "f", "l");
-  vfs_symlink(h->vfs, h->cwd, "../f", "d/up");
+  link_tree(h);
   assert_int_equal(RUN("realpath", "l", "d/up", "nope"), 0);
   OUT_IS("/home/user/f\n/home/user/f\n/home/user/nope\n");
   assert_int_equal(RUN("realpath", "nope/x"), 1);

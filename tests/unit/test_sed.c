@@ -20,24 +20,19 @@ static void t_basic(void **st) {
 static void t_cmds(void **st) {
   (void)st;
   bh *h = bh_new();
-  assert_int_equal(RUN(h, "a\nb\nc\n", "sed", "N;P;D"), 0);
-  OUT_IS(h, "a\nb\nc\n");
-  assert_int_equal(RUN(h, "a\nb\nc\n", "sed", "1!G;h;$!d"), 0);
-  OUT_IS(h, "c\nb\na\n");
-  assert_int_equal(RUN(h, "a", "sed", "p"), 0);
-  OUT_IS(h, "a\na");
-  assert_int_equal(RUN(h, "hello world\n", "sed", "s/\\w\\+/\\u&/g"), 0);
-  OUT_IS(h, "Hello World\n");
-  assert_int_equal(RUN(h, "baaac\n", "sed", "s/a*/x/g"), 0);
-  OUT_IS(h, "xbxcx\n");
-  assert_int_equal(RUN(h, "a\nb\nc\n", "sed", "2q5"), 5);
-  OUT_IS(h, "a\nb\n");
-  assert_int_equal(RUN(h, "a\tb\001\n", "sed", "-n", "l"), 0);
-  OUT_IS(h, "a\\tb\\001$\n");
-  assert_int_equal(RUN(h, "1\n2\n3\n4\n", "sed", "-n", "0~2p"), 0);
-  OUT_IS(h, "2\n4\n");
-  assert_int_equal(RUN(h, "a\nb\nc\n", "sed", "-n", "0,/a/p"), 0);
-  OUT_IS(h, "a\n");
+  const bh_case cases[] = {
+      BH_CASE("a\nb\nc\n", 0, "a\nb\nc\n", NULL, "sed", "N;P;D"),
+      BH_CASE("a\nb\nc\n", 0, "c\nb\na\n", NULL, "sed", "1!G;h;$!d"),
+      BH_CASE("a", 0, "a\na", NULL, "sed", "p"),
+      BH_CASE("hello world\n", 0, "Hello World\n", NULL, "sed",
+              "s/\\w\\+/\\u&/g"),
+      BH_CASE("baaac\n", 0, "xbxcx\n", NULL, "sed", "s/a*/x/g"),
+      BH_CASE("a\nb\nc\n", 5, "a\nb\n", NULL, "sed", "2q5"),
+      BH_CASE("a\tb\001\n", 0, "a\\tb\\001$\n", NULL, "sed", "-n", "l"),
+      BH_CASE("1\n2\n3\n4\n", 0, "2\n4\n", NULL, "sed", "-n", "0~2p"),
+      BH_CASE("a\nb\nc\n", 0, "a\n", NULL, "sed", "-n", "0,/a/p"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -52,27 +47,34 @@ static void t_files(void **st) {
   d = bh_read(h, "f.bak", NULL);
   assert_string_equal(d, "a\nb\n");
   free(d);
-  assert_int_equal(RUN(h, "", "sed", "-n", "$=", "f", "f.bak"), 0);
-  OUT_IS(h, "4\n");
-  assert_int_equal(RUN(h, "", "sed", "-s", "-n", "$=", "f", "f.bak"), 0);
-  OUT_IS(h, "2\n2\n");
-  assert_int_equal(RUN(h, "", "sed", "p", "nope"), 2);
-  ERR_IS(h, "sed: can't read nope: No such file or directory\n");
+  const bh_case cases[] = {
+      BH_CASE("", 0, "4\n", NULL, "sed", "-n", "$=", "f", "f.bak"),
+      BH_CASE("", 0, "2\n2\n", NULL, "sed", "-s", "-n", "$=", "f", "f.bak"),
+      BH_CASE("", 2, NULL, "sed: can't read nope: No such file or directory\n",
+              "sed", "p", "nope"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
 static void t_errors(void **st) {
   (void)st;
   bh *h = bh_new();
-  assert_int_equal(RUN(h, "", "sed", "-e", "p", "-e", "s/a"), 1);
-  ERR_IS(h, "sed: -e expression #2, char 3: unterminated `s' command\n");
-  assert_int_equal(RUN(h, "", "sed", "s/a/\\1/"), 1);
-  ERR_IS(h, "sed: -e expression #1, char 7: invalid reference \\1 on `s' "
-            "command's RHS\n");
-  assert_int_equal(RUN(h, "", "sed", "b foo"), 4);
-  assert_int_equal(RUN(h, "", "sed", "k"), 1);
-  ERR_IS(h, "sed: -e expression #1, char 1: unknown command: `k'\n");
-  assert_int_equal(RUN(h, "", "sed", "e ls"), 1);
+  const bh_case cases[] = {
+      BH_CASE("", 1, NULL,
+              "sed: -e expression #2, char 3: unterminated `s' command\n",
+              "sed", "-e", "p", "-e", "s/a"),
+      BH_CASE("", 1, NULL,
+              "sed: -e expression #1, char 7: invalid reference \\1 on `s' "
+              "command's RHS\n",
+              "sed", "s/a/\\1/"),
+      BH_CASE("", 4, NULL, NULL, "sed", "b foo"),
+      BH_CASE("", 1, NULL,
+              "sed: -e expression #1, char 1: unknown command: `k'\n", "sed",
+              "k"),
+      BH_CASE("", 1, NULL, NULL, "sed", "e ls"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 

@@ -11,22 +11,19 @@
 
 static void t_echo(void **st) {
   bh *h = bh_new();
-  assert_int_equal(RUN(h, NULL, "echo", "a", "b"), 0);
-  OUT_IS(h, "a b\n");
-  RUN(h, NULL, "echo", "-n", "x");
-  OUT_IS(h, "x");
-  RUN(h, NULL, "echo", "-ne", "a\\tb\\n");
-  OUT_IS(h, "a\tb\n");
-  RUN(h, NULL, "echo", "-nx", "--", "-");
-  OUT_IS(h, "-nx -- -\n");
-  RUN(h, NULL, "echo", "-e", "\\101|\\0101|\\x41|\\x4g|\\u263a|\\q|\\c|after");
-  OUT_IS(h, "\\101|A|A|\x04g|\xe2\x98\xba|\\q|");
-  RUN(h, NULL, "echo", "-eE", "a\\nb");
-  OUT_IS(h, "a\\nb\n");
-  RUN(h, NULL, "echo", "-e", "a\\\"b\\?c\\x");
-  OUT_IS(h, "a\\\"b\\?c\\x\n");
-  RUN(h, NULL, "echo");
-  OUT_IS(h, "\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 0, "a b\n", NULL, "echo", "a", "b"),
+      BH_CASE(NULL, BH_ANY, "x", NULL, "echo", "-n", "x"),
+      BH_CASE(NULL, BH_ANY, "a\tb\n", NULL, "echo", "-ne", "a\\tb\\n"),
+      BH_CASE(NULL, BH_ANY, "-nx -- -\n", NULL, "echo", "-nx", "--", "-"),
+      BH_CASE(NULL, BH_ANY, "\\101|A|A|\x04g|\xe2\x98\xba|\\q|", NULL, "echo",
+              "-e", "\\101|\\0101|\\x41|\\x4g|\\u263a|\\q|\\c|after"),
+      BH_CASE(NULL, BH_ANY, "a\\nb\n", NULL, "echo", "-eE", "a\\nb"),
+      BH_CASE(NULL, BH_ANY, "a\\\"b\\?c\\x\n", NULL, "echo", "-e",
+              "a\\\"b\\?c\\x"),
+      BH_CASE(NULL, BH_ANY, "\n", NULL, "echo"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -40,68 +37,68 @@ static void t_true_false(void **st) {
 
 static void t_printf(void **st) {
   bh *h = bh_new();
-  assert_int_equal(RUN(h, NULL, "printf", "%s %s\\n", "a", "b", "c"), 0);
-  OUT_IS(h, "a b\nc \n");
-  assert_int_equal(RUN(h, NULL, "printf", "%d|", "12abc", "x", "'A", "\"B",
-                       "0x1f", "010", " 5", "-3", "+4", ""),
-                   1);
-  OUT_IS(h, "12|0|65|66|31|8|5|-3|4|0|");
-  ERR_IS(h, "printf: 12abc: invalid number\nprintf: x: invalid number\n");
-  RUN(h, NULL, "printf", "%u %x %o\\n", "-1", "-1", "-1");
-  OUT_IS(h, "18446744073709551615 ffffffffffffffff 1777777777777777777777\n");
-  RUN(h, NULL, "printf", "%.3s|%-5s|%5s|%*d|%-*d|%.*f\\n", "abcdef", "ab", "ab",
-      "4", "7", "3", "8", "2", "3.14159");
-  OUT_IS(h, "abc|ab   |   ab|   7|8  |3.14\n");
-  RUN(h, NULL, "printf", "%f %e %g %a %F %E %G\\n", "1.5", "1.5", "1.5", "1.5",
-      "inf", "1e300", "0.0001");
-  OUT_IS(h, "1.500000 1.500000e+00 1.5 0xcp-3 INF 1.000000E+300 0.0001\n");
-  RUN(h, NULL, "printf", "%i|%5.3d|%+d|% d|%#x|%#o\\n", "3", "4", "5", "6",
-      "255", "8");
-  OUT_IS(h, "3|  004|+5| 6|0xff|010\n");
-  assert_int_equal(RUN(h, NULL, "printf", "a%yb\\n"), 1);
-  OUT_IS(h, "a");
-  ERR_IS(h, "printf: `y': invalid format character\n");
-  assert_int_equal(RUN(h, NULL, "printf", "ab%"), 1);
-  OUT_IS(h, "ab");
-  ERR_IS(h, "printf: `%': missing format character\n");
-  assert_int_equal(RUN(h, NULL, "printf", "%d\\n", "99999999999999999999"), 0);
-  OUT_IS(h, "9223372036854775807\n");
-  ERR_IS(h, "printf: warning: 99999999999999999999: Numerical result out of "
-            "range\n");
-  RUN(h, NULL, "printf", "%b|", "\\101", "\\0101", "a\\tb", "x\\cy", "z");
-  OUT_IS(h, "A|A|a\tb|x");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 0, "a b\nc \n", NULL, "printf", "%s %s\\n", "a", "b", "c"),
+      BH_CASE(NULL, 1, "12|0|65|66|31|8|5|-3|4|0|",
+              "printf: 12abc: invalid number\nprintf: x: invalid number\n",
+              "printf", "%d|", "12abc", "x", "'A", "\"B", "0x1f", "010", " 5",
+              "-3", "+4", ""),
+      BH_CASE(NULL, BH_ANY,
+              "18446744073709551615 ffffffffffffffff 1777777777777777777777\n",
+              NULL, "printf", "%u %x %o\\n", "-1", "-1", "-1"),
+      BH_CASE(NULL, BH_ANY, "abc|ab   |   ab|   7|8  |3.14\n", NULL, "printf",
+              "%.3s|%-5s|%5s|%*d|%-*d|%.*f\\n", "abcdef", "ab", "ab", "4", "7",
+              "3", "8", "2", "3.14159"),
+      BH_CASE(NULL, BH_ANY,
+              "1.500000 1.500000e+00 1.5 0xcp-3 INF 1.000000E+300 0.0001\n",
+              NULL, "printf", "%f %e %g %a %F %E %G\\n", "1.5", "1.5", "1.5",
+              "1.5", "inf", "1e300", "0.0001"),
+      BH_CASE(NULL, BH_ANY, "3|  004|+5| 6|0xff|010\n", NULL, "printf",
+              "%i|%5.3d|%+d|% d|%#x|%#o\\n", "3", "4", "5", "6", "255", "8"),
+      BH_CASE(NULL, 1, "a", "printf: `y': invalid format character\n", "printf",
+              "a%yb\\n"),
+      BH_CASE(NULL, 1, "ab", "printf: `%': missing format character\n",
+              "printf", "ab%"),
+      BH_CASE(NULL, 0, "9223372036854775807\n",
+              "printf: warning: 99999999999999999999: Numerical result out of "
+              "range\n",
+              "printf", "%d\\n", "99999999999999999999"),
+      BH_CASE(NULL, BH_ANY, "A|A|a\tb|x", NULL, "printf", "%b|", "\\101",
+              "\\0101", "a\\tb", "x\\cy", "z"),
+  };
+  bh_check_all(h, cases);
   RUN(h, NULL, "printf", "%q\\n", "a b", "it's", "\t", "", "~x", "a=b", "#a",
       "a#", "a,b", "a:~b", "x~", "\x01 b'c\"", "\x1b\a\x7f", "\xff", "é");
   ERR_IS(h, "");
   OUT_IS(h, "a\\ b\nit\\'s\n$'\\t'\n''\n\\~x\na=b\n\\#a\na#\na\\,b\na:\\~b\n"
             "x~\n$'\\001 b\\'c\"'\n$'\\E\\a\\177'\n$'\\377'\né\n");
-  RUN(h, NULL, "printf", "%5c|%-3b|%.2b|%c|\\n", "x", "a\\tb", "abc", "héllo");
-  OUT_IS(h, "    x|a\tb|ab|h|\n");
-  RUN(h, NULL, "printf", "%(%Y-%m-%d %H:%M:%S)T|%(%s)T|%.3(%Y)T|\\n", "0",
-      "86400", "0");
-  OUT_IS(h, "1970-01-01 00:00:00|86400|197|\n");
-  RUN(h, NULL, "printf", "%(%F)T\\n");
-  OUT_IS(h, "2001-09-09\n");
-  RUN(h, NULL, "printf", "%d %s|\\n", "1");
-  OUT_IS(h, "1 |\n");
-  RUN(h, NULL, "printf", "%*s|%-4d|%%|\\n", "-5", "ab", "7");
-  OUT_IS(h, "ab   |7   |%|\n");
-  RUN(h, NULL, "printf", "\\101\\x41\\u00e9\\c\\\"\\q\\n");
-  OUT_IS(h, "AA\xc3\xa9\\c\"\\q\n");
-  RUN(h, NULL, "printf", "%d\\n", "'\xc3\xa9");
-  OUT_IS(h, "233\n");
-  assert_int_equal(RUN(h, NULL, "printf", "-v", "v", "%s-%d", "a", "5"), 0);
-  OUT_IS(h, "");
+  const bh_case cases2[] = {
+      BH_CASE(NULL, BH_ANY, "    x|a\tb|ab|h|\n", NULL, "printf",
+              "%5c|%-3b|%.2b|%c|\\n", "x", "a\\tb", "abc", "héllo"),
+      BH_CASE(NULL, BH_ANY, "1970-01-01 00:00:00|86400|197|\n", NULL, "printf",
+              "%(%Y-%m-%d %H:%M:%S)T|%(%s)T|%.3(%Y)T|\\n", "0", "86400", "0"),
+      BH_CASE(NULL, BH_ANY, "2001-09-09\n", NULL, "printf", "%(%F)T\\n"),
+      BH_CASE(NULL, BH_ANY, "1 |\n", NULL, "printf", "%d %s|\\n", "1"),
+      BH_CASE(NULL, BH_ANY, "ab   |7   |%|\n", NULL, "printf",
+              "%*s|%-4d|%%|\\n", "-5", "ab", "7"),
+      BH_CASE(NULL, BH_ANY, "AA\xc3\xa9\\c\"\\q\n", NULL, "printf",
+              "\\101\\x41\\u00e9\\c\\\"\\q\\n"),
+      BH_CASE(NULL, BH_ANY, "233\n", NULL, "printf", "%d\\n", "'\xc3\xa9"),
+      BH_CASE(NULL, 0, "", NULL, "printf", "-v", "v", "%s-%d", "a", "5"),
+  };
+  bh_check_all(h, cases2);
   assert_string_equal(bh_var(h, "v"), "a-5");
-  assert_int_equal(RUN(h, NULL, "printf"), 2);
-  ERR_IS(h, "printf: usage: printf [-v var] format [arguments]\n");
-  assert_int_equal(RUN(h, NULL, "printf", "-z"), 2);
-  ERR_IS(h, "printf: -z: invalid option\n"
-            "printf: usage: printf [-v var] format [arguments]\n");
-  RUN(h, NULL, "printf", "--", "%s\\n", "-x");
-  OUT_IS(h, "-x\n");
-  RUN(h, NULL, "printf", "x\\n", "a", "b");
-  OUT_IS(h, "x\n");
+  const bh_case cases3[] = {
+      BH_CASE(NULL, 2, NULL,
+              "printf: usage: printf [-v var] format [arguments]\n", "printf"),
+      BH_CASE(NULL, 2, NULL,
+              "printf: -z: invalid option\n"
+              "printf: usage: printf [-v var] format [arguments]\n",
+              "printf", "-z"),
+      BH_CASE(NULL, BH_ANY, "-x\n", NULL, "printf", "--", "%s\\n", "-x"),
+      BH_CASE(NULL, BH_ANY, "x\n", NULL, "printf", "x\\n", "a", "b"),
+  };
+  bh_check_all(h, cases3);
   bh_free(h);
 }
 
@@ -109,27 +106,26 @@ static void t_cat(void **st) {
   bh *h = bh_new();
   bh_write(h, "f1", "a\nb\n");
   bh_write(h, "f2", "c");
-  assert_int_equal(RUN(h, "in\n", "cat", "f1", "-", "f2"), 0);
-  OUT_IS(h, "a\nb\nin\nc");
-  assert_int_equal(RUN(h, NULL, "cat", "nope", "f1"), 1);
-  OUT_IS(h, "a\nb\n");
-  ERR_IS(h, "cat: nope: No such file or directory\n");
-  assert_int_equal(RUN(h, NULL, "cat", "/tmp"), 1);
-  ERR_IS(h, "cat: /tmp: Is a directory\n");
-  RUN(h, "a b\tc\n\x01\x80\xff\n", "cat", "-A");
-  OUT_IS(h, "a b^Ic$\n^AM-^@M-^?$\n");
-  RUN(h, "a\n\n\nb\n", "cat", "-ns");
-  OUT_IS(h, "     1\ta\n     2\t\n     3\tb\n");
-  RUN(h, "a\n\nb", "cat", "-bE");
-  OUT_IS(h, "     1\ta$\n$\n     2\tb");
-  /* numbering and line state continue across files */
-  RUN(h, NULL, "cat", "-n", "f2", "f1");
-  OUT_IS(h, "     1\tca\n     2\tb\n");
-  assert_int_equal(RUN(h, NULL, "cat", "-x"), 1);
-  ERR_IS(h, "cat: invalid option -- 'x'\n"
-            "Try 'cat --help' for more information.\n");
-  RUN(h, NULL, "cat", "/dev/null");
-  OUT_IS(h, "");
+  const bh_case cases[] = {
+      BH_CASE("in\n", 0, "a\nb\nin\nc", NULL, "cat", "f1", "-", "f2"),
+      BH_CASE(NULL, 1, "a\nb\n", "cat: nope: No such file or directory\n",
+              "cat", "nope", "f1"),
+      BH_CASE(NULL, 1, NULL, "cat: /tmp: Is a directory\n", "cat", "/tmp"),
+      BH_CASE("a b\tc\n\x01\x80\xff\n", BH_ANY, "a b^Ic$\n^AM-^@M-^?$\n", NULL,
+              "cat", "-A"),
+      BH_CASE("a\n\n\nb\n", BH_ANY, "     1\ta\n     2\t\n     3\tb\n", NULL,
+              "cat", "-ns"),
+      BH_CASE("a\n\nb", BH_ANY, "     1\ta$\n$\n     2\tb", NULL, "cat", "-bE"),
+      /* numbering and line state continue across files */
+      BH_CASE(NULL, BH_ANY, "     1\tca\n     2\tb\n", NULL, "cat", "-n", "f2",
+              "f1"),
+      BH_CASE(NULL, 1, NULL,
+              "cat: invalid option -- 'x'\n"
+              "Try 'cat --help' for more information.\n",
+              "cat", "-x"),
+      BH_CASE(NULL, BH_ANY, "", NULL, "cat", "/dev/null"),
+  };
+  bh_check_all(h, cases);
   /* binary data, and a pipe-like stdin */
   h->stdin_chunk = 3;
   assert_int_equal(bh_runb(h, "x\0y\nz", 5, "cat", NULL), 0);
@@ -196,60 +192,66 @@ static void t_test(void **st) {
       fail_msg("case %zu: status %d, want %d (%s)", i, got, cases[i].st,
                bh_err(h));
   }
-  assert_int_equal(RUN(h, NULL, "test", "1", "-eq", "a"), 2);
-  ERR_IS(h, "test: a: integer expression expected\n");
-  assert_int_equal(RUN(h, NULL, "test", "a", "b"), 2);
-  ERR_IS(h, "test: a: unary operator expected\n");
-  assert_int_equal(RUN(h, NULL, "test", "a", "-q", "b"), 2);
-  ERR_IS(h, "test: -q: binary operator expected\n");
-  assert_int_equal(RUN(h, NULL, "test", "a", "b", "c", "d", "e"), 2);
-  ERR_IS(h, "test: too many arguments\n");
-  assert_int_equal(RUN(h, NULL, "test", "(", "-z", ")", "!"), 2);
-  ERR_IS(h, "test: `)' expected, found !\n");
-  assert_int_equal(RUN(h, NULL, "[", "a"), 2);
-  ERR_IS(h, "[: missing `]'\n");
-  assert_int_equal(RUN(h, NULL, "[", "a", "=", "a", "]"), 0);
-  assert_int_equal(RUN(h, NULL, "[", "]"), 1);
+  const bh_case cases2[] = {
+      BH_CASE(NULL, 2, NULL, "test: a: integer expression expected\n", "test",
+              "1", "-eq", "a"),
+      BH_CASE(NULL, 2, NULL, "test: a: unary operator expected\n", "test", "a",
+              "b"),
+      BH_CASE(NULL, 2, NULL, "test: -q: binary operator expected\n", "test",
+              "a", "-q", "b"),
+      BH_CASE(NULL, 2, NULL, "test: too many arguments\n", "test", "a", "b",
+              "c", "d", "e"),
+      BH_CASE(NULL, 2, NULL, "test: `)' expected, found !\n", "test", "(", "-z",
+              ")", "!"),
+      BH_CASE(NULL, 2, NULL, "[: missing `]'\n", "[", "a"),
+      BH_CASE(NULL, 0, NULL, NULL, "[", "a", "=", "a", "]"),
+      BH_CASE(NULL, 1, NULL, NULL, "[", "]"),
+  };
+  bh_check_all(h, cases2);
   bh_setenv(h, "SHELLOPTS", "braceexpand:errexit:hashall");
-  assert_int_equal(RUN(h, NULL, "test", "-o", "errexit"), 0);
-  assert_int_equal(RUN(h, NULL, "test", "-o", "xtrace"), 1);
-  assert_int_equal(RUN(h, NULL, "test", "-v", "SHELLOPTS"), 0);
+  const bh_case cases3[] = {
+      BH_CASE(NULL, 0, NULL, NULL, "test", "-o", "errexit"),
+      BH_CASE(NULL, 1, NULL, NULL, "test", "-o", "xtrace"),
+      BH_CASE(NULL, 0, NULL, NULL, "test", "-v", "SHELLOPTS"),
+  };
+  bh_check_all(h, cases3);
   bh_free(h);
 }
 
 static void t_seq(void **st) {
   bh *h = bh_new();
-  RUN(h, NULL, "seq", "3");
-  OUT_IS(h, "1\n2\n3\n");
-  RUN(h, NULL, "seq", "1", "0.5", "3");
-  OUT_IS(h, "1.0\n1.5\n2.0\n2.5\n3.0\n");
-  RUN(h, NULL, "seq", "-w", "8", "11");
-  OUT_IS(h, "08\n09\n10\n11\n");
-  RUN(h, NULL, "seq", "-s,", "-w", "-1", "1");
-  OUT_IS(h, "-1,00,01\n");
-  RUN(h, NULL, "seq", "-f", "%03g", "2");
-  OUT_IS(h, "001\n002\n");
-  RUN(h, NULL, "seq", "0.1", "0.1", "0.3");
-  OUT_IS(h, "0.1\n0.2\n0.3\n");
-  RUN(h, NULL, "seq", "5", "-2", "1");
-  OUT_IS(h, "5\n3\n1\n");
-  RUN(h, NULL, "seq", "-w", "1", "0.5", "2");
-  OUT_IS(h, "1.0\n1.5\n2.0\n");
-  RUN(h, NULL, "seq", "18446744073709551615", "18446744073709551617");
-  OUT_IS(h, "18446744073709551615\n18446744073709551616\n"
-            "18446744073709551617\n");
-  RUN(h, NULL, "seq", "2", "1");
-  OUT_IS(h, "");
-  assert_int_equal(RUN(h, NULL, "seq", "1", "0", "3"), 1);
-  ERR_IS(h, "seq: invalid Zero increment value: '0'\n"
-            "Try 'seq --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "seq", "a"), 1);
-  ERR_IS(h, "seq: invalid floating point argument: 'a'\n"
-            "Try 'seq --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "seq", "-f", "%d", "3"), 1);
-  ERR_IS(h, "seq: format '%d' has unknown %d directive\n");
-  assert_int_equal(RUN(h, NULL, "seq"), 1);
-  ERR_IS(h, "seq: missing operand\nTry 'seq --help' for more information.\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, BH_ANY, "1\n2\n3\n", NULL, "seq", "3"),
+      BH_CASE(NULL, BH_ANY, "1.0\n1.5\n2.0\n2.5\n3.0\n", NULL, "seq", "1",
+              "0.5", "3"),
+      BH_CASE(NULL, BH_ANY, "08\n09\n10\n11\n", NULL, "seq", "-w", "8", "11"),
+      BH_CASE(NULL, BH_ANY, "-1,00,01\n", NULL, "seq", "-s,", "-w", "-1", "1"),
+      BH_CASE(NULL, BH_ANY, "001\n002\n", NULL, "seq", "-f", "%03g", "2"),
+      BH_CASE(NULL, BH_ANY, "0.1\n0.2\n0.3\n", NULL, "seq", "0.1", "0.1",
+              "0.3"),
+      BH_CASE(NULL, BH_ANY, "5\n3\n1\n", NULL, "seq", "5", "-2", "1"),
+      BH_CASE(NULL, BH_ANY, "1.0\n1.5\n2.0\n", NULL, "seq", "-w", "1", "0.5",
+              "2"),
+      BH_CASE(NULL, BH_ANY,
+              "18446744073709551615\n18446744073709551616\n"
+              "18446744073709551617\n",
+              NULL, "seq", "18446744073709551615", "18446744073709551617"),
+      BH_CASE(NULL, BH_ANY, "", NULL, "seq", "2", "1"),
+      BH_CASE(NULL, 1, NULL,
+              "seq: invalid Zero increment value: '0'\n"
+              "Try 'seq --help' for more information.\n",
+              "seq", "1", "0", "3"),
+      BH_CASE(NULL, 1, NULL,
+              "seq: invalid floating point argument: 'a'\n"
+              "Try 'seq --help' for more information.\n",
+              "seq", "a"),
+      BH_CASE(NULL, 1, NULL, "seq: format '%d' has unknown %d directive\n",
+              "seq", "-f", "%d", "3"),
+      BH_CASE(NULL, 1, NULL,
+              "seq: missing operand\nTry 'seq --help' for more information.\n",
+              "seq"),
+  };
+  bh_check_all(h, cases);
   /* a big count through the decimal-string path */
   RUN(h, NULL, "seq", "100000");
   assert_int_equal(h->out.len, 588895);
@@ -266,58 +268,46 @@ static void t_head_tail(void **st) {
   bh_write(h, "nonl", "a\nb\nc");
   for (int pipe = 0; pipe < 2; pipe++) {
     h->stdin_chunk = pipe ? 4 : 0;
-    RUN(h, n30.data, "head", "-n", "3");
-    OUT_IS(h, "1\n2\n3\n");
-    RUN(h, n30.data, "head", "-n", "-27");
-    OUT_IS(h, "1\n2\n3\n");
-    RUN(h, n30.data, "head", "-c", "5");
-    OUT_IS(h, "1\n2\n3");
-    RUN(h, n30.data, "head", "-c", "-77");
-    OUT_IS(h, "1\n2\n");
-    RUN(h, "a\nb\nc", "head", "-n", "-1");
-    OUT_IS(h, "a\nb\n");
-    RUN(h, "a\nb\nc", "head", "-n", "-0");
-    OUT_IS(h, "a\nb\nc");
-    RUN(h, n30.data, "tail", "-n", "2");
-    OUT_IS(h, "29\n30\n");
-    RUN(h, n30.data, "tail", "-n", "+29");
-    OUT_IS(h, "29\n30\n");
-    RUN(h, n30.data, "tail", "-c", "3");
-    OUT_IS(h, "30\n");
-    RUN(h, n30.data, "tail", "-c", "+76");
-    OUT_IS(h, "29\n30\n");
-    RUN(h, "a\nb\nc", "tail", "-n", "2");
-    OUT_IS(h, "b\nc");
-    RUN(h, "a\nb\nc", "tail", "-n", "0");
-    OUT_IS(h, "");
+    const bh_case cases[] = {
+        BH_CASE(n30.data, BH_ANY, "1\n2\n3\n", NULL, "head", "-n", "3"),
+        BH_CASE(n30.data, BH_ANY, "1\n2\n3\n", NULL, "head", "-n", "-27"),
+        BH_CASE(n30.data, BH_ANY, "1\n2\n3", NULL, "head", "-c", "5"),
+        BH_CASE(n30.data, BH_ANY, "1\n2\n", NULL, "head", "-c", "-77"),
+        BH_CASE("a\nb\nc", BH_ANY, "a\nb\n", NULL, "head", "-n", "-1"),
+        BH_CASE("a\nb\nc", BH_ANY, "a\nb\nc", NULL, "head", "-n", "-0"),
+        BH_CASE(n30.data, BH_ANY, "29\n30\n", NULL, "tail", "-n", "2"),
+        BH_CASE(n30.data, BH_ANY, "29\n30\n", NULL, "tail", "-n", "+29"),
+        BH_CASE(n30.data, BH_ANY, "30\n", NULL, "tail", "-c", "3"),
+        BH_CASE(n30.data, BH_ANY, "29\n30\n", NULL, "tail", "-c", "+76"),
+        BH_CASE("a\nb\nc", BH_ANY, "b\nc", NULL, "tail", "-n", "2"),
+        BH_CASE("a\nb\nc", BH_ANY, "", NULL, "tail", "-n", "0"),
+    };
+    bh_check_all(h, cases);
     RUN(h, "x\0y\0z\0", "tail", "-z", "-n", "1");
   }
   h->stdin_chunk = 0;
-  RUN(h, NULL, "head", "-2", "n30");
-  OUT_IS(h, "1\n2\n");
-  RUN(h, NULL, "head", "-3c", "n30");
-  OUT_IS(h, "1\n2");
-  RUN(h, NULL, "tail", "-3", "n30");
-  OUT_IS(h, "28\n29\n30\n");
-  RUN(h, NULL, "tail", "+29", "n30");
-  OUT_IS(h, "29\n30\n");
-  assert_int_equal(RUN(h, "x\n", "head", "-n1", "nonl", "nope", "-"), 1);
-  OUT_IS(h, "==> nonl <==\na\n\n==> standard input <==\nx\n");
-  ERR_IS(h, "head: cannot open 'nope' for reading: No such file or "
-            "directory\n");
-  RUN(h, NULL, "tail", "-q", "-n1", "nonl", "n30");
-  OUT_IS(h, "c30\n");
-  RUN(h, NULL, "head", "-v", "-n", "1", "nonl");
-  OUT_IS(h, "==> nonl <==\na\n");
-  assert_int_equal(RUN(h, NULL, "head", "-n", "x"), 1);
-  ERR_IS(h, "head: invalid number of lines: 'x'\n");
-  assert_int_equal(RUN(h, NULL, "head", "-c", "-1x"), 1);
-  ERR_IS(h, "head: invalid number of bytes: '1x'\n");
-  RUN(h, NULL, "head", "-n", "1K", "n30");
-  OUT_IS(h, n30.data);
-  assert_int_equal(RUN(h, NULL, "tail", "/tmp"), 1);
-  ERR_IS(h, "tail: error reading '/tmp': Is a directory\n");
-  assert_int_equal(RUN(h, NULL, "tail", "-f", "n30"), 1);
+  const bh_case cases2[] = {
+      BH_CASE(NULL, BH_ANY, "1\n2\n", NULL, "head", "-2", "n30"),
+      BH_CASE(NULL, BH_ANY, "1\n2", NULL, "head", "-3c", "n30"),
+      BH_CASE(NULL, BH_ANY, "28\n29\n30\n", NULL, "tail", "-3", "n30"),
+      BH_CASE(NULL, BH_ANY, "29\n30\n", NULL, "tail", "+29", "n30"),
+      BH_CASE("x\n", 1, "==> nonl <==\na\n\n==> standard input <==\nx\n",
+              "head: cannot open 'nope' for reading: No such file or "
+              "directory\n",
+              "head", "-n1", "nonl", "nope", "-"),
+      BH_CASE(NULL, BH_ANY, "c30\n", NULL, "tail", "-q", "-n1", "nonl", "n30"),
+      BH_CASE(NULL, BH_ANY, "==> nonl <==\na\n", NULL, "head", "-v", "-n", "1",
+              "nonl"),
+      BH_CASE(NULL, 1, NULL, "head: invalid number of lines: 'x'\n", "head",
+              "-n", "x"),
+      BH_CASE(NULL, 1, NULL, "head: invalid number of bytes: '1x'\n", "head",
+              "-c", "-1x"),
+      BH_CASE(NULL, BH_ANY, n30.data, NULL, "head", "-n", "1K", "n30"),
+      BH_CASE(NULL, 1, NULL, "tail: error reading '/tmp': Is a directory\n",
+              "tail", "/tmp"),
+      BH_CASE(NULL, 1, NULL, NULL, "tail", "-f", "n30"),
+  };
+  bh_check_all(h, cases2);
   assert_non_null(strstr(bh_err(h), "cannot follow"));
   buf_free(&n30);
   bh_free(h);
@@ -327,33 +317,28 @@ static void t_wc(void **st) {
   bh *h = bh_new();
   bh_write(h, "f1", "a\nb\n\n\n\tc\x01\x80\xff\n d");
   bh_write(h, "f2", "x\ny\n");
-  RUN(h, NULL, "wc", "f1", "f2");
-  OUT_IS(h, " 5  4 14 f1\n 2  2  4 f2\n 7  6 18 total\n");
-  RUN(h, NULL, "wc", "-l", "f1");
-  OUT_IS(h, "5 f1\n");
-  RUN(h, "a b\n", "wc");
-  OUT_IS(h, "      1       2       4\n");
-  RUN(h, "a b\n", "wc", "-l");
-  OUT_IS(h, "1\n");
-  assert_int_equal(RUN(h, NULL, "wc", "-c", "f1", "nope"), 1);
-  OUT_IS(h, "14 f1\n14 total\n");
-  ERR_IS(h, "wc: nope: No such file or directory\n");
-  RUN(h, "x\n", "wc", "-l", "f1", "-");
-  OUT_IS(h, "      5 f1\n      1 -\n      6 total\n");
-  /* UTF-8: characters, no-break spaces separate words, widths */
-  RUN(h,
-      "a\xc2\xa0"
-      "b\xe2\x80\x83"
-      "c",
-      "wc", "-wmL");
-  OUT_IS(h, "      3       5       5\n");
-  RUN(h,
-      "a\xff"
-      "b\xe2\x82",
-      "wc", "-wmc");
-  OUT_IS(h, "      1       2       5\n");
-  RUN(h, "ab\tc\r\xe4\xb8\xadx\n", "wc", "-L");
-  OUT_IS(h, "9\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, BH_ANY, " 5  4 14 f1\n 2  2  4 f2\n 7  6 18 total\n", NULL,
+              "wc", "f1", "f2"),
+      BH_CASE(NULL, BH_ANY, "5 f1\n", NULL, "wc", "-l", "f1"),
+      BH_CASE("a b\n", BH_ANY, "      1       2       4\n", NULL, "wc"),
+      BH_CASE("a b\n", BH_ANY, "1\n", NULL, "wc", "-l"),
+      BH_CASE(NULL, 1, "14 f1\n14 total\n",
+              "wc: nope: No such file or directory\n", "wc", "-c", "f1",
+              "nope"),
+      BH_CASE("x\n", BH_ANY, "      5 f1\n      1 -\n      6 total\n", NULL,
+              "wc", "-l", "f1", "-"),
+      /* UTF-8: characters, no-break spaces separate words, widths */
+      BH_CASE("a\xc2\xa0"
+              "b\xe2\x80\x83"
+              "c",
+              BH_ANY, "      3       5       5\n", NULL, "wc", "-wmL"),
+      BH_CASE("a\xff"
+              "b\xe2\x82",
+              BH_ANY, "      1       2       5\n", NULL, "wc", "-wmc"),
+      BH_CASE("ab\tc\r\xe4\xb8\xadx\n", BH_ANY, "9\n", NULL, "wc", "-L"),
+  };
+  bh_check_all(h, cases);
   /* a character split between two reads */
   h->stdin_chunk = 1;
   RUN(h, "\xe4\xb8\xad\xe4\xb8\xad x\n", "wc", "-mwl");
@@ -367,36 +352,35 @@ static void t_wc(void **st) {
 
 static void t_tr(void **st) {
   bh *h = bh_new();
-  RUN(h, "hello\n", "tr", "a-z", "A-Z");
-  OUT_IS(h, "HELLO\n");
-  RUN(h, "hello\n", "tr", "[:lower:]", "[:upper:]");
-  OUT_IS(h, "HELLO\n");
-  RUN(h, "hello\n", "tr", "a-z", "A-C");
-  OUT_IS(h, "CCCCC\n");
-  RUN(h, "hello\n", "tr", "elo", "[x*2]y");
-  OUT_IS(h, "hxxxy\n");
-  RUN(h, "hello\n", "tr", "a-z", "[x*]");
-  OUT_IS(h, "xxxxx\n");
-  RUN(h, "aabbcc\n", "tr", "-s", "a-c");
-  OUT_IS(h, "abc\n");
-  RUN(h, "hello\n", "tr", "-cd", "lo");
-  OUT_IS(h, "llo");
-  RUN(h, "hello world\n", "tr", "-cs", "[:alpha:]", "\\n");
-  OUT_IS(h, "hello\nworld\n");
-  RUN(h, "hello\n", "tr", "-t", "abcdefghijklmnop", "xy");
-  OUT_IS(h, "hello\n");
-  RUN(h, "he\x01llo\n", "tr", "-d", "\\001l");
-  OUT_IS(h, "heo\n");
-  assert_int_equal(RUN(h, "x", "tr", "a"), 1);
-  ERR_IS(h, "tr: missing operand after 'a'\n"
-            "Two strings must be given when translating.\n"
-            "Try 'tr --help' for more information.\n");
-  assert_int_equal(RUN(h, "x", "tr", "z-a", "x"), 1);
-  ERR_IS(h, "tr: range-endpoints of 'z-a' are in reverse collating "
-            "sequence order\n");
-  assert_int_equal(RUN(h, "x", "tr", "a", "[:digit:]"), 1);
-  assert_int_equal(RUN(h, "x", "tr", "hl", "[:upper:]"), 1);
-  ERR_IS(h, "tr: misaligned [:upper:] and/or [:lower:] construct\n");
+  const bh_case cases[] = {
+      BH_CASE("hello\n", BH_ANY, "HELLO\n", NULL, "tr", "a-z", "A-Z"),
+      BH_CASE("hello\n", BH_ANY, "HELLO\n", NULL, "tr", "[:lower:]",
+              "[:upper:]"),
+      BH_CASE("hello\n", BH_ANY, "CCCCC\n", NULL, "tr", "a-z", "A-C"),
+      BH_CASE("hello\n", BH_ANY, "hxxxy\n", NULL, "tr", "elo", "[x*2]y"),
+      BH_CASE("hello\n", BH_ANY, "xxxxx\n", NULL, "tr", "a-z", "[x*]"),
+      BH_CASE("aabbcc\n", BH_ANY, "abc\n", NULL, "tr", "-s", "a-c"),
+      BH_CASE("hello\n", BH_ANY, "llo", NULL, "tr", "-cd", "lo"),
+      BH_CASE("hello world\n", BH_ANY, "hello\nworld\n", NULL, "tr", "-cs",
+              "[:alpha:]", "\\n"),
+      BH_CASE("hello\n", BH_ANY, "hello\n", NULL, "tr", "-t",
+              "abcdefghijklmnop", "xy"),
+      BH_CASE("he\x01llo\n", BH_ANY, "heo\n", NULL, "tr", "-d", "\\001l"),
+      BH_CASE("x", 1, NULL,
+              "tr: missing operand after 'a'\n"
+              "Two strings must be given when translating.\n"
+              "Try 'tr --help' for more information.\n",
+              "tr", "a"),
+      BH_CASE("x", 1, NULL,
+              "tr: range-endpoints of 'z-a' are in reverse collating "
+              "sequence order\n",
+              "tr", "z-a", "x"),
+      BH_CASE("x", 1, NULL, NULL, "tr", "a", "[:digit:]"),
+      BH_CASE("x", 1, NULL,
+              "tr: misaligned [:upper:] and/or [:lower:] construct\n", "tr",
+              "hl", "[:upper:]"),
+  };
+  bh_check_all(h, cases);
   h->stdin_chunk = 2;
   assert_int_equal(bh_runb(h, "a\0a\0b", 5, "tr", "\\000a", "_x", NULL), 0);
   OUT_IS(h, "x_x_b");
@@ -424,42 +408,50 @@ static void t_tee(void **st) {
 static void t_sort(void **st) {
   bh *h = bh_new();
   const char *in = "banana 10\napple 2\nCherry 2.5\napple 2\n  date -3\n";
-  RUN(h, in, "sort");
-  OUT_IS(h, "  date -3\nCherry 2.5\napple 2\napple 2\nbanana 10\n");
-  RUN(h, in, "sort", "-k2n");
-  OUT_IS(h, "  date -3\napple 2\napple 2\nCherry 2.5\nbanana 10\n");
-  RUN(h, in, "sort", "-u", "-f", "-b");
-  OUT_IS(h, "apple 2\nbanana 10\nCherry 2.5\n  date -3\n");
-  RUN(h, in, "sort", "-t", " ", "-k2,2nr");
-  OUT_IS(h, "banana 10\nCherry 2.5\napple 2\napple 2\n  date -3\n");
-  RUN(h, "b 2\na 10\nc 1\na 10\n", "sort", "-k2n");
-  OUT_IS(h, "c 1\nb 2\na 10\na 10\n");
-  RUN(h, "1K\n3\n2M\n-1G\n", "sort", "-h");
-  OUT_IS(h, "-1G\n3\n1K\n2M\n");
-  RUN(h, "v1.10\nv1.2\nv1.2a\n.a\n.0\n", "sort", "-V");
-  OUT_IS(h, ".a\n.0\nv1.2\nv1.2a\nv1.10\n");
-  RUN(h, "FEB\njan\nxyz\nDec\n", "sort", "-M");
-  OUT_IS(h, "xyz\njan\nFEB\nDec\n");
-  RUN(h, "1e3\nnan\nabc\n-inf\n5\n", "sort", "-g");
-  OUT_IS(h, "abc\nnan\n-inf\n5\n1e3\n");
+  const bh_case cases[] = {
+      BH_CASE(in, BH_ANY,
+              "  date -3\nCherry 2.5\napple 2\napple 2\nbanana 10\n", NULL,
+              "sort"),
+      BH_CASE(in, BH_ANY,
+              "  date -3\napple 2\napple 2\nCherry 2.5\nbanana 10\n", NULL,
+              "sort", "-k2n"),
+      BH_CASE(in, BH_ANY, "apple 2\nbanana 10\nCherry 2.5\n  date -3\n", NULL,
+              "sort", "-u", "-f", "-b"),
+      BH_CASE(in, BH_ANY,
+              "banana 10\nCherry 2.5\napple 2\napple 2\n  date -3\n", NULL,
+              "sort", "-t", " ", "-k2,2nr"),
+      BH_CASE("b 2\na 10\nc 1\na 10\n", BH_ANY, "c 1\nb 2\na 10\na 10\n", NULL,
+              "sort", "-k2n"),
+      BH_CASE("1K\n3\n2M\n-1G\n", BH_ANY, "-1G\n3\n1K\n2M\n", NULL, "sort",
+              "-h"),
+      BH_CASE("v1.10\nv1.2\nv1.2a\n.a\n.0\n", BH_ANY,
+              ".a\n.0\nv1.2\nv1.2a\nv1.10\n", NULL, "sort", "-V"),
+      BH_CASE("FEB\njan\nxyz\nDec\n", BH_ANY, "xyz\njan\nFEB\nDec\n", NULL,
+              "sort", "-M"),
+      BH_CASE("1e3\nnan\nabc\n-inf\n5\n", BH_ANY, "abc\nnan\n-inf\n5\n1e3\n",
+              NULL, "sort", "-g"),
+  };
+  bh_check_all(h, cases);
   RUN(h, "b\0a\0", "sort", "-z");
-  RUN(h, "b\na", "sort", "-r");
-  OUT_IS(h, "b\na\n");
-  RUN(h, "a 2\nb 1\na 1\n", "sort", "-s", "-k1,1");
-  OUT_IS(h, "a 2\na 1\nb 1\n");
-  assert_int_equal(RUN(h, "b\na\n", "sort", "-c"), 1);
-  ERR_IS(h, "sort: -:2: disorder: a\n");
-  assert_int_equal(RUN(h, "b\na\n", "sort", "-C"), 1);
-  ERR_IS(h, "");
-  assert_int_equal(RUN(h, "a\na\n", "sort", "-cu"), 1);
-  assert_int_equal(RUN(h, NULL, "sort", "-k", "1.0"), 2);
-  ERR_IS(h, "sort: character offset is zero: invalid field specification "
-            "'1.0'\n");
-  assert_int_equal(RUN(h, NULL, "sort", "-nR"), 2);
-  ERR_IS(h, "sort: options '-nR' are incompatible\n");
-  assert_int_equal(RUN(h, NULL, "sort", "--bogus"), 2);
-  assert_int_equal(RUN(h, NULL, "sort", "nope"), 2);
-  ERR_IS(h, "sort: cannot read: nope: No such file or directory\n");
+  const bh_case cases2[] = {
+      BH_CASE("b\na", BH_ANY, "b\na\n", NULL, "sort", "-r"),
+      BH_CASE("a 2\nb 1\na 1\n", BH_ANY, "a 2\na 1\nb 1\n", NULL, "sort", "-s",
+              "-k1,1"),
+      BH_CASE("b\na\n", 1, NULL, "sort: -:2: disorder: a\n", "sort", "-c"),
+      BH_CASE("b\na\n", 1, NULL, "", "sort", "-C"),
+      BH_CASE("a\na\n", 1, NULL, NULL, "sort", "-cu"),
+      BH_CASE(NULL, 2, NULL,
+              "sort: character offset is zero: invalid field specification "
+              "'1.0'\n",
+              "sort", "-k", "1.0"),
+      BH_CASE(NULL, 2, NULL, "sort: options '-nR' are incompatible\n", "sort",
+              "-nR"),
+      BH_CASE(NULL, 2, NULL, NULL, "sort", "--bogus"),
+      BH_CASE(NULL, 2, NULL,
+              "sort: cannot read: nope: No such file or directory\n", "sort",
+              "nope"),
+  };
+  bh_check_all(h, cases2);
   /* -o onto an input file */
   bh_write(h, "f", "c\nb\na\n");
   assert_int_equal(RUN(h, NULL, "sort", "-o", "f", "f"), 0);
@@ -486,29 +478,29 @@ static void t_sort(void **st) {
 static void t_uniq(void **st) {
   bh *h = bh_new();
   const char *in = "a\na\nb\nA\na\nc c\nd c\nb\nb\nb\nlast";
-  RUN(h, in, "uniq");
-  OUT_IS(h, "a\nb\nA\na\nc c\nd c\nb\nlast\n");
-  RUN(h, in, "uniq", "-c");
-  OUT_IS(h, "      2 a\n      1 b\n      1 A\n      1 a\n      1 c c\n"
-            "      1 d c\n      3 b\n      1 last\n");
-  RUN(h, in, "uniq", "-d");
-  OUT_IS(h, "a\nb\n");
-  RUN(h, in, "uniq", "-u");
-  OUT_IS(h, "b\nA\na\nc c\nd c\nlast\n");
-  RUN(h, in, "uniq", "-D");
-  OUT_IS(h, "a\na\nb\nb\nb\n");
-  RUN(h, in, "uniq", "-i", "-c");
-  OUT_IS(h, "      2 a\n      1 b\n      2 A\n      1 c c\n      1 d c\n"
-            "      3 b\n      1 last\n");
-  RUN(h, in, "uniq", "-f1");
-  OUT_IS(h, "a\nc c\nb\n");
-  RUN(h, in, "uniq", "--all-repeated=separate");
-  OUT_IS(h, "a\na\n\nb\nb\nb\n");
-  RUN(h, "a\na\nb\n", "uniq", "--group=both");
-  OUT_IS(h, "\na\na\n\nb\n\n");
-  RUN(h, "ab\nac\nbd\n", "uniq", "-w1", "-c");
-  OUT_IS(h, "      2 ab\n      1 bd\n");
-  assert_int_equal(RUN(h, in, "uniq", "-Dc"), 1);
+  const bh_case cases[] = {
+      BH_CASE(in, BH_ANY, "a\nb\nA\na\nc c\nd c\nb\nlast\n", NULL, "uniq"),
+      BH_CASE(in, BH_ANY,
+              "      2 a\n      1 b\n      1 A\n      1 a\n      1 c c\n"
+              "      1 d c\n      3 b\n      1 last\n",
+              NULL, "uniq", "-c"),
+      BH_CASE(in, BH_ANY, "a\nb\n", NULL, "uniq", "-d"),
+      BH_CASE(in, BH_ANY, "b\nA\na\nc c\nd c\nlast\n", NULL, "uniq", "-u"),
+      BH_CASE(in, BH_ANY, "a\na\nb\nb\nb\n", NULL, "uniq", "-D"),
+      BH_CASE(in, BH_ANY,
+              "      2 a\n      1 b\n      2 A\n      1 c c\n      1 d c\n"
+              "      3 b\n      1 last\n",
+              NULL, "uniq", "-i", "-c"),
+      BH_CASE(in, BH_ANY, "a\nc c\nb\n", NULL, "uniq", "-f1"),
+      BH_CASE(in, BH_ANY, "a\na\n\nb\nb\nb\n", NULL, "uniq",
+              "--all-repeated=separate"),
+      BH_CASE("a\na\nb\n", BH_ANY, "\na\na\n\nb\n\n", NULL, "uniq",
+              "--group=both"),
+      BH_CASE("ab\nac\nbd\n", BH_ANY, "      2 ab\n      1 bd\n", NULL, "uniq",
+              "-w1", "-c"),
+      BH_CASE(in, 1, NULL, NULL, "uniq", "-Dc"),
+  };
+  bh_check_all(h, cases);
   bh_write(h, "in", "x\nx\n");
   assert_int_equal(RUN(h, NULL, "uniq", "in", "out"), 0);
   char *o = bh_read(h, "out", NULL);
@@ -520,32 +512,36 @@ static void t_uniq(void **st) {
 static void t_cut(void **st) {
   bh *h = bh_new();
   const char *in = "a:b:c:d\nno delim\n";
-  RUN(h, in, "cut", "-d:", "-f2");
-  OUT_IS(h, "b\nno delim\n");
-  RUN(h, in, "cut", "-d:", "-s", "-f1,3-");
-  OUT_IS(h, "a:c:d\n");
-  RUN(h, in, "cut", "-d:", "-f2-", "--output-delimiter=XY");
-  OUT_IS(h, "bXYcXYd\nno delim\n");
-  RUN(h, in, "cut", "-d:", "-f1,3", "--complement");
-  OUT_IS(h, "b:d\nno delim\n");
-  RUN(h, "abcdef\n", "cut", "-b", "1-2,3-4", "--output-delimiter=,");
-  OUT_IS(h, "ab,cd\n");
-  RUN(h, "abcdef\n", "cut", "-c", "1-2,2-3", "--output-delimiter=,");
-  OUT_IS(h, "abc\n");
-  RUN(h, "abcdef", "cut", "-b", "2,4-5", "--complement");
-  OUT_IS(h, "acf\n");
-  RUN(h, "one\ttwo\tthree\n", "cut", "-f", "-2");
-  OUT_IS(h, "one\ttwo\n");
-  assert_int_equal(RUN(h, in, "cut", "-b", "0"), 1);
-  ERR_IS(h, "cut: byte/character positions are numbered from 1\n"
-            "Try 'cut --help' for more information.\n");
-  assert_int_equal(RUN(h, in, "cut", "-f", "3-1"), 1);
-  ERR_IS(h, "cut: invalid decreasing range\n"
-            "Try 'cut --help' for more information.\n");
-  assert_int_equal(RUN(h, in, "cut", "-d", "ab", "-f1"), 1);
-  assert_int_equal(RUN(h, in, "cut"), 1);
-  ERR_IS(h, "cut: you must specify a list of bytes, characters, or fields\n"
-            "Try 'cut --help' for more information.\n");
+  const bh_case cases[] = {
+      BH_CASE(in, BH_ANY, "b\nno delim\n", NULL, "cut", "-d:", "-f2"),
+      BH_CASE(in, BH_ANY, "a:c:d\n", NULL, "cut", "-d:", "-s", "-f1,3-"),
+      BH_CASE(in, BH_ANY, "bXYcXYd\nno delim\n", NULL, "cut", "-d:", "-f2-",
+              "--output-delimiter=XY"),
+      BH_CASE(in, BH_ANY, "b:d\nno delim\n", NULL, "cut", "-d:", "-f1,3",
+              "--complement"),
+      BH_CASE("abcdef\n", BH_ANY, "ab,cd\n", NULL, "cut", "-b", "1-2,3-4",
+              "--output-delimiter=,"),
+      BH_CASE("abcdef\n", BH_ANY, "abc\n", NULL, "cut", "-c", "1-2,2-3",
+              "--output-delimiter=,"),
+      BH_CASE("abcdef", BH_ANY, "acf\n", NULL, "cut", "-b", "2,4-5",
+              "--complement"),
+      BH_CASE("one\ttwo\tthree\n", BH_ANY, "one\ttwo\n", NULL, "cut", "-f",
+              "-2"),
+      BH_CASE(in, 1, NULL,
+              "cut: byte/character positions are numbered from 1\n"
+              "Try 'cut --help' for more information.\n",
+              "cut", "-b", "0"),
+      BH_CASE(in, 1, NULL,
+              "cut: invalid decreasing range\n"
+              "Try 'cut --help' for more information.\n",
+              "cut", "-f", "3-1"),
+      BH_CASE(in, 1, NULL, NULL, "cut", "-d", "ab", "-f1"),
+      BH_CASE(in, 1, NULL,
+              "cut: you must specify a list of bytes, characters, or fields\n"
+              "Try 'cut --help' for more information.\n",
+              "cut"),
+  };
+  bh_check_all(h, cases);
   bh_free(h);
 }
 
@@ -566,16 +562,18 @@ static void t_basename_dirname(void **st) {
     snprintf(want, sizeof want, "%s\n", cases[i][2]);
     OUT_IS(h, want);
   }
-  RUN(h, NULL, "basename", "a/b.txt", ".txt");
-  OUT_IS(h, "b\n");
-  RUN(h, NULL, "basename", ".txt", ".txt");
-  OUT_IS(h, ".txt\n");
-  RUN(h, NULL, "basename", "-s", ".c", "x/a.c", "b.c");
-  OUT_IS(h, "a\nb\n");
-  assert_int_equal(RUN(h, NULL, "basename", "a", "b", "c"), 1);
-  ERR_IS(h, "basename: extra operand 'c'\n"
-            "Try 'basename --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "dirname"), 1);
+  const bh_case cases2[] = {
+      BH_CASE(NULL, BH_ANY, "b\n", NULL, "basename", "a/b.txt", ".txt"),
+      BH_CASE(NULL, BH_ANY, ".txt\n", NULL, "basename", ".txt", ".txt"),
+      BH_CASE(NULL, BH_ANY, "a\nb\n", NULL, "basename", "-s", ".c", "x/a.c",
+              "b.c"),
+      BH_CASE(NULL, 1, NULL,
+              "basename: extra operand 'c'\n"
+              "Try 'basename --help' for more information.\n",
+              "basename", "a", "b", "c"),
+      BH_CASE(NULL, 1, NULL, NULL, "dirname"),
+  };
+  bh_check_all(h, cases2);
   bh_free(h);
 }
 
@@ -599,35 +597,38 @@ static void t_env(void **st) {
   bh *h = bh_new();
   bh_setenv(h, "A", "1");
   bh_setenv(h, "B", "2");
-  RUN(h, NULL, "env");
-  OUT_IS(h, "A=1\nB=2\n");
-  RUN(h, NULL, "env", "-u", "A", "C=3", "B=x");
-  OUT_IS(h, "B=x\nC=3\n");
-  RUN(h, NULL, "env", "-i", "X=1");
-  OUT_IS(h, "X=1\n");
-  RUN(h, NULL, "env", "-", "Y=1");
-  OUT_IS(h, "Y=1\n");
-  assert_int_equal(RUN(h, NULL, "env", "cmd", "arg"), 127);
+  const bh_case cases[] = {
+      BH_CASE(NULL, BH_ANY, "A=1\nB=2\n", NULL, "env"),
+      BH_CASE(NULL, BH_ANY, "B=x\nC=3\n", NULL, "env", "-u", "A", "C=3", "B=x"),
+      BH_CASE(NULL, BH_ANY, "X=1\n", NULL, "env", "-i", "X=1"),
+      BH_CASE(NULL, BH_ANY, "Y=1\n", NULL, "env", "-", "Y=1"),
+      BH_CASE(NULL, 127, NULL, NULL, "env", "cmd", "arg"),
+  };
+  bh_check_all(h, cases);
   h->run_argv = fake_run;
   assert_int_equal(RUN(h, NULL, "env", "cmd", "arg"), 7);
   OUT_IS(h, "ran cmd\n");
   /* a changed environment needs the shell's run_argv_env */
   assert_int_equal(RUN(h, NULL, "env", "-i", "Z=1", "cmd"), 125);
   h->run_argv_env = fake_run_env;
-  assert_int_equal(RUN(h, NULL, "env", "-u", "A", "Z=1", "cmd", "x"), 3);
-  OUT_IS(h, "ran cmd in - with B=2 Z=1\n");
-  assert_int_equal(RUN(h, NULL, "env", "-i", "-C", "/tmp", "cmd"), 3);
-  OUT_IS(h, "ran cmd in /tmp with\n");
-  assert_int_equal(RUN(h, NULL, "env", "-u"), 125);
-  ERR_IS(h, "env: option requires an argument -- 'u'\n"
-            "Try 'env --help' for more information.\n");
-  assert_int_equal(RUN(h, NULL, "env", "-C", "/nonexist", "pwd"), 125);
-  ERR_IS(h, "env: cannot change directory to '/nonexist': No such file or "
-            "directory\n");
-  RUN(h, NULL, "printenv", "B", "A");
-  OUT_IS(h, "2\n1\n");
-  assert_int_equal(RUN(h, NULL, "printenv", "NOPE"), 1);
-  assert_int_equal(RUN(h, NULL, "printenv", "--bogus"), 2);
+  const bh_case cases2[] = {
+      BH_CASE(NULL, 3, "ran cmd in - with B=2 Z=1\n", NULL, "env", "-u", "A",
+              "Z=1", "cmd", "x"),
+      BH_CASE(NULL, 3, "ran cmd in /tmp with\n", NULL, "env", "-i", "-C",
+              "/tmp", "cmd"),
+      BH_CASE(NULL, 125, NULL,
+              "env: option requires an argument -- 'u'\n"
+              "Try 'env --help' for more information.\n",
+              "env", "-u"),
+      BH_CASE(NULL, 125, NULL,
+              "env: cannot change directory to '/nonexist': No such file or "
+              "directory\n",
+              "env", "-C", "/nonexist", "pwd"),
+      BH_CASE(NULL, BH_ANY, "2\n1\n", NULL, "printenv", "B", "A"),
+      BH_CASE(NULL, 1, NULL, NULL, "printenv", "NOPE"),
+      BH_CASE(NULL, 2, NULL, NULL, "printenv", "--bogus"),
+  };
+  bh_check_all(h, cases2);
   bh_free(h);
 }
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "vfs/vfs.h"
+#include "vfs_harness.h"
 
 static int64_t fixed_clock(void *ud, int mono) {
   (void)mono;
@@ -27,13 +28,6 @@ typedef struct fx {
   vfs *v;
   int64_t t;
 } fx;
-
-static void check_ok(vfs *v) {
-  char msg[256];
-  int rc = vfs_check(v, msg, sizeof msg);
-  if (rc)
-    fail_msg("vfs_check: %s", msg);
-}
 
 static int setup(void **state) {
   fx *f = calloc(1, sizeof *f);
@@ -70,6 +64,17 @@ static char *rd(vfs *v, const char *path) {
   snprintf(out, sizeof out, "%.*s", (int)n, d);
   vfs_release(v, d);
   return out;
+}
+
+/* path holds exactly the len bytes of want (NULs included). */
+static void assert_bytes(vfs *v, const char *path, const char *want,
+                         size_t len) {
+  char *d;
+  size_t n;
+  assert_int_equal(vfs_read_file(v, H, path, &d, &n), 0);
+  assert_int_equal(n, len);
+  assert_memory_equal(d, want, len);
+  vfs_release(v, d);
 }
 
 static void test_layout(void **state) {
@@ -116,15 +121,12 @@ static void test_files(void **state) {
   assert_int_equal(vfs_truncate(v, H, "a.txt", 4), 0);
   assert_string_equal(rd(v, "a.txt"), "hell");
   assert_int_equal(vfs_truncate(v, H, "a.txt", 6), 0);
-  char *d;
-  size_t n;
-  assert_int_equal(vfs_read_file(v, H, "a.txt", &d, &n), 0);
-  assert_int_equal(n, 6);
-  assert_memory_equal(d, "hell\0\0", 6);
-  vfs_release(v, d);
+  assert_bytes(v, "a.txt", "hell\0\0", 6);
   assert_int_equal(vfs_write_file(v, H, "a.txt", "x", 1, 0), 0);
   assert_string_equal(rd(v, "a.txt"), "x");
   /* errors */
+  char *d;
+  size_t n;
   assert_int_equal(vfs_read_file(v, H, "nope", &d, &n), -ENOENT);
   assert_int_equal(vfs_read_file(v, H, "/home", &d, &n), -EISDIR);
   assert_int_equal(vfs_read_file(v, H, "a.txt/x", &d, &n), -ENOTDIR);
@@ -477,12 +479,7 @@ static void test_handles(void **state) {
   /* visible through the tree at once, also after a rename */
   assert_int_equal(vfs_rename(v, H, "h", "h2"), 0);
   assert_int_equal(vfs_write(f, "!", 1), 1); /* at position 6 */
-  char *d;
-  size_t n;
-  assert_int_equal(vfs_read_file(v, H, "h2", &d, &n), 0);
-  assert_int_equal(n, 11);
-  assert_memory_equal(d, "abcdef!\0\0\0X", 11);
-  vfs_release(v, d);
+  assert_bytes(v, "h2", "abcdef!\0\0\0X", 11);
   vfs_close(f);
   check_ok(v);
   assert_int_equal(vfs_open(v, H, "h2", O_CREAT | O_EXCL | O_WRONLY, 0, &f),
@@ -496,6 +493,7 @@ static void test_handles(void **state) {
   /* unlink while open: the handle keeps the inode */
   assert_int_equal(vfs_unlink(v, H, "h2"), 0);
   assert_int_equal(vfs_write(f, "X", 1), 1);
+  size_t n;
   const char *p = vfs_file_data(f, &n);
   assert_int_equal(n, 5);
   assert_memory_equal(p, "hellX", 5);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "vfs/vfs.h"
+#include "vfs_harness.h"
 
 #define H "/home/user"
 
@@ -33,12 +34,6 @@ static void *counting_alloc(void *ud, void *p, size_t os, size_t ns) {
   return realloc(p, ns);
 }
 
-static void check_ok(vfs *v) {
-  char msg[256];
-  if (vfs_check(v, msg, sizeof msg))
-    fail_msg("vfs_check: %s", msg);
-}
-
 static char *rd(vfs *v, const char *path) {
   static char out[256];
   char *d;
@@ -48,13 +43,6 @@ static char *rd(vfs *v, const char *path) {
   snprintf(out, sizeof out, "%.*s", (int)n, d);
   vfs_release(v, d);
   return out;
-}
-
-static vfs *mkvfs(mem *m) {
-  vfs *v = vfs_new(m, NULL);
-  assert_non_null(v);
-  assert_int_equal(vfs_default_layout(v), 0);
-  return v;
 }
 
 static void test_isolation(void **state) {

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "vfs/vfs.h"
+#include "vfs_harness.h"
 
 #define H "/home/user"
 
@@ -69,12 +70,6 @@ static void end(tbuf *b) {
   sink(b, z, 1024);
 }
 
-static void check_ok(vfs *v) {
-  char msg[256];
-  if (vfs_check(v, msg, sizeof msg))
-    fail_msg("vfs_check: %s", msg);
-}
-
 /* Compare two trees: type, mode, content, link target, mtime seconds. */
 static void same_tree(vfs *a, const char *pa, vfs *b, const char *pb) {
   char **na, **nb;
@@ -116,12 +111,6 @@ static void same_tree(vfs *a, const char *pa, vfs *b, const char *pb) {
   }
   vfs_free_names(a, na, ca);
   vfs_free_names(b, nb, cb);
-}
-
-static vfs *mkvfs(mem *m) {
-  vfs *v = vfs_new(m, NULL);
-  assert_int_equal(vfs_default_layout(v), 0);
-  return v;
 }
 
 static void build_tree(vfs *v) {

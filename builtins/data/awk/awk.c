@@ -77,9 +77,7 @@ static const char *special_names[SV_COUNT] = {
     "OFMT", "ENVIRON",  "ARGC",   "ARGV"};
 
 int bi_awk(bi_ctx *c) {
-  static const bi_opt opts[] = {{"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {BI_OPTS_END};
   awk *A = mem_calloc(c->m, 1, sizeof *A);
   if (!A)
     return bi_error(c, "out of memory"), 2;

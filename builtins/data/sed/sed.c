@@ -78,9 +78,7 @@ static const bi_opt sed_opts[] = {{"quiet", 'n', BI_ARG_NONE},
                                   {"debug", O_DEBUG, BI_ARG_NONE},
                                   {"sandbox", O_SANDBOX, BI_ARG_NONE},
                                   {"follow-symlinks", O_FOLLOW, BI_ARG_NONE},
-                                  {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                  {"version", BI_OPT_VERSION, BI_ARG_NONE},
-                                  {NULL, 0, 0}};
+                                  BI_OPTS_END};
 
 /* GNU sed answers a usage error with the whole usage text on stderr. */
 static int usage_error(bi_ctx *c) {
