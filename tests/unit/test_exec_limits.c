@@ -102,6 +102,31 @@ static void test_timeout(void **state) {
   vsh_close(sb);
 }
 
+/* Loops inside the sub-languages that never read or write still meet the
+ * deadline and a cancel: awk's while/for/do and sed's branches. */
+static const char *const tight_loops[] = {
+    "awk 'BEGIN{while(1);}'",        "awk 'BEGIN{for(;;);}'",
+    "awk 'BEGIN{do x++; while(1)}'", "echo a | sed ':a;s/a/a/;ta'",
+    "echo a | sed ':a;ba'",          NULL};
+
+static void test_builtin_loops_timeout(void **state) {
+  (void)state;
+  vsh_limits lim = {0};
+  lim.timeout_ms = 200;
+  vsh_sandbox *sb = open_with(&lim);
+  for (int i = 0; tight_loops[i]; i++) {
+    vsh_result r;
+    assert_int_equal(run(sb, tight_loops[i], &r), 124);
+    assert_true(r.flags & VSH_RESULT_TIMED_OUT);
+    vsh_result_free(&r);
+  }
+  vsh_result r;
+  assert_int_equal(run(sb, "echo after", &r), 0);
+  assert_string_equal(r.out, "after\n");
+  vsh_result_free(&r);
+  vsh_close(sb);
+}
+
 static void test_cancel_before(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
@@ -145,6 +170,25 @@ static void test_cancel_during(void **state) {
   assert_true(vsh_memory_used(sb) <= before + 4096);
   assert_int_equal(run(sb, "echo again", &r), 0);
   vsh_result_free(&r);
+  vsh_close(sb);
+}
+
+static void test_builtin_loops_cancel(void **state) {
+  (void)state;
+  vsh_sandbox *sb = open_with(NULL);
+  for (int i = 0; tight_loops[i]; i++) {
+    vsh_cancel *c = vsh_cancel_new();
+    vsh_exec_opts o = {0};
+    o.cancel = c;
+    pthread_t t;
+    pthread_create(&t, NULL, canceller, c);
+    vsh_result r;
+    assert_int_equal(vsh_exec(sb, tight_loops[i], &o, &r), VSH_ABORT);
+    pthread_join(t, NULL);
+    assert_true(r.flags & VSH_RESULT_CANCELLED);
+    vsh_result_free(&r);
+    vsh_cancel_free(c);
+  }
   vsh_close(sb);
 }
 
@@ -211,6 +255,8 @@ int main(void) {
       cmocka_unit_test(test_limits),
       cmocka_unit_test(test_memory_limit),
       cmocka_unit_test(test_timeout),
+      cmocka_unit_test(test_builtin_loops_timeout),
+      cmocka_unit_test(test_builtin_loops_cancel),
       cmocka_unit_test(test_cancel_before),
       cmocka_unit_test(test_cancel_during),
       cmocka_unit_test(test_streaming),

@@ -949,7 +949,9 @@ static int loop_body(awk *A, node *b, int *brk) {
     *brk = 1;
     return X_EXIT;
   }
-  if (A->c->bud && (A->c->bud->stop != BUDGET_OK)) {
+  /* Every iteration polls the budget, so a loop that never reads or writes
+   * (while(1);) still ends at the deadline, a cancel or a limit. */
+  if (A->c->bud && budget_poll(A->c->bud)) {
     A->stop = 1;
     *brk = 1;
     return X_EXIT;

@@ -584,6 +584,12 @@ static int run_cmds(sx *x) {
   sd_prog *p = x->p;
   size_t pc = 0;
   while (pc < p->ncmds && !x->fatal) {
+    /* Branches can loop without reading or writing (:a;s/a/a/;ta): poll
+     * the budget on every command so the deadline and a cancel end it. */
+    if (x->c->bud && budget_poll(x->c->bud)) {
+      x->fatal = 1;
+      return CY_DELETE;
+    }
     sd_cmd *cm = &p->cmds[pc];
     if (!matches(x, cm)) {
       pc = cm->cmd == '{' ? cm->jump : pc + 1;
