@@ -369,6 +369,11 @@ struct sh_exec {
   int traps_set;   /* the trap builtin changed traps in this process */
   void *hist;      /* history list (sb_history.c), owned */
   int discard;     /* the pending J_EXIT is sh_discard's, not a real exit */
+  /* Signal traps (bit sig-1) whose handler is running, and those raised
+   * again meanwhile: bash runs such a trap again after its handler
+   * returns, never inside it. */
+  uint64_t trap_running, trap_pending;
+  int trap_depth; /* trap handlers running, for the call-depth limit */
 };
 
 /* ---- process state (state/proc.c, state/vars_misc.c) ------------------ */
@@ -412,6 +417,10 @@ typedef struct sh_base sh_base;
 
 /* True when the exec must unwind now (limit, cancel). */
 int sh_stopped(sh_exec *ex);
+/* Room for one more nested call (function, source, eval, a child shell, a
+ * trap handler): under the call-depth limit, with stack to spare on the
+ * fiber. Otherwise the exec stops with the call-depth limit and 0. */
+int sh_depth_ok(sh_exec *ex);
 
 /* Messages: "bash: line N: " prefix + text, on the shell's fd 2. */
 void sh_err(sh_exec *ex, const char *fmt, ...)

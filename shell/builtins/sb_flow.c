@@ -102,12 +102,8 @@ int sb_eval(sh_exec *ex, int argc, char **argv) {
       buf_putc(&b, ' ');
     buf_puts(&b, argv[k]);
   }
-  budget *bud = &ex->run->bud;
-  if ((uint32_t)(ex->func_depth + ex->source_depth) >=
-      bud->lim.max_call_depth) {
+  if (!sh_depth_ok(ex)) {
     buf_free(&b);
-    budget_set_stop(bud, BUDGET_DEPTH, bud->lim.max_call_depth);
-    ex->jump = J_ABORT;
     return 126;
   }
   ex->source_depth++;

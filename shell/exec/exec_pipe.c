@@ -98,6 +98,7 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
   c->base_frame.func = "main";
   c->func_depth = ex->func_depth;
   c->source_depth = ex->source_depth;
+  c->trap_depth = ex->trap_depth;
   c->status = ex->status;
   c->lineno = ex->lineno;
   c->errexit_ok = ex->errexit_ok;

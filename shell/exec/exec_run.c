@@ -152,16 +152,38 @@ int sh_run_trap(sh_exec *ex, int which) {
   const char *t = ex->traps[which];
   if (!t || !*t)
     return 0;
-  /* The trap text may be replaced while it runs: run a copy. */
-  char *copy = mem_strdup(ex->m, t);
-  if (!copy)
-    return sh_oom(ex);
+  /* A signal raised again while its own handler runs is run after it, as
+   * bash does, so a handler that re-raises loops (polling the budget)
+   * instead of recursing. */
+  uint64_t bit = which >= 1 && which <= 64 ? 1ull << (which - 1) : 0;
+  if (bit & ex->trap_running) {
+    ex->trap_pending |= bit;
+    return 0;
+  }
+  if (!sh_depth_ok(ex))
+    return 126;
   int save_status = ex->status;
   int save_line = ex->lineno;
+  ex->trap_running |= bit;
   ex->in_trap++;
-  run_text(ex, copy, strlen(copy), ex->lineno, 1);
+  ex->trap_depth++;
+  do {
+    ex->trap_pending &= ~bit;
+    /* The trap text may be replaced while it runs: run a copy. */
+    t = ex->traps[which];
+    char *copy = t && *t ? mem_strdup(ex->m, t) : NULL;
+    if (!copy) {
+      if (t && *t)
+        sh_oom(ex);
+      break;
+    }
+    run_text(ex, copy, strlen(copy), ex->lineno, 1);
+    mem_free(ex->m, copy);
+  } while ((ex->trap_pending & bit) && !ex->jump && !sh_stopped(ex));
+  ex->trap_depth--;
   ex->in_trap--;
-  mem_free(ex->m, copy);
+  ex->trap_running &= ~bit;
+  ex->trap_pending &= ~bit;
   ex->lineno = save_line;
   if (ex->jump != J_EXIT && ex->jump != J_ABORT)
     ex->status = save_status;
@@ -194,11 +216,8 @@ int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv) {
     sh_err(ex, "%s: %s", path, bi_strerror(-e));
     return 1;
   }
-  budget *b = &ex->run->bud;
-  if ((uint32_t)(ex->func_depth + ex->source_depth) >= b->lim.max_call_depth) {
+  if (!sh_depth_ok(ex)) {
     vfs_release(ex->run->v, data);
-    budget_set_stop(b, BUDGET_DEPTH, b->lim.max_call_depth);
-    ex->jump = J_ABORT;
     return 126;
   }
   /* The text must outlive any function it defines: functions re-parse
@@ -239,7 +258,13 @@ int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv) {
 
 /* A new shell process inheriting only exported variables, like bash run as
  * a command. */
+/* A nested shell counts as one more level of call depth, so a script that
+ * runs itself (directly, or through env, timeout, xargs, find -exec) ends
+ * at the limit instead of exhausting the stack. NULL: out of memory, or
+ * the limit (then ex->jump is J_ABORT). */
 static sh_exec *child_shell(sh_exec *ex) {
+  if (!sh_depth_ok(ex))
+    return NULL;
   char **env = sh_environ(ex, ex->ar);
   sh_exec *c = sh_new_root(ex->run, ex->cwd, (const char *const *)env, NULL, 1);
   if (!c)
@@ -250,6 +275,7 @@ static sh_exec *child_shell(sh_exec *ex) {
   }
   c->func_depth = ex->func_depth;
   c->source_depth = ex->source_depth + 1;
+  c->trap_depth = ex->trap_depth;
   c->in_subshell = ex->in_subshell;
   c->is_stage = 1;
   c->pid = ++ex->run->next_pid;
@@ -299,7 +325,7 @@ int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
                        size_t len, int argc, char **argv) {
   sh_exec *c = child_shell(ex);
   if (!c)
-    return sh_oom(ex);
+    return ex->jump == J_ABORT ? 126 : sh_oom(ex);
   script_names(c, path, argc - 1, argv + 1);
   /* A shebang naming something other than a shell still runs as bash. */
   char *text = mem_memdup(c->m, data, len);
@@ -320,7 +346,7 @@ int sh_run_child_shell(sh_exec *ex, int argc, char **argv) {
   unsigned set_on = 0, set_off = 0;
   sh_exec *c = child_shell(ex);
   if (!c)
-    return sh_oom(ex);
+    return ex->jump == J_ABORT ? 126 : sh_oom(ex);
   for (; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--") == 0) {

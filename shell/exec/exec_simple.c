@@ -381,13 +381,8 @@ static int run_bi(sh_exec *ex, const bi_def *d, int argc, char **argv) {
  */
 
 int sh_call_function(sh_exec *ex, sh_func *f, int argc, char **argv) {
-  budget *b = &ex->run->bud;
-  if ((uint32_t)ex->func_depth + ex->source_depth >= b->lim.max_call_depth ||
-      fiber_stack_left(ex->run->sc) < 256 * 1024) {
-    budget_set_stop(b, BUDGET_DEPTH, b->lim.max_call_depth);
-    ex->jump = J_ABORT;
+  if (!sh_depth_ok(ex))
     return 126;
-  }
   f->refs++;
   sh_args *saved = ex->args;
   sh_args *na = sh_args_new(ex->m, argc - 1, argv + 1);

@@ -127,6 +127,42 @@ static void test_builtin_loops_timeout(void **state) {
   vsh_close(sb);
 }
 
+/* A script that runs itself, through every command that runs another, ends
+ * at the call-depth limit (126) instead of exhausting the stack; a trap
+ * that re-raises its own signal loops like bash, to a limit. */
+static void test_self_recursion(void **state) {
+  (void)state;
+  static const char *const cases[] = {
+      "echo 'bash /tmp/t' > /tmp/t; bash /tmp/t",
+      "echo 'sh /tmp/t' > /tmp/t; sh /tmp/t",
+      "echo 'env bash /tmp/t' > /tmp/t; bash /tmp/t",
+      "echo 'timeout 5 bash /tmp/t' > /tmp/t; bash /tmp/t",
+      "echo 'echo /tmp/t | xargs bash' > /tmp/t; bash /tmp/t",
+      "echo 'find /tmp/t -exec bash {} \\;' > /tmp/t; bash /tmp/t",
+      "echo '/tmp/t' > /tmp/t; chmod +x /tmp/t; /tmp/t",
+      "f='bash -c \"$f\"'; export f; bash -c \"$f\"",
+      NULL};
+  vsh_sandbox *sb = open_with(NULL);
+  for (int i = 0; cases[i]; i++)
+    expect_limit(sb, cases[i], "call depth limit exceeded", 126);
+  vsh_limits lim = {0};
+  lim.max_commands = 20000;
+  vsh_sandbox *sb2 = open_with(&lim);
+  expect_limit(sb2, "trap 'kill -USR1 $$' USR1; kill -USR1 $$",
+               "commands limit exceeded", 126);
+  vsh_result r;
+  assert_int_equal(
+      run(sb2,
+          "n=0; trap 'n=$((n+1)); echo $n; [ $n -lt 3 ] && kill -USR1 $$' "
+          "USR1; kill -USR1 $$; echo done",
+          &r),
+      0);
+  assert_string_equal(r.out, "1\n2\n3\ndone\n");
+  vsh_result_free(&r);
+  vsh_close(sb2);
+  vsh_close(sb);
+}
+
 static void test_cancel_before(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
@@ -257,6 +293,7 @@ int main(void) {
       cmocka_unit_test(test_timeout),
       cmocka_unit_test(test_builtin_loops_timeout),
       cmocka_unit_test(test_builtin_loops_cancel),
+      cmocka_unit_test(test_self_recursion),
       cmocka_unit_test(test_cancel_before),
       cmocka_unit_test(test_cancel_during),
       cmocka_unit_test(test_streaming),
