@@ -549,14 +549,14 @@ static int match_range(px *x, int groups, size_t si, size_t se) {
   return xmatch(x, 0, x->pn, si, se);
 }
 
-int sh_pat_match(const char *pat, size_t plen, const char *s, size_t slen,
-                 unsigned flags) {
+int pat_match(const char *pat, size_t plen, const char *s, size_t slen,
+              unsigned flags) {
   px x;
   px_init(&x, pat, plen, s, slen, flags);
   return match_range(&x, has_groups(&x), 0, slen);
 }
 
-int sh_pat_has_magic(const char *pat, size_t plen, unsigned flags) {
+int pat_has_magic(const char *pat, size_t plen, unsigned flags) {
   const unsigned char *p = (const unsigned char *)pat;
   for (size_t i = 0; i < plen; i++) {
     switch (p[i]) {
@@ -583,7 +583,7 @@ int sh_pat_has_magic(const char *pat, size_t plen, unsigned flags) {
   return 0;
 }
 
-size_t sh_pat_unescape(char *pat, size_t plen) {
+size_t pat_unescape(char *pat, size_t plen) {
   size_t o = 0;
   for (size_t i = 0; i < plen; i++) {
     if (pat[i] == '\\' && i + 1 < plen)
@@ -732,8 +732,8 @@ static int use_nfa(px *x, nfa *a) {
   return !(x->flags & PAT_PERIOD) && !has_groups(x) && nfa_compile(x, a);
 }
 
-long sh_pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
-                   int longest, unsigned flags) {
+long pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
+                int longest, unsigned flags) {
   px x;
   nfa a;
   px_init(&x, pat, plen, s, slen, flags);
@@ -755,8 +755,8 @@ long sh_pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
   }
 }
 
-long sh_pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
-                   int longest, unsigned flags) {
+long pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
+                int longest, unsigned flags) {
   px x;
   nfa a;
   px_init(&x, pat, plen, s, slen, flags);
@@ -779,8 +779,8 @@ long sh_pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
   }
 }
 
-long sh_pat_find(const char *pat, size_t plen, const char *s, size_t slen,
-                 size_t from, size_t *mlen, unsigned flags) {
+long pat_find(const char *pat, size_t plen, const char *s, size_t slen,
+              size_t from, size_t *mlen, unsigned flags) {
   px x;
   nfa a;
   if (from > slen)

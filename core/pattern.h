@@ -3,7 +3,7 @@
  * * ? [...] with classes ([:alpha:] ...), negation [!..] [^..], ranges,
  * backslash escapes, and with extglob @(a|b) *(..) +(..) ?(..) !(..).
  * Patterns are byte strings in which characters that came from quotes are
- * marked literal: the expander builds them with sh_pat_* so quoting
+ * marked literal: the expander escapes them with a backslash so quoting
  * survives (a quoted '*' matches only '*').
  *
  * Matching works on UTF-8 characters (a '?' matches one character) and
@@ -28,23 +28,23 @@ enum {
  * them). */
 
 /* Whole-string match: 1 match, 0 no match. */
-int sh_pat_match(const char *pat, size_t plen, const char *s, size_t slen,
-                 unsigned flags);
+int pat_match(const char *pat, size_t plen, const char *s, size_t slen,
+              unsigned flags);
 /* Does the pattern contain any unescaped special character? (If not, the
  * expander can compare strings or skip globbing.) */
-int sh_pat_has_magic(const char *pat, size_t plen, unsigned flags);
+int pat_has_magic(const char *pat, size_t plen, unsigned flags);
 /* Remove the escaping backslashes (for a pattern used as literal text). */
-size_t sh_pat_unescape(char *pat, size_t plen);
+size_t pat_unescape(char *pat, size_t plen);
 
 /* Longest/shortest prefix or suffix of s matching pat, for ${x#p} etc.:
  * returns the length matched, or -1 when none. */
-long sh_pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
-                   int longest, unsigned flags);
-long sh_pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
-                   int longest, unsigned flags);
+long pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
+                int longest, unsigned flags);
+long pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
+                int longest, unsigned flags);
 /* First match of pat in s at or after from (for ${x/p/r}): returns the start
  * and *mlen, or -1. Prefers the longest match at the earliest start. */
-long sh_pat_find(const char *pat, size_t plen, const char *s, size_t slen,
-                 size_t from, size_t *mlen, unsigned flags);
+long pat_find(const char *pat, size_t plen, const char *s, size_t slen,
+              size_t from, size_t *mlen, unsigned flags);
 
 #endif

@@ -990,7 +990,7 @@ static void filter(gen *g, const char *pat) {
   size_t k = 0;
   for (size_t i = 0; i < g->out.n; i++) {
     const char *s = g->out.v[i];
-    int m = sh_pat_match(b.data ? b.data : "", b.len, s, strlen(s), fl);
+    int m = pat_match(b.data ? b.data : "", b.len, s, strlen(s), fl);
     if (m == neg)
       g->out.v[k++] = g->out.v[i];
   }

@@ -320,7 +320,7 @@ static int exec_case(sh_exec *ex, sh_node *n) {
         arena_release(ex->ar, mk);
         return ex->status = 1;
       }
-      if (sh_pat_match(p, pl, w, wl, fl))
+      if (pat_match(p, pl, w, wl, fl))
         match = 1;
     }
     if (!match)

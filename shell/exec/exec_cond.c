@@ -348,7 +348,7 @@ int sh_exec_cond(sh_exec *ex, sh_cond *c) {
       unsigned fl = sh_pat_flags(ex) | PAT_EXTGLOB;
       if (ex->shopts & SO_NOCASEMATCH)
         fl |= PAT_NOCASE;
-      int m = sh_pat_match(b, lb, a, la, fl);
+      int m = pat_match(b, lb, a, la, fl);
       return op[0] == '!' ? (m ? 1 : 0) : (m ? 0 : 1);
     }
     if (is_re) {

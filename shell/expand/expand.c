@@ -207,8 +207,8 @@ static int finish_field(fb *f) {
   sh_exec *ex = f->ex;
   arena *ar = ex->ar;
   if (f->mode == FB_FIELDS && f->glob && !(ex->opts & O_NOGLOB) &&
-      sh_pat_has_magic(f->pat.data ? f->pat.data : "", f->pat.len,
-                       sh_pat_flags(ex))) {
+      pat_has_magic(f->pat.data ? f->pat.data : "", f->pat.len,
+                    sh_pat_flags(ex))) {
     size_t before = f->out->n;
     int r = sh_glob(ex, buf_cstr(&f->pat), f->pat.len, f->out);
     if (r < 0)

@@ -1,6 +1,6 @@
 /*
  * expand_glob.c - pathname expansion over the VFS: per-component matching
- * with sh_pat_match (PAT_PATHNAME|PAT_PERIOD), dotglob, nocaseglob,
+ * with pat_match (PAT_PATHNAME|PAT_PERIOD), dotglob, nocaseglob,
  * globstar's **, sorted results like bash.
  */
 #include <stdlib.h>
@@ -102,11 +102,11 @@ static int glob_rec(gctx *g, const char *dir, const char *shown, char **comps,
   size_t cl = strlen(c);
   if ((ex->shopts & SO_GLOBSTAR) && strcmp(c, "**") == 0)
     return globstar(g, dir, shown, comps, nc, i, 0);
-  if (!sh_pat_has_magic(c, cl, g->flags)) {
+  if (!pat_has_magic(c, cl, g->flags)) {
     char *lit = arena_strndup(ex->ar, c, cl);
     if (!lit)
       return -1;
-    lit[sh_pat_unescape(lit, cl)] = 0;
+    lit[pat_unescape(lit, cl)] = 0;
     char *p = *dir || i ? join(ex->ar, dir, lit) : arena_strdup(ex->ar, lit);
     char *s =
         *shown || i ? join(ex->ar, shown, lit) : arena_strdup(ex->ar, lit);
@@ -130,7 +130,7 @@ static int glob_rec(gctx *g, const char *dir, const char *shown, char **comps,
     if (nm[0] == '.' && !g->dotglob && c[0] != '.' &&
         !(c[0] == '\\' && c[1] == '.'))
       continue;
-    if (!sh_pat_match(c, cl, nm, strlen(nm), mf))
+    if (!pat_match(c, cl, nm, strlen(nm), mf))
       continue;
     char *p = join(ex->ar, *dir ? dir : "", nm);
     if (!*dir && !i)
@@ -193,7 +193,7 @@ static void apply_globignore(sh_exec *ex, const char *ign, sh_strv *out,
     int drop = strcmp(base, ".") == 0 || strcmp(base, "..") == 0;
     for (const char *p = ign; !drop && *p;) {
       size_t pl = ignore_item_len(p);
-      if (pl && sh_pat_match(p, pl, r, strlen(r), fl))
+      if (pl && pat_match(p, pl, r, strlen(r), fl))
         drop = 1;
       p += pl + (p[pl] == ':');
     }

@@ -285,9 +285,9 @@ static const char *replace(xctx *x, const char *s, size_t n) {
   if (sub == PS_REPLACE_PRE || sub == PS_REPLACE_SUF) {
     long ml;
     if (sub == PS_REPLACE_PRE)
-      ml = sh_pat_prefix(x->pat, x->plen, s, n, 1, fl);
+      ml = pat_prefix(x->pat, x->plen, s, n, 1, fl);
     else
-      ml = sh_pat_suffix(x->pat, x->plen, s, n, 1, fl);
+      ml = pat_suffix(x->pat, x->plen, s, n, 1, fl);
     if (ml < 0) {
       buf_free(&b);
       return s;
@@ -313,7 +313,7 @@ static const char *replace(xctx *x, const char *s, size_t n) {
      * string: a pattern matching all of it replaces once, not twice. */
     while (from < n || (n == 0 && from == 0)) {
       size_t ml = 0;
-      long at = sh_pat_find(x->pat, x->plen, s, n, from, &ml, fl);
+      long at = pat_find(x->pat, x->plen, s, n, from, &ml, fl);
       if (at < 0)
         break;
       buf_append(&b, s + from, (size_t)at - from);
@@ -349,7 +349,7 @@ static const char *casemod(xctx *x, const char *s, size_t n) {
     int ok = 1;
     if (x->plen) {
       char ch[2] = {r[i], 0};
-      ok = sh_pat_match(x->pat, x->plen, ch, 1, sh_pat_flags(ex));
+      ok = pat_match(x->pat, x->plen, ch, 1, sh_pat_flags(ex));
     }
     if (ok)
       r[i] = (char)(upper ? toupper((unsigned char)r[i])
@@ -470,12 +470,12 @@ static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
   switch (x->p->sub) {
   case PS_TRIM_SP:
   case PS_TRIM_LP: {
-    long k = sh_pat_prefix(x->pat, x->plen, s, n, x->p->sub == PS_TRIM_LP, fl);
+    long k = pat_prefix(x->pat, x->plen, s, n, x->p->sub == PS_TRIM_LP, fl);
     return k < 0 ? s : s + k;
   }
   case PS_TRIM_SS:
   case PS_TRIM_LS: {
-    long k = sh_pat_suffix(x->pat, x->plen, s, n, x->p->sub == PS_TRIM_LS, fl);
+    long k = pat_suffix(x->pat, x->plen, s, n, x->p->sub == PS_TRIM_LS, fl);
     return k < 0 ? s : arena_strndup(ex->ar, s, n - (size_t)k);
   }
   case PS_REPLACE:

@@ -16,7 +16,7 @@
 #include "shell/expand/brace.c"
 #include "shell/expand/expand.h"
 
-/* sh_pat_unescape lives in pattern.c; a local copy keeps this test
+/* pat_unescape lives in pattern.c; a local copy keeps this test
  * independent of it. */
 static size_t unescape(char *p, size_t n) {
   size_t o = 0;

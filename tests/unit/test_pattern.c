@@ -143,17 +143,17 @@ static const pcase cases[] = {
 #define EXT PAT_EXTGLOB
 
 static int m(const char *p, const char *s, unsigned flags) {
-  return sh_pat_match(p, strlen(p), s, strlen(s), flags);
+  return pat_match(p, strlen(p), s, strlen(s), flags);
 }
 
-/* ${s/p/<>} (all=0) or ${s//p/<>} (all=1) built from sh_pat_find. */
+/* ${s/p/<>} (all=0) or ${s//p/<>} (all=1) built from pat_find. */
 static void subst(const char *p, const char *s, int all, char *out,
                   size_t cap) {
   size_t n = strlen(s), pos = 0, o = 0;
   out[0] = 0;
   while (pos < n) {
     size_t mlen = 0;
-    long st = sh_pat_find(p, strlen(p), s, n, pos, &mlen, EXT);
+    long st = pat_find(p, strlen(p), s, n, pos, &mlen, EXT);
     if (st < 0)
       break;
     o += (size_t)snprintf(out + o, cap - o, "%.*s<>", (int)((size_t)st - pos),
@@ -182,10 +182,10 @@ static void test_bash_table(void **st) {
     const pcase *c = &cases[i];
     size_t pl = strlen(c->p), sl = strlen(c->s);
     long r[4];
-    r[0] = sh_pat_prefix(c->p, pl, c->s, sl, 0, EXT);
-    r[1] = sh_pat_prefix(c->p, pl, c->s, sl, 1, EXT);
-    r[2] = sh_pat_suffix(c->p, pl, c->s, sl, 0, EXT);
-    r[3] = sh_pat_suffix(c->p, pl, c->s, sl, 1, EXT);
+    r[0] = pat_prefix(c->p, pl, c->s, sl, 0, EXT);
+    r[1] = pat_prefix(c->p, pl, c->s, sl, 1, EXT);
+    r[2] = pat_suffix(c->p, pl, c->s, sl, 0, EXT);
+    r[3] = pat_suffix(c->p, pl, c->s, sl, 1, EXT);
     char sub[256], gsub[256];
     subst(c->p, c->s, 0, sub, sizeof sub);
     subst(c->p, c->s, 1, gsub, sizeof gsub);
@@ -264,28 +264,28 @@ static void test_utf8(void **st) {
   assert_true(m("a?", "a\xe6\x97", 0) == 0);
   assert_true(m("a??", "a\xe6\x97", 0));
   /* prefix/suffix work on characters */
-  assert_int_equal(sh_pat_prefix("?", 1, "日本", 6, 0, 0), 3);
-  assert_int_equal(sh_pat_suffix("?", 1, "日本", 6, 0, 0), 3);
+  assert_int_equal(pat_prefix("?", 1, "日本", 6, 0, 0), 3);
+  assert_int_equal(pat_suffix("?", 1, "日本", 6, 0, 0), 3);
   size_t ml = 0;
-  assert_int_equal(sh_pat_find("本", 3, "日本語", 9, 0, &ml, 0), 3);
+  assert_int_equal(pat_find("本", 3, "日本語", 9, 0, &ml, 0), 3);
   assert_int_equal(ml, 3);
 }
 
 static void test_has_magic_unescape(void **st) {
   (void)st;
-  assert_true(sh_pat_has_magic("a*", 2, 0));
-  assert_true(sh_pat_has_magic("a?", 2, 0));
-  assert_true(sh_pat_has_magic("[ab]", 4, 0));
-  assert_false(sh_pat_has_magic("[ab", 3, 0));
-  assert_false(sh_pat_has_magic("abc", 3, 0));
-  assert_false(sh_pat_has_magic("a\\*", 3, 0));
-  assert_false(sh_pat_has_magic("\\[a]", 4, 0));
-  assert_false(sh_pat_has_magic("+(a)", 4, 0));
-  assert_true(sh_pat_has_magic("+(a)", 4, EXT));
-  assert_true(sh_pat_has_magic("!(a)", 4, EXT));
-  assert_true(sh_pat_has_magic("@(a)", 4, EXT));
+  assert_true(pat_has_magic("a*", 2, 0));
+  assert_true(pat_has_magic("a?", 2, 0));
+  assert_true(pat_has_magic("[ab]", 4, 0));
+  assert_false(pat_has_magic("[ab", 3, 0));
+  assert_false(pat_has_magic("abc", 3, 0));
+  assert_false(pat_has_magic("a\\*", 3, 0));
+  assert_false(pat_has_magic("\\[a]", 4, 0));
+  assert_false(pat_has_magic("+(a)", 4, 0));
+  assert_true(pat_has_magic("+(a)", 4, EXT));
+  assert_true(pat_has_magic("!(a)", 4, EXT));
+  assert_true(pat_has_magic("@(a)", 4, EXT));
   char b[] = "a\\*b\\\\c\\";
-  size_t n = sh_pat_unescape(b, strlen(b));
+  size_t n = pat_unescape(b, strlen(b));
   assert_int_equal(n, 6);
   assert_memory_equal(b, "a*b\\c\\", 6);
 }
@@ -294,29 +294,29 @@ static void test_prefix_suffix_find(void **st) {
   (void)st;
   const char *s = "dir/sub/file.tar.gz";
   size_t n = strlen(s);
-  assert_int_equal(sh_pat_prefix("*/", 2, s, n, 0, 0), 4);
-  assert_int_equal(sh_pat_prefix("*/", 2, s, n, 1, 0), 8);
-  assert_int_equal(sh_pat_suffix(".*", 2, s, n, 0, 0), 3);
-  assert_int_equal(sh_pat_suffix(".*", 2, s, n, 1, 0), 7);
-  assert_int_equal(sh_pat_prefix("x*", 2, s, n, 1, 0), -1);
-  assert_int_equal(sh_pat_suffix("x", 1, s, n, 1, 0), -1);
-  assert_int_equal(sh_pat_prefix("", 0, s, n, 1, 0), 0);
-  assert_int_equal(sh_pat_suffix("", 0, s, n, 1, 0), 0);
+  assert_int_equal(pat_prefix("*/", 2, s, n, 0, 0), 4);
+  assert_int_equal(pat_prefix("*/", 2, s, n, 1, 0), 8);
+  assert_int_equal(pat_suffix(".*", 2, s, n, 0, 0), 3);
+  assert_int_equal(pat_suffix(".*", 2, s, n, 1, 0), 7);
+  assert_int_equal(pat_prefix("x*", 2, s, n, 1, 0), -1);
+  assert_int_equal(pat_suffix("x", 1, s, n, 1, 0), -1);
+  assert_int_equal(pat_prefix("", 0, s, n, 1, 0), 0);
+  assert_int_equal(pat_suffix("", 0, s, n, 1, 0), 0);
   size_t ml = 99;
-  assert_int_equal(sh_pat_find("s*/", 3, s, n, 0, &ml, 0), 4);
+  assert_int_equal(pat_find("s*/", 3, s, n, 0, &ml, 0), 4);
   assert_int_equal(ml, 4);
-  assert_int_equal(sh_pat_find("[.]*", 4, s, n, 0, &ml, 0), 12);
+  assert_int_equal(pat_find("[.]*", 4, s, n, 0, &ml, 0), 12);
   assert_int_equal(ml, 7);
-  assert_int_equal(sh_pat_find("r", 1, s, n, 3, &ml, 0), 15);
-  assert_int_equal(sh_pat_find("r", 1, s, n, 16, &ml, 0), -1);
-  assert_int_equal(sh_pat_find("q", 1, s, n, n + 1, &ml, 0), -1);
+  assert_int_equal(pat_find("r", 1, s, n, 3, &ml, 0), 15);
+  assert_int_equal(pat_find("r", 1, s, n, 16, &ml, 0), -1);
+  assert_int_equal(pat_find("q", 1, s, n, n + 1, &ml, 0), -1);
   /* earliest start wins over a longer match starting later */
-  assert_int_equal(sh_pat_find("@(ab|bcdef)", 11, "abcdef", 6, 0, &ml, EXT), 0);
+  assert_int_equal(pat_find("@(ab|bcdef)", 11, "abcdef", 6, 0, &ml, EXT), 0);
   assert_int_equal(ml, 2);
-  assert_int_equal(sh_pat_find("ab|bcdef", 8, "abcdef", 6, 0, &ml, 0), -1);
-  assert_int_equal(sh_pat_find("a*|b*", 5, "xxb", 3, 0, &ml, 0), -1);
+  assert_int_equal(pat_find("ab|bcdef", 8, "abcdef", 6, 0, &ml, 0), -1);
+  assert_int_equal(pat_find("a*|b*", 5, "xxb", 3, 0, &ml, 0), -1);
   /* the same through the fallback with PAT_NOCASE */
-  assert_int_equal(sh_pat_find("B*", 2, "aabcd", 5, 0, &ml, PAT_NOCASE), 2);
+  assert_int_equal(pat_find("B*", 2, "aabcd", 5, 0, &ml, PAT_NOCASE), 2);
   assert_int_equal(ml, 3);
   /* patterns too long for the NFA take the slow path and still work */
   char big[600];
@@ -325,9 +325,9 @@ static void test_prefix_suffix_find(void **st) {
   char subj[400];
   memset(subj, 'x', 350);
   subj[350] = 0;
-  assert_int_equal(sh_pat_prefix(big, 300, subj, 350, 1, 0), 300);
-  assert_int_equal(sh_pat_suffix(big, 300, subj, 350, 0, 0), 300);
-  assert_int_equal(sh_pat_find(big, 300, subj, 350, 10, &ml, 0), 10);
+  assert_int_equal(pat_prefix(big, 300, subj, 350, 1, 0), 300);
+  assert_int_equal(pat_suffix(big, 300, subj, 350, 0, 0), 300);
+  assert_int_equal(pat_find(big, 300, subj, 350, 10, &ml, 0), 10);
   assert_int_equal(ml, 300);
 }
 
@@ -342,24 +342,24 @@ static void test_large(void **st) {
   s[n] = 0;
   size_t ml, pos = 0, count = 0;
   long at;
-  while ((at = sh_pat_find("c", 1, s, n, pos, &ml, 0)) >= 0) {
+  while ((at = pat_find("c", 1, s, n, pos, &ml, 0)) >= 0) {
     count++;
     pos = (size_t)at + ml;
   }
   assert_int_equal(count, n / 7 + (n % 7 > 2));
   pos = 0;
   count = 0;
-  while ((at = sh_pat_find("[bd]?", 5, s, n, pos, &ml, 0)) >= 0) {
+  while ((at = pat_find("[bd]?", 5, s, n, pos, &ml, 0)) >= 0) {
     count++;
     pos = (size_t)at + ml;
   }
   assert_true(count > 20000);
-  assert_int_equal(sh_pat_prefix("*z", 2, s, n, 1, 0), -1);
-  assert_int_equal(sh_pat_prefix("*a", 2, s, n, 1, 0), (long)(n - 4));
-  assert_int_equal(sh_pat_suffix("a*", 2, s, n, 1, 0), (long)n);
-  assert_int_equal(sh_pat_suffix("z*", 2, s, n, 1, 0), -1);
-  assert_int_equal(sh_pat_suffix("*z", 2, s, n, 0, 0), -1);
-  assert_int_equal(sh_pat_find("*z", 2, s, n, 0, &ml, 0), -1);
+  assert_int_equal(pat_prefix("*z", 2, s, n, 1, 0), -1);
+  assert_int_equal(pat_prefix("*a", 2, s, n, 1, 0), (long)(n - 4));
+  assert_int_equal(pat_suffix("a*", 2, s, n, 1, 0), (long)n);
+  assert_int_equal(pat_suffix("z*", 2, s, n, 1, 0), -1);
+  assert_int_equal(pat_suffix("*z", 2, s, n, 0, 0), -1);
+  assert_int_equal(pat_find("*z", 2, s, n, 0, &ml, 0), -1);
   assert_true(m("*a*b*c*d*e*f*g*z", s, 0) == 0);
   assert_true(m("*a*b*c*d*e*f*g*", s, 0));
   /* extglob on a huge subject: bounded recursion, no crash (the result is

@@ -197,10 +197,10 @@ static int id_of(const char *s, int group, uint64_t *out) {
 }
 
 /* The shell's matcher: UTF-8 aware like GNU's fnmatch in a UTF-8 locale. */
-static int pat_match(fx *x, const char *pat, size_t pl, const char *s,
+static int glob_test(fx *x, const char *pat, size_t pl, const char *s,
                      size_t sl, int nocase) {
   (void)x;
-  return sh_pat_match(pat, pl, s, sl, nocase ? PAT_NOCASE : 0);
+  return pat_match(pat, pl, s, sl, nocase ? PAT_NOCASE : 0);
 }
 
 /* ---- regular expressions ----------------------------------------------- */
@@ -701,9 +701,9 @@ int fx_eval(fx *x, fnode *n, fent *e) {
   case N_FALSE:
     return 0;
   case N_NAME:
-    return pat_match(x, n->s, n->slen, e->name, e->nlen, n->nocase);
+    return glob_test(x, n->s, n->slen, e->name, e->nlen, n->nocase);
   case N_PATH:
-    return pat_match(x, n->s, n->slen, e->path, e->plen, n->nocase);
+    return glob_test(x, n->s, n->slen, e->path, e->plen, n->nocase);
   case N_LNAME: {
     const vfs_stat_t *st = fx_lstat(x, e);
     if (!st || st->type != VFS_LNK)
@@ -712,7 +712,7 @@ int fx_eval(fx *x, fnode *n, fent *e) {
     size_t tl;
     if (vfs_readlink(x->c->vfs, x->c->cwd, e->path, &t, &tl) < 0)
       return 0;
-    int r = pat_match(x, n->s, n->slen, t, tl, n->nocase);
+    int r = glob_test(x, n->s, n->slen, t, tl, n->nocase);
     vfs_release(x->c->vfs, t);
     return r;
   }

@@ -195,7 +195,7 @@ typedef struct run {
 /* ---- helpers ------------------------------------------------------------ */
 
 static int glob_match(const char *pat, const char *name) {
-  return sh_pat_match(pat, strlen(pat), name, strlen(name), 0);
+  return pat_match(pat, strlen(pat), name, strlen(name), 0);
 }
 
 /* On the command line a pattern may match the whole name or any part
