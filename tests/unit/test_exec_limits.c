@@ -31,6 +31,16 @@ static int run(vsh_sandbox *sb, const char *script, vsh_result *r) {
   return r->status;
 }
 
+/* script ends with status; its stdout is out (when not NULL). */
+static void expect_run(vsh_sandbox *sb, const char *script, int status,
+                       const char *out) {
+  vsh_result r;
+  assert_int_equal(run(sb, script, &r), status);
+  if (out)
+    assert_string_equal(r.out, out);
+  vsh_result_free(&r);
+}
+
 static void expect_limit(vsh_sandbox *sb, const char *script, const char *name,
                          int status) {
   vsh_result r;
@@ -120,10 +130,7 @@ static void test_builtin_loops_timeout(void **state) {
     assert_true(r.flags & VSH_RESULT_TIMED_OUT);
     vsh_result_free(&r);
   }
-  vsh_result r;
-  assert_int_equal(run(sb, "echo after", &r), 0);
-  assert_string_equal(r.out, "after\n");
-  vsh_result_free(&r);
+  expect_run(sb, "echo after", 0, "after\n");
   vsh_close(sb);
 }
 
@@ -150,15 +157,10 @@ static void test_self_recursion(void **state) {
   vsh_sandbox *sb2 = open_with(&lim);
   expect_limit(sb2, "trap 'kill -USR1 $$' USR1; kill -USR1 $$",
                "commands limit exceeded", 126);
-  vsh_result r;
-  assert_int_equal(
-      run(sb2,
-          "n=0; trap 'n=$((n+1)); echo $n; [ $n -lt 3 ] && kill -USR1 $$' "
-          "USR1; kill -USR1 $$; echo done",
-          &r),
-      0);
-  assert_string_equal(r.out, "1\n2\n3\ndone\n");
-  vsh_result_free(&r);
+  expect_run(sb2,
+             "n=0; trap 'n=$((n+1)); echo $n; [ $n -lt 3 ] && kill -USR1 $$' "
+             "USR1; kill -USR1 $$; echo done",
+             0, "1\n2\n3\ndone\n");
   vsh_close(sb2);
   vsh_close(sb);
 }
