@@ -111,8 +111,13 @@ typedef struct tst {
   bi_ctx *c;
   char **argv; /* the expression words */
   int argc, pos;
+  int depth; /* open parentheses */
   jmp_buf fail;
 } tst;
+
+/* Nesting a script may ask for: parentheses recurse, and the recursion
+ * must end well inside the fiber's stack. */
+#define TEST_MAX_DEPTH 1024
 
 static _Noreturn void syntax(tst *t, const char *fmt, const char *arg) {
   if (arg)
@@ -339,8 +344,11 @@ static int term(tst *t) {
     return neg ? !v : v;
   }
   if (streq(a, "(")) {
+    if (++t->depth > TEST_MAX_DEPTH)
+      syntax(t, "expression nested too deeply", NULL);
     advance(t, 1);
     int v = expr(t);
+    t->depth--;
     if (t->pos >= t->argc)
       syntax(t, "`)' expected", NULL);
     if (!streq(t->argv[t->pos], ")"))
@@ -356,22 +364,25 @@ static int term(tst *t) {
   return a[0] != 0;
 }
 
+/* -a binds tighter than -o; both are loops, not recursion, so a long
+ * chain of terms needs no stack. Every term is evaluated (a syntax error
+ * in a later one is reported even when the result is already known). */
 static int and_expr(tst *t) {
   int v = term(t);
-  if (t->pos < t->argc && streq(t->argv[t->pos], "-a")) {
+  while (t->pos < t->argc && streq(t->argv[t->pos], "-a")) {
     advance(t, 0);
-    int w = and_expr(t);
-    return v && w;
+    int w = term(t);
+    v = v && w;
   }
   return v;
 }
 
 static int or_expr(tst *t) {
   int v = and_expr(t);
-  if (t->pos < t->argc && streq(t->argv[t->pos], "-o")) {
+  while (t->pos < t->argc && streq(t->argv[t->pos], "-o")) {
     advance(t, 0);
-    int w = or_expr(t);
-    return v || w;
+    int w = and_expr(t);
+    v = v || w;
   }
   return v;
 }
@@ -450,6 +461,7 @@ static int run(bi_ctx *c, int bracket) {
   t.argv = c->argv + 1;
   t.argc = c->argc - 1;
   t.pos = 0;
+  t.depth = 0;
   if (bracket) {
     if (t.argc == 0 || !streq(t.argv[t.argc - 1], "]")) {
       bi_error(c, "missing `]'");

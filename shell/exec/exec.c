@@ -372,13 +372,33 @@ static int exec_if(sh_exec *ex, sh_node *n) {
   return ex->status = 0;
 }
 
+/* a && b || c parses left-deep, ((a && b) || c): walk that spine in a
+ * loop, not by recursion, so a chain of any length needs no stack. Every
+ * command but the last right-hand one runs as a condition (set -e ignores
+ * it), as it would inside the nested nodes. */
 static int exec_and_or(sh_exec *ex, sh_node *n) {
-  int st = cond_run(ex, n->u.andor.l);
-  if (ex->jump)
-    return st;
-  if (n->kind == N_AND ? st == 0 : st != 0)
-    return sh_exec_node(ex, n->u.andor.r);
-  return ex->status = st;
+  size_t k = 0;
+  for (sh_node *m = n; m->kind == N_AND || m->kind == N_OR; m = m->u.andor.l)
+    k++;
+  sh_node *small[16], **spine = small;
+  if (k > 16 && !(spine = mem_alloc(ex->m, k * sizeof *spine)))
+    return sh_oom(ex);
+  size_t i = k;
+  for (sh_node *m = n; i > 0; m = m->u.andor.l)
+    spine[--i] = m; /* spine[0] is the innermost: its left runs first */
+  int st = cond_run(ex, spine[0]->u.andor.l);
+  for (i = 0; i < k && !ex->jump; i++) {
+    sh_node *m = spine[i];
+    if (m->kind == N_AND ? st != 0 : st == 0) {
+      ex->status = st;
+      continue;
+    }
+    st =
+        i + 1 < k ? cond_run(ex, m->u.andor.r) : sh_exec_node(ex, m->u.andor.r);
+  }
+  if (spine != small)
+    mem_free(ex->m, spine);
+  return st;
 }
 
 static int exec_group_body(sh_exec *ex, sh_node *body) {

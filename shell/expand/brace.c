@@ -25,7 +25,12 @@ typedef struct bres {
   size_t *l;
   size_t n, cap;
   int oom;
+  int too_deep; /* nesting past BRACE_MAX_DEPTH */
 } bres;
+
+/* Nested braces recurse once per level; past this the word is refused
+ * rather than the fiber's stack exhausted. */
+#define BRACE_MAX_DEPTH 1000
 
 static void add(bres *r, const char *s, size_t len) {
   if (r->oom)
@@ -211,6 +216,10 @@ static void expand_seq(bres *r, const char *w, size_t len, size_t open,
 static void expand(bres *r, const char *w, size_t len, int depth) {
   if (r->oom)
     return;
+  if (depth > BRACE_MAX_DEPTH) {
+    r->too_deep = r->oom = 1;
+    return;
+  }
   for (size_t i = 0; i < len; i++) {
     char c = w[i];
     if (c == '\\') {
@@ -275,6 +284,7 @@ size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
   if (r.oom) {
     *out = NULL;
     *lens = NULL;
+    errno = r.too_deep ? ELOOP : ENOMEM;
     return 0;
   }
   *out = r.v;

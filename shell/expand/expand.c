@@ -657,12 +657,18 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_word ***outw, size_t *nout) {
   size_t *lens;
   size_t nr =
       sh_brace_expand(ar, enc.data ? enc.data : "", enc.len, &res, &lens);
+  int why = errno;
   buf_free(&enc);
-  if (!nr)
+  if (!nr) {
+    if (why != ELOOP)
+      return sh_oom(ex);
+    sh_err(ex, "brace expansion: braces nested too deeply");
+    sh_discard(ex);
     return -1;
+  }
   sh_word **ws = arena_alloc(ar, nr * sizeof *ws);
   if (!ws)
-    return -1;
+    return sh_oom(ex);
   for (size_t r = 0; r < nr; r++) {
     const char *s = res[r];
     size_t n = lens[r];
@@ -670,7 +676,7 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_word ***outw, size_t *nout) {
     sh_word *nw = arena_calloc(ar, sizeof *nw);
     char *lit = arena_alloc(ar, n + 1);
     if (!parts || !nw || !lit)
-      return -1;
+      return sh_oom(ex);
     size_t np = 0, ll = 0;
     size_t litstart = 0;
     for (size_t k = 0; k < n;) {
@@ -745,14 +751,16 @@ int sh_expand_word_fields(sh_exec *ex, sh_word *w, sh_strv *out) {
     return 0;
   }
   if (needs_brace(ex, w)) {
-    sh_word **ws;
-    size_t nw;
-    if (brace_words(ex, w, &ws, &nw) == 0) {
-      for (size_t i = 0; i < nw; i++)
-        if (expand_one_fields(ex, ws[i], out))
-          return -1;
-      return 0;
-    }
+    sh_word **ws = NULL;
+    size_t nw = 0;
+    /* A brace expansion that fails (memory, nesting) fails the word: it
+     * is never used unexpanded, which would change its meaning. */
+    if (brace_words(ex, w, &ws, &nw))
+      return -1;
+    for (size_t i = 0; i < nw; i++)
+      if (expand_one_fields(ex, ws[i], out))
+        return -1;
+    return 0;
   }
   return expand_one_fields(ex, w, out);
 }

@@ -165,6 +165,33 @@ static void test_self_recursion(void **state) {
   vsh_close(sb);
 }
 
+/* Deep nesting and long chains in the languages a script can write end
+ * with an error or run iteratively, never by exhausting the stack. */
+static void test_deep_nesting(void **state) {
+  (void)state;
+  vsh_sandbox *sb = open_with(NULL);
+  expect_run(sb,
+             "x=$(printf 'true && %.0s' {1..100000}); eval \"$x false\"; "
+             "echo $?",
+             0, "1\n");
+  expect_run(sb,
+             "x=$(printf '1 -a %.0s' {1..100000}); test $x ''; echo $?; "
+             "p=$(printf '( %.0s' {1..100000}); test $p 1; echo $?",
+             0, "1\n2\n");
+  expect_run(sb,
+             "p=$(printf '{a,%.0s' {1..20000}); q=$(printf '}%.0s' "
+             "{1..20000}); eval \"echo ${p}b${q}\"; echo $?",
+             0, "1\n");
+  vsh_close(sb);
+  /* A brace expansion stopped by the memory limit fails with the limit;
+   * it never prints the word unexpanded. */
+  vsh_limits lim = {0};
+  lim.max_memory = 64 << 20;
+  sb = open_with(&lim);
+  expect_limit(sb, "echo {1..9999999}", "memory limit exceeded", 126);
+  vsh_close(sb);
+}
+
 static void test_cancel_before(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
@@ -296,6 +323,7 @@ int main(void) {
       cmocka_unit_test(test_builtin_loops_timeout),
       cmocka_unit_test(test_builtin_loops_cancel),
       cmocka_unit_test(test_self_recursion),
+      cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_cancel_before),
       cmocka_unit_test(test_cancel_during),
       cmocka_unit_test(test_streaming),
