@@ -53,13 +53,17 @@ void cli_usage(FILE *f) {
       "                       suffix (powers of 1024). NAME is one of:\n"
       "                         commands    commands run (1000000)\n"
       "                         loops       loop iterations (10000000)\n"
-      "                         depth       function/source/eval nesting "
-      "(1000)\n"
+      "                         depth       nesting of functions, source, "
+      "eval,\n"
+      "                                     nested shells, traps (1000)\n"
       "                         output      stdout+stderr bytes (64m)\n"
       "                         memory      sandbox heap bytes (1g)\n"
       "                         fs-bytes    file content bytes (1g)\n"
       "                         fs-inodes   files and directories (1000000)\n"
       "                         string      bytes in one variable (16m)\n"
+      "                         jobs        background jobs and pipeline "
+      "stages\n"
+      "                                     alive at once (1000)\n"
       "                         timeout-ms  wall clock in milliseconds (none)\n"
       "                       A limit ends the script with status 126 and\n"
       "                       \"vsh: NAME limit exceeded (N)\"; the timeout\n"
@@ -157,12 +161,14 @@ static int set_limit(cli_opts *o, const char *spec) {
     l->max_string_bytes = v;
   else if (IS("timeout-ms") && v <= INT64_MAX)
     l->timeout_ms = (int64_t)v;
-  else if (IS("depth") || IS("timeout-ms"))
+  else if (IS("jobs") && v <= UINT32_MAX)
+    l->max_jobs = (uint32_t)v;
+  else if (IS("depth") || IS("timeout-ms") || IS("jobs"))
     return usage_error("--limit: '%s': value too large", spec);
   else
     return usage_error(
         "--limit: unknown limit '%s' (known: commands, loops, depth, output, "
-        "memory, fs-bytes, fs-inodes, string, timeout-ms)",
+        "memory, fs-bytes, fs-inodes, string, timeout-ms, jobs)",
         spec);
 #undef IS
   return 0;

@@ -19,6 +19,8 @@ void budget_defaults(vsh_limits *l) {
     l->max_fs_inodes = 1000000;
   if (!l->max_string_bytes)
     l->max_string_bytes = (uint64_t)16 << 20;
+  if (!l->max_jobs)
+    l->max_jobs = 1000;
 }
 
 int64_t budget_now_ns(const budget *b) {
@@ -97,6 +99,8 @@ const char *budget_stop_name(budget_stop why) {
     return "string length";
   case BUDGET_FS:
     return "filesystem";
+  case BUDGET_JOBS:
+    return "jobs";
   }
   return "unknown";
 }

@@ -24,7 +24,8 @@ typedef enum budget_stop {
   BUDGET_OUTPUT,
   BUDGET_MEMORY,
   BUDGET_STRING,
-  BUDGET_FS
+  BUDGET_FS,
+  BUDGET_JOBS
 } budget_stop;
 
 typedef struct budget {

@@ -53,6 +53,7 @@ struct sched {
   fiber *head, *tail; /* run queue */
   fiber *pool;        /* finished fibers with their stacks, for reuse */
   int npool;
+  int nlive; /* spawned and not finished */
   int nblocked;
   int deadlocked;
   fiber *blocked; /* every blocked fiber, for deadlock breaking */
@@ -204,6 +205,7 @@ fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
   f->state = F_RUNNABLE;
   prepare(f);
   enqueue(s, f);
+  s->nlive++;
   return f;
 }
 
@@ -224,6 +226,7 @@ static void run_one(sched *s, fiber *f) {
 #endif
   s->cur = NULL;
   if (f->state == F_DONE) {
+    s->nlive--;
     if (s->npool < POOL_MAX) {
       f->next = s->pool;
       s->pool = f;
@@ -232,6 +235,10 @@ static void run_one(sched *s, fiber *f) {
       free_fiber(f);
     }
   }
+}
+
+int sched_live(const sched *s) {
+  return s->nlive;
 }
 
 int sched_run(sched *s) {

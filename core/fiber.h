@@ -28,6 +28,9 @@ void sched_free(sched *s);
 /* Create a runnable fiber; it runs when sched_run (or a block) reaches it. */
 fiber *sched_spawn(sched *s, fiber_fn fn, void *arg);
 
+/* Fibers spawned and not finished yet (running, runnable or blocked). */
+int sched_live(const sched *s);
+
 /* Run until no fiber is runnable. Returns the number of fibers still
  * blocked: non-zero means a deadlock (sched_break_deadlock wakes them). */
 int sched_run(sched *s);

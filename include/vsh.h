@@ -102,6 +102,8 @@ typedef struct vsh_limits {
   uint64_t max_fs_inodes;       /* inodes (1,000,000) */
   uint64_t max_string_bytes;    /* one variable/word (16 MiB) */
   int64_t timeout_ms;           /* wall clock per exec (0 = none) */
+  uint32_t max_jobs; /* background jobs and pipeline stages alive at once,
+                        in the whole sandbox (1,000) */
 } vsh_limits;
 
 /* ------------------------------------------------------------------------ */
@@ -134,12 +136,12 @@ typedef struct vsh_http_request {
 } vsh_http_request;
 
 typedef struct vsh_http_response {
-  int status;                /* HTTP status, e.g. 200 */
-  vsh_http_header *headers;  /* allocated by the transport with malloc */
+  int status;               /* HTTP status, e.g. 200 */
+  vsh_http_header *headers; /* allocated by the transport with malloc */
   size_t nheaders;
-  void *body;                /* malloc'd */
+  void *body; /* malloc'd */
   size_t body_len;
-  char error[256];           /* message when the transport fails */
+  char error[256]; /* message when the transport fails */
 } vsh_http_response;
 
 /*
@@ -158,12 +160,12 @@ typedef struct vsh_net_policy {
   size_t nmethods;
   /* Any method at all. Named to stand out in review. */
   int dangerously_allow_all_methods;
-  int deny_private;           /* refuse private/loopback/... addresses */
-  int max_redirects;          /* default 20 */
-  int64_t timeout_ms;         /* whole request incl. redirects; 30,000 */
+  int deny_private;            /* refuse private/loopback/... addresses */
+  int max_redirects;           /* default 20 */
+  int64_t timeout_ms;          /* whole request incl. redirects; 30,000 */
   uint64_t max_response_bytes; /* default 10 MiB */
-  const char *ca_file;        /* extra CA bundle (tests) */
-  vsh_transport_fn transport; /* NULL: libcurl */
+  const char *ca_file;         /* extra CA bundle (tests) */
+  vsh_transport_fn transport;  /* NULL: libcurl */
   void *transport_ud;
 } vsh_net_policy;
 
@@ -197,19 +199,19 @@ enum {
 typedef struct vsh_config {
   const vsh_file_init *files;
   size_t nfiles;
-  const char *cwd;            /* default /home/user */
-  const char *const *env;     /* "K=V" base environment, NULL-terminated */
+  const char *cwd;        /* default /home/user */
+  const char *const *env; /* "K=V" base environment, NULL-terminated */
   vsh_limits limits;
-  vsh_alloc_fn alloc;         /* NULL: the C library's realloc/free */
+  vsh_alloc_fn alloc; /* NULL: the C library's realloc/free */
   void *alloc_ud;
-  vsh_clock_fn clock;         /* NULL: the host clock */
+  vsh_clock_fn clock; /* NULL: the host clock */
   void *clock_ud;
-  vsh_random_fn random;       /* NULL: a host random source */
+  vsh_random_fn random; /* NULL: a host random source */
   void *random_ud;
-  const vsh_net_policy *net;  /* NULL: no network, no curl */
+  const vsh_net_policy *net; /* NULL: no network, no curl */
   const vsh_mount *mounts;
   size_t nmounts;
-  unsigned flags;             /* VSH_CFG_* */
+  unsigned flags; /* VSH_CFG_* */
 } vsh_config;
 
 /* Fill cfg with defaults (everything zero/NULL). */
@@ -255,18 +257,18 @@ enum {
 };
 
 typedef struct vsh_exec_opts {
-  const char *cwd;           /* NULL: the sandbox cwd */
-  const char *const *env;    /* "K=V" layered over the base env */
-  unsigned flags;            /* VSH_EXEC_* */
+  const char *cwd;        /* NULL: the sandbox cwd */
+  const char *const *env; /* "K=V" layered over the base env */
+  unsigned flags;         /* VSH_EXEC_* */
   const void *stdin_data;
   size_t stdin_len;
-  const char *const *args;   /* positional parameters $1, $2, ... */
+  const char *const *args; /* positional parameters $1, $2, ... */
   size_t nargs;
-  int64_t timeout_ms;        /* 0: the sandbox default */
+  int64_t timeout_ms; /* 0: the sandbox default */
   vsh_cancel *cancel;
   vsh_output_fn on_output;
   void *output_ud;
-  const char *argv0;         /* $0; NULL: "bash" */
+  const char *argv0; /* $0; NULL: "bash" */
 } vsh_exec_opts;
 
 enum {
@@ -277,9 +279,9 @@ enum {
 };
 
 typedef struct vsh_result {
-  char *out;      /* stdout bytes, NUL-terminated, may contain NUL */
+  char *out; /* stdout bytes, NUL-terminated, may contain NUL */
   size_t out_len;
-  char *err;      /* stderr bytes */
+  char *err; /* stderr bytes */
   size_t err_len;
   int status;     /* exit status of the script */
   unsigned flags; /* VSH_RESULT_* */
@@ -365,15 +367,15 @@ typedef enum vsh_file_type {
 
 typedef struct vsh_stat {
   vsh_file_type type;
-  unsigned mode;   /* permission bits (07777) */
+  unsigned mode; /* permission bits (07777) */
   uint64_t ino;
   uint32_t nlink;
   uint64_t size;
   int64_t mtime_ns, ctime_ns, atime_ns;
 } vsh_stat;
 
-VSH_API vsh_status vsh_read_file(vsh_sandbox *sb, const char *path,
-                                 char **data, size_t *len);
+VSH_API vsh_status vsh_read_file(vsh_sandbox *sb, const char *path, char **data,
+                                 size_t *len);
 /* Create or replace; mode 0 means 0644 for a new file. */
 VSH_API vsh_status vsh_write_file(vsh_sandbox *sb, const char *path,
                                   const void *data, size_t len, unsigned mode);
@@ -385,14 +387,13 @@ VSH_API vsh_status vsh_lstat_path(vsh_sandbox *sb, const char *path,
                                   vsh_stat *st);
 /* Names in order, no "." or "..": an array of *n strings, each and the array
  * released with vsh_free (or all at once with vsh_free_names). */
-VSH_API vsh_status vsh_readdir(vsh_sandbox *sb, const char *path,
-                               char ***names, size_t *n);
+VSH_API vsh_status vsh_readdir(vsh_sandbox *sb, const char *path, char ***names,
+                               size_t *n);
 VSH_API void vsh_free_names(vsh_sandbox *sb, char **names, size_t n);
 VSH_API int vsh_exists(vsh_sandbox *sb, const char *path);
 
 enum { VSH_RECURSIVE = 1u << 0, VSH_FORCE = 1u << 1 };
-VSH_API vsh_status vsh_mkdir(vsh_sandbox *sb, const char *path,
-                             unsigned flags);
+VSH_API vsh_status vsh_mkdir(vsh_sandbox *sb, const char *path, unsigned flags);
 VSH_API vsh_status vsh_rm(vsh_sandbox *sb, const char *path, unsigned flags);
 VSH_API vsh_status vsh_rename(vsh_sandbox *sb, const char *from,
                               const char *to);
@@ -404,8 +405,7 @@ VSH_API vsh_status vsh_readlink(vsh_sandbox *sb, const char *path,
                                 char **target);
 VSH_API vsh_status vsh_realpath(vsh_sandbox *sb, const char *path,
                                 char **resolved);
-VSH_API vsh_status vsh_chmod(vsh_sandbox *sb, const char *path,
-                             unsigned mode);
+VSH_API vsh_status vsh_chmod(vsh_sandbox *sb, const char *path, unsigned mode);
 VSH_API vsh_status vsh_utimes(vsh_sandbox *sb, const char *path,
                               int64_t atime_ns, int64_t mtime_ns);
 VSH_API vsh_status vsh_truncate(vsh_sandbox *sb, const char *path,

@@ -421,6 +421,9 @@ int sh_stopped(sh_exec *ex);
  * trap handler): under the call-depth limit, with stack to spare on the
  * fiber. Otherwise the exec stops with the call-depth limit and 0. */
 int sh_depth_ok(sh_exec *ex);
+/* Room for more fibers (pipeline stages, background jobs) under the jobs
+ * limit, so a fork bomb ends at once; else the exec stops and 0. */
+int sh_jobs_ok(sh_exec *ex, size_t more);
 
 /* Messages: "bash: line N: " prefix + text, on the shell's fd 2. */
 void sh_err(sh_exec *ex, const char *fmt, ...)

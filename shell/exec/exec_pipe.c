@@ -292,6 +292,8 @@ int sh_exec_pipeline(sh_exec *ex, sh_node *n) {
     ex->npipestatus = 1;
     return ex->status = st;
   }
+  if (!sh_jobs_ok(ex, nc - 1))
+    return 126;
   sh_run *r = ex->run;
   mem *m = ex->m;
   stage *st = mem_calloc(m, nc, sizeof *st);
@@ -416,6 +418,8 @@ static void job_fn(void *arg) {
 
 int sh_exec_bg(sh_exec *ex, sh_node *n) {
   sh_run *r = ex->run;
+  if (!sh_jobs_ok(ex, 1))
+    return 126;
   sh_exec *c = sh_child(ex, 1);
   if (!c)
     return sh_oom(ex);

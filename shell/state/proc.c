@@ -199,6 +199,15 @@ int sh_depth_ok(sh_exec *ex) {
   return 0;
 }
 
+int sh_jobs_ok(sh_exec *ex, size_t more) {
+  budget *b = &ex->run->bud;
+  if ((uint64_t)sched_live(ex->run->sc) + more <= b->lim.max_jobs)
+    return 1;
+  budget_set_stop(b, BUDGET_JOBS, b->lim.max_jobs);
+  ex->jump = J_ABORT;
+  return 0;
+}
+
 /* ---- PATH search ----------------------------------------------------------
  */
 

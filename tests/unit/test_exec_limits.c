@@ -152,9 +152,15 @@ static void test_self_recursion(void **state) {
   vsh_sandbox *sb = open_with(NULL);
   for (int i = 0; cases[i]; i++)
     expect_limit(sb, cases[i], "call depth limit exceeded", 126);
+  /* A fork bomb ends at the jobs limit, and a smaller limit is honoured. */
+  expect_limit(sb, ":(){ :|:& };:", "jobs limit exceeded (1000)", 126);
   vsh_limits lim = {0};
   lim.max_commands = 20000;
+  lim.max_jobs = 3;
   vsh_sandbox *sb2 = open_with(&lim);
+  expect_limit(sb2, "true | true | true", "", 0);
+  expect_limit(sb2, "true | true | true | true | true",
+               "jobs limit exceeded (3)", 126);
   expect_limit(sb2, "trap 'kill -USR1 $$' USR1; kill -USR1 $$",
                "commands limit exceeded", 126);
   expect_run(sb2,
