@@ -209,7 +209,20 @@ fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
   return f;
 }
 
+/* The fiber running on this thread, for stack_left(). */
+static _Thread_local const fiber *tls_fiber;
+
+size_t stack_left(void) {
+  const fiber *f = tls_fiber;
+  if (!f)
+    return SIZE_MAX;
+  char probe;
+  return (size_t)(&probe - (f->stack + 4096));
+}
+
 static void run_one(sched *s, fiber *f) {
+  const fiber *outer = tls_fiber;
+  tls_fiber = f;
   s->cur = f;
   f->state = F_RUNNING;
 #ifdef VSH_ASAN
@@ -225,6 +238,7 @@ static void run_one(sched *s, fiber *f) {
   __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
   s->cur = NULL;
+  tls_fiber = outer;
   if (f->state == F_DONE) {
     s->nlive--;
     if (s->npool < POOL_MAX) {

@@ -28,6 +28,14 @@ void sched_free(sched *s);
 /* Create a runnable fiber; it runs when sched_run (or a block) reaches it. */
 fiber *sched_spawn(sched *s, fiber_fn fn, void *arg);
 
+/* Like fiber_stack_left for the fiber running on this thread, without its
+ * scheduler (builtins' recursive parsers and evaluators check it):
+ * SIZE_MAX outside fibers. */
+size_t stack_left(void);
+/* What a recursive parser or evaluator leaves free before it refuses to go
+ * deeper: enough for any single step between two checks. */
+#define STACK_RESERVE ((size_t)256 * 1024)
+
 /* Fibers spawned and not finished yet (running, runnable or blocked). */
 int sched_live(const sched *s);
 

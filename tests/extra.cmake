@@ -3,3 +3,17 @@ if(TARGET vsh_cli)
   add_test(NAME cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli.sh
                             $<TARGET_FILE:vsh_cli>)
 endif()
+
+# The hostile suite: scripts that try to crash, hang or exhaust the host.
+# Sanitizer builds run several times slower, so their time bound is wider.
+if(TARGET vsh_cli)
+  if(VSH_SANITIZE)
+    set(vsh_hostile_ms 20000)
+  else()
+    set(vsh_hostile_ms 3000)
+  endif()
+  add_test(NAME hostile COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/hostile/run.sh
+                                $<TARGET_FILE:vsh_cli>)
+  set_tests_properties(hostile PROPERTIES ENVIRONMENT
+                       "HOSTILE_MAX_MS=${vsh_hostile_ms}")
+endif()

@@ -183,16 +183,12 @@ int sh_stopped(sh_exec *ex) {
 
 /* ---- nesting ------------------------------------------------------------ */
 
-/* Stack a nested call must leave free on the fiber: the deepest single
- * step between two checks (a parser, an expansion, a builtin) fits in it. */
-#define SH_STACK_RESERVE (256 * 1024)
-
 int sh_depth_ok(sh_exec *ex) {
   budget *b = &ex->run->bud;
   uint32_t depth =
       (uint32_t)(ex->func_depth + ex->source_depth) + (uint32_t)ex->trap_depth;
   if (depth < b->lim.max_call_depth &&
-      fiber_stack_left(ex->run->sc) >= SH_STACK_RESERVE)
+      fiber_stack_left(ex->run->sc) >= STACK_RESERVE)
     return 1;
   budget_set_stop(b, BUDGET_DEPTH, b->lim.max_call_depth);
   ex->jump = J_ABORT;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "builtins/data/awk/awk.h"
+#include "core/fiber.h"
 
 enum {
   X_NORMAL = 0,
@@ -581,7 +582,7 @@ static aval do_getline(awk *A, node *e) {
 
 static aval call(awk *A, node *e) {
   afunc *f = &A->funcs[e->slot];
-  if (A->depth >= 1000) {
+  if (A->depth >= 1000 || stack_left() < STACK_RESERVE) {
     awk_fatal(A, "function call nesting too deep");
     return av_num(0);
   }
@@ -657,6 +658,12 @@ static aval concat(awk *A, node *e) {
 
 aval awk_eval(awk *A, node *e) {
   aval x, y;
+  /* Operands recurse; a chain the parser accepted (- - - ... 1) must still
+   * end before the fiber's stack does. */
+  if (e->a && stack_left() < STACK_RESERVE) {
+    awk_fatal(A, "expression nested too deeply");
+    return av_num(0);
+  }
   switch (e->op) {
   case N_NUM:
     return e->v;

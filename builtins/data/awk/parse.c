@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "builtins/data/awk/awk.h"
+#include "core/fiber.h"
 
 static node *expr(awk *A);
 static node *stmt(awk *A);
@@ -17,6 +18,19 @@ static void synerr(awk *A) {
     stream_printf(A->c->err, "awk: syntax error at source line %d\n", A->line);
     stream_printf(A->c->err, "awk: bailing out at source line %d\n", A->line);
   }
+  A->syntax_err = 1;
+  longjmp(*(jmp_buf *)A->pj, 1);
+}
+
+/* Called on the way into each recursive rule: nesting ends with an error
+ * while the fiber still has stack to spare, however the frames are sized. */
+static void deeper(awk *A) {
+  if (stack_left() >= STACK_RESERVE)
+    return;
+  if (!A->syntax_err)
+    stream_printf(A->c->err,
+                  "awk: program nested too deeply at source line %d\n",
+                  A->line);
   A->syntax_err = 1;
   longjmp(*(jmp_buf *)A->pj, 1);
 }
@@ -345,6 +359,7 @@ static node *power(awk *A) {
 }
 
 static node *unary(awk *A) {
+  deeper(A);
   if (A->tok == T_NOT) {
     next(A);
     return mk(A, N_NOT, unary(A), NULL);
@@ -531,6 +546,7 @@ static node *ternary(awk *A) {
 }
 
 static node *expr(awk *A) {
+  deeper(A);
   return ternary(A);
 }
 
@@ -652,6 +668,7 @@ static node *body_stmt(awk *A) {
 }
 
 static node *stmt(awk *A) {
+  deeper(A);
   node *s;
   switch (A->tok) {
   case T_LBRACE:
