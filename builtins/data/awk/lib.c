@@ -302,6 +302,10 @@ static void arr_grow(awk *A, aarr *a) {
 }
 
 aval *arr_get(awk *A, aarr *a, const char *k, size_t n, int create) {
+  if (!a) { /* an array that could not be allocated */
+    awk_fatal(A, "out of memory");
+    return NULL;
+  }
   uint32_t h = hash(k, n);
   for (aent *e = a->tab[h & a->mask]; e; e = e->chain)
     if (e->hash == h && e->k->len == n && memcmp(e->k->p, k, n) == 0)

@@ -85,7 +85,8 @@ int awk_global(awk *A, const char *name) {
     A->gnames = g;
     A->capgl = nc;
   }
-  A->gnames[A->ngl] = arena_strdup(&A->ar, name);
+  if (!(A->gnames[A->ngl] = arena_strdup(&A->ar, name)))
+    return -1;
   return A->ngl++;
 }
 
