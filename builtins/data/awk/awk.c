@@ -105,6 +105,13 @@ int bi_awk(bi_ctx *c) {
   int nassign = 0, haveprog = 0, st = 0;
   bi_getopt g;
   bi_getopt_init(&g, c, "+F:v:f:", opts);
+  /* Everything set up above is needed from here on. */
+  if (!assigns || A->ngl != SV_COUNT || !A->gc || !A->cc || !A->mc ||
+      !A->dfaws || !g.operands) {
+    bi_error(c, "out of memory");
+    st = 2;
+    goto out;
+  }
   int o;
   while ((o = bi_getopt_next(&g)) != -1) {
     switch (o) {
@@ -200,7 +207,8 @@ int bi_awk(bi_ctx *c) {
         *v = av_strnum(A, eq + 1, strlen(eq + 1));
     }
     aval *v = arr_get(A, argv, "0", 1, 1);
-    *v = av_str(A, "awk", 3);
+    if (v)
+      *v = av_str(A, "awk", 3);
     int n = 1;
     for (int i = opi; i < g.noperands; i++, n++) {
       char key[16];

@@ -1015,6 +1015,10 @@ static int exec(awk *A, node *s) {
     /* iterate over a snapshot of the keys: the body may delete */
     size_t n = a->n, i = 0;
     astr **keys = n ? mem_alloc(A->m, n * sizeof *keys) : NULL;
+    if (n && !keys) {
+      awk_fatal(A, "out of memory");
+      return X_EXIT;
+    }
     for (aent *e = a->first; e && i < n; e = e->next) {
       keys[i++] = e->k;
       e->k->refs++;

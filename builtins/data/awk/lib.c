@@ -435,12 +435,23 @@ are *re_compile(awk *A, const char *p, size_t n) {
   }
   pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
   are *r = mem_calloc(A->m, 1, sizeof *r);
+  if (!r) {
+    pcre2_code_free(code);
+    buf_free(&esc);
+    awk_fatal(A, "out of memory");
+    return NULL;
+  }
   r->re = code;
   r->md = pcre2_match_data_create_from_pattern(code, A->gc);
   r->longest = memchr(p, '|', n) != NULL;
   r->lit = gr_is_literal(esc.data ? esc.data : "", esc.len, 1);
   buf_free(&esc);
   r->src = as_new(A, p, n);
+  if (!r->md || !r->src) {
+    re_free(A, r);
+    awk_fatal(A, "out of memory");
+    return NULL;
+  }
   if (A->nrecache % 16 == 0) {
     are **nc = mem_realloc(A->m, A->recache, (A->nrecache + 16) * sizeof *nc);
     if (!nc) {

@@ -751,6 +751,10 @@ static int parse_y(px *x, sd_cmd *cm) {
   }
   if (!multi) {
     cm->ymap = mem_alloc(c->m, 256);
+    if (!cm->ymap) {
+      perr(x, "out of memory");
+      goto out;
+    }
     for (int i = 0; i < 256; i++)
       cm->ymap[i] = (unsigned char)i;
     for (size_t i = 0; i < n0; i++)
@@ -758,6 +762,10 @@ static int parse_y(px *x, sd_cmd *cm) {
   } else {
     cm->yfrom = mem_calloc(c->m, n0 + 1, sizeof(char *));
     cm->yto = mem_calloc(c->m, n0 + 1, sizeof(char *));
+    if (!cm->yfrom || !cm->yto) {
+      perr(x, "out of memory");
+      goto out;
+    }
     cm->ny = n0;
     size_t i = 0, j = 0;
     for (size_t k = 0; k < n0; k++) {
@@ -766,6 +774,10 @@ static int parse_y(px *x, sd_cmd *cm) {
       size_t l1 = tu_utf8_get(s1 + j, a[1].len - j, &cp);
       cm->yfrom[k] = mem_strndup(c->m, s0 + i, l0);
       cm->yto[k] = mem_strndup(c->m, s1 + j, l1);
+      if (!cm->yfrom[k] || !cm->yto[k]) {
+        perr(x, "out of memory");
+        goto out;
+      }
       i += l0;
       j += l1;
     }
@@ -993,8 +1005,18 @@ int sd_prog_init(sd_prog *p, bi_ctx *c) {
   p->gc = pcre2_general_context_create(sd_pmalloc, sd_pfree, c->m);
   p->cc = p->gc ? pcre2_compile_context_create(p->gc) : NULL;
   p->mc = p->gc ? pcre2_match_context_create(p->gc) : NULL;
-  if (!p->cc || !p->mc)
+  if (!p->cc || !p->mc) { /* out of memory: release what was made */
+    if (p->mc)
+      pcre2_match_context_free(p->mc);
+    if (p->cc)
+      pcre2_compile_context_free(p->cc);
+    if (p->gc)
+      pcre2_general_context_free(p->gc);
+    p->gc = NULL;
+    p->cc = NULL;
+    p->mc = NULL;
     return -1;
+  }
   pcre2_set_newline(p->cc, PCRE2_NEWLINE_LF);
   p->js = pcre2_jit_stack_create(32 * 1024, 4 * 1024 * 1024, p->gc);
   if (p->js)

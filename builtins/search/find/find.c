@@ -657,7 +657,11 @@ static void walk_root(walk *w, const char *root) {
   bi_ctx *c = x->c;
   size_t rl = strlen(root);
   buf_clear(&w->path);
-  buf_append(&w->path, root, rl);
+  if (buf_append(&w->path, root, rl) || !w->path.data) {
+    fx_error(x, "%s: %s", fu_quote(c, root), bi_strerror(ENOMEM));
+    x->status = 1;
+    return;
+  }
   fent e;
   memset(&e, 0, sizeof e);
   e.path = w->path.data;
