@@ -628,9 +628,55 @@ static size_t end_lit(sh_part *parts, size_t np, char *lit, size_t from,
   return np;
 }
 
+static int expand_one_fields(sh_exec *ex, sh_word *w, sh_strv *out);
+
+/* Number of part tokens ("\\\x01") in one encoded brace result. */
+static size_t count_tokens(const char *s, size_t n) {
+  size_t t = 0;
+  for (size_t k = 0; k + 1 < n; k++) {
+    if (s[k] != '\\')
+      continue;
+    if (s[k + 1] == '\x01')
+      t++;
+    k++; /* an escaped byte is never the start of a token */
+  }
+  return t;
+}
+
+/* Brace expansion comes before tilde expansion, so a result that starts
+ * with an unquoted "~" ({~,x}, {~root,b}/c) gets its tilde prefix now. The
+ * prefix runs to the first '/', and must be all literal text; parts has
+ * room for one more part. */
+static size_t brace_tilde(sh_part *parts, size_t np) {
+  if (!np || parts[0].kind != WP_LIT || parts[0].quoted ||
+      !parts[0].u.lit.len || parts[0].u.lit.text[0] != '~')
+    return np;
+  const char *t = parts[0].u.lit.text;
+  size_t len = parts[0].u.lit.len;
+  const char *slash = memchr(t, '/', len);
+  if (!slash && np > 1)
+    return np; /* ~$x: the prefix is not all literal */
+  size_t plen = slash ? (size_t)(slash - t) : len;
+  memmove(&parts[1], &parts[0], np * sizeof *parts);
+  parts[0].kind = WP_TILDE;
+  parts[0].u.lit.text = t + 1;
+  parts[0].u.lit.len = plen - 1;
+  parts[1].u.lit.text = t + plen;
+  parts[1].u.lit.len = len - plen;
+  if (!parts[1].u.lit.len) {
+    memmove(&parts[1], &parts[2], (np - 1) * sizeof *parts);
+    return np;
+  }
+  return np + 1;
+}
+
 /* Encode the word for sh_brace_expand: unquoted literal text as is, every
- * other part as an escaped token "\\\x01" digits "\\\x02". */
-static int brace_words(sh_exec *ex, sh_word *w, sh_word ***outw, size_t *nout) {
+ * other part as an escaped token "\\\x01" digits "\\\x02". Each result is
+ * decoded and expanded at once into out. Results can number in the
+ * millions ({1..2000000}), so each costs only what it needs: a result that
+ * is plain text without glob characters is a field as it stands, and the
+ * others get a part array sized by their tokens. */
+static int brace_words(sh_exec *ex, sh_word *w, sh_strv *out) {
   arena *ar = ex->ar;
   buf enc;
   buf_init(&enc, ex->m);
@@ -666,16 +712,30 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_word ***outw, size_t *nout) {
     sh_discard(ex);
     return -1;
   }
-  sh_word **ws = arena_alloc(ar, nr * sizeof *ws);
-  if (!ws)
-    return sh_oom(ex);
+  unsigned pflags = sh_pat_flags(ex);
   for (size_t r = 0; r < nr; r++) {
     const char *s = res[r];
     size_t n = lens[r];
-    sh_part *parts = arena_alloc(ar, (n + 1) * sizeof *parts);
-    sh_word *nw = arena_calloc(ar, sizeof *nw);
+    size_t ntok = count_tokens(s, n);
     char *lit = arena_alloc(ar, n + 1);
-    if (!parts || !nw || !lit)
+    if (!lit)
+      return sh_oom(ex);
+    if (!ntok) {
+      size_t ll = 0;
+      for (size_t k = 0; k < n; k++)
+        lit[ll++] = s[k] == '\\' && k + 1 < n ? s[++k] : s[k];
+      lit[ll] = 0;
+      if (!ll)
+        continue; /* an empty unquoted word expands to nothing */
+      if (lit[0] != '~' && !pat_has_magic(lit, ll, pflags)) {
+        if (sh_strv_push(ar, out, lit))
+          return sh_oom(ex);
+        continue;
+      }
+    }
+    sh_part *parts = arena_alloc(ar, (2 * ntok + 2) * sizeof *parts);
+    sh_word *nw = arena_calloc(ar, sizeof *nw);
+    if (!parts || !nw)
       return sh_oom(ex);
     size_t np = 0, ll = 0;
     size_t litstart = 0;
@@ -702,15 +762,17 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_word ***outw, size_t *nout) {
       lit[ll++] = s[k++];
     }
     np = end_lit(parts, np, lit, litstart, ll);
+    np = brace_tilde(parts, np);
     nw->parts = parts;
     nw->nparts = np;
     nw->flags = w->flags;
     nw->src = w->src;
     nw->src_len = w->src_len;
-    ws[r] = nw;
+    if (expand_one_fields(ex, nw, out))
+      return -1;
+    if (ex->jump)
+      return -1;
   }
-  *outw = ws;
-  *nout = nr;
   return 0;
 }
 
@@ -751,16 +813,9 @@ int sh_expand_word_fields(sh_exec *ex, sh_word *w, sh_strv *out) {
     return 0;
   }
   if (needs_brace(ex, w)) {
-    sh_word **ws = NULL;
-    size_t nw = 0;
     /* A brace expansion that fails (memory, nesting) fails the word: it
      * is never used unexpanded, which would change its meaning. */
-    if (brace_words(ex, w, &ws, &nw))
-      return -1;
-    for (size_t i = 0; i < nw; i++)
-      if (expand_one_fields(ex, ws[i], out))
-        return -1;
-    return 0;
+    return brace_words(ex, w, out);
   }
   return expand_one_fields(ex, w, out);
 }

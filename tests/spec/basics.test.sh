@@ -381,3 +381,15 @@ abc
 abc
 ## END
 
+
+#### tilde expansion after brace expansion
+HOME=/h; echo {~,x} {a,~}/b a{~,b} {~/c,y} {~$HOME,z}
+## STDOUT:
+/h x a/b /h/b a~ ab /h/c y ~/h z
+## END
+
+#### brace results with globs, quotes and parameters
+x=v; touch /tmp/q1 /tmp/q2; echo /tmp/q{1,2,3}* {"a b",c}d ${x}{1,2} {a,}e
+## STDOUT:
+/tmp/q1 /tmp/q2 /tmp/q3* a bd cd v1 v2 ae e
+## END
