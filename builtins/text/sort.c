@@ -517,12 +517,21 @@ static int line_cmp(const sorter *s, const line *x, const line *y) {
   return s->reverse ? -d : d;
 }
 
-/* Stable merge sort of v[0..n) using tmp. Polls the budget now and then
- * through stream-free checks. */
+/* Polls the budget once per 1024 lines of sorting work; a pass over
+ * millions of lines takes tens of milliseconds, too long between checks of
+ * the deadline and the cancel flag. */
+static int sort_poll(const sorter *s, size_t done) {
+  return (done & 1023) == 0 && s->c->bud && budget_poll(s->c->bud);
+}
+
+/* Stable merge sort of v[0..n) using tmp. Stops early (leaving v in some
+ * order) when the budget says so; the caller checks the budget after. */
 static void merge_sort(const sorter *s, line *v, line *tmp, size_t n) {
   /* Bottom-up: runs of 1 first sorted by insertion in blocks of 16. */
   const size_t blk = 16;
   for (size_t lo = 0; lo < n; lo += blk) {
+    if (sort_poll(s, lo))
+      return;
     size_t hi = lo + blk < n ? lo + blk : n;
     for (size_t i = lo + 1; i < hi; i++) {
       line t = v[i];
@@ -537,6 +546,8 @@ static void merge_sort(const sorter *s, line *v, line *tmp, size_t n) {
   line *src = v, *dst = tmp;
   for (size_t w = blk; w < n; w *= 2) {
     for (size_t lo = 0; lo < n; lo += 2 * w) {
+      if (w < 1024 ? sort_poll(s, lo) : s->c->bud && budget_poll(s->c->bud))
+        return;
       size_t mid = lo + w < n ? lo + w : n;
       size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
       size_t i = lo, j = mid, k = lo;
@@ -554,8 +565,6 @@ static void merge_sort(const sorter *s, line *v, line *tmp, size_t n) {
     line *t = src;
     src = dst;
     dst = t;
-    if (s->c->bud && budget_poll(s->c->bud))
-      break;
   }
   if (src != v)
     memcpy(v, src, n * sizeof *v);

@@ -112,22 +112,84 @@ static void test_timeout(void **state) {
   vsh_close(sb);
 }
 
-/* Loops inside the sub-languages that never read or write still meet the
- * deadline and a cancel: awk's while/for/do and sed's branches. */
-static const char *const tight_loops[] = {
-    "awk 'BEGIN{while(1);}'",        "awk 'BEGIN{for(;;);}'",
-    "awk 'BEGIN{do x++; while(1)}'", "echo a | sed ':a;s/a/a/;ta'",
-    "echo a | sed ':a;ba'",          NULL};
+/* Every builtin's endless case: loops that never read or write (awk's
+ * while/for/do, sed's branches), and each command fed without end. Each
+ * must meet a 200 ms deadline and a cancel at 200 ms within 100 ms. */
+static const char *const endless[] = {
+    "while :; do :; done",
+    "awk 'BEGIN{while(1);}'",
+    "awk 'BEGIN{for(;;);}'",
+    "awk 'BEGIN{do x++; while(1)}'",
+    "echo a | sed ':a;s/a/a/;ta'",
+    "echo a | sed ':a;ba'",
+    "yes | sort",
+    "yes | tr y n | grep -c x",
+    "yes | xargs echo >/dev/null",
+    "yes | grep y >/dev/null",
+    "yes | awk '{print}' >/dev/null",
+    "yes | sed p >/dev/null",
+    "yes | while read l; do :; done",
+    "cat /dev/zero | od >/dev/null",
+    "yes | uniq -c",
+    "yes | paste - - >/dev/null",
+    "yes | base64 >/dev/null",
+    "yes | rev >/dev/null",
+    "yes | wc -l",
+    "yes | comm - /dev/null >/dev/null",
+    "yes | nl >/dev/null",
+    "yes | tee /dev/null >/dev/null",
+    "yes | md5sum",
+    "yes | cut -c1 >/dev/null",
+    "yes | tac",
+    "seq inf >/dev/null",
+    "printf '%s\\n' {1..10} | xargs -n1 sh -c 'while :; do :; done'",
+    "find / -exec sh -c 'while :; do :; done' \\;",
+    "yes | head -c 10000000000 | tail -c 1",
+    "cat /dev/zero | tr '\\0' a | fold -w 5 >/dev/null",
+    "yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | grep -E '(a*)*b'",
+    "while :; do printf '%s %s\\n' a b c d; done >/dev/null",
+    "yes | while read -r l; do echo \"$l\"; done | cat >/dev/null",
+    NULL};
+
+/* How long past its deadline an exec may run: 100 ms, more under the
+ * sanitizers, which slow every step several times. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SLACK_MS 1000
+#endif
+#endif
+#if !defined(SLACK_MS) &&                                                      \
+    (defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__))
+#define SLACK_MS 1000
+#endif
+#ifndef SLACK_MS
+#define SLACK_MS 100
+#endif
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void test_builtin_loops_timeout(void **state) {
   (void)state;
   vsh_limits lim = {0};
   lim.timeout_ms = 200;
+  lim.max_commands = UINT64_MAX;
+  lim.max_loop_iterations = UINT64_MAX;
   vsh_sandbox *sb = open_with(&lim);
-  for (int i = 0; tight_loops[i]; i++) {
+  for (int i = 0; endless[i]; i++) {
     vsh_result r;
-    assert_int_equal(run(sb, tight_loops[i], &r), 124);
+    int64_t t0 = now_ms();
+    int st = run(sb, endless[i], &r);
+    int64_t took = now_ms() - t0;
+    if (st != 124 || took > 200 + SLACK_MS)
+      fprintf(stderr, "%s: status %d after %lld ms\n", endless[i], st,
+              (long long)took);
+    assert_int_equal(st, 124);
     assert_true(r.flags & VSH_RESULT_TIMED_OUT);
+    assert_true(took <= 200 + SLACK_MS);
     vsh_result_free(&r);
   }
   expect_run(sb, "echo after", 0, "after\n");
@@ -244,22 +306,40 @@ static void test_cancel_during(void **state) {
   vsh_close(sb);
 }
 
+static void *cancel_at_200(void *arg) {
+  struct timespec ts = {0, 200 * 1000 * 1000};
+  nanosleep(&ts, NULL);
+  vsh_cancel_set(arg);
+  return NULL;
+}
+
 static void test_builtin_loops_cancel(void **state) {
   (void)state;
-  vsh_sandbox *sb = open_with(NULL);
-  for (int i = 0; tight_loops[i]; i++) {
+  vsh_limits lim = {0};
+  lim.max_commands = UINT64_MAX;
+  lim.max_loop_iterations = UINT64_MAX;
+  vsh_sandbox *sb = open_with(&lim);
+  for (int i = 0; endless[i]; i++) {
     vsh_cancel *c = vsh_cancel_new();
     vsh_exec_opts o = {0};
     o.cancel = c;
     pthread_t t;
-    pthread_create(&t, NULL, canceller, c);
+    int64_t t0 = now_ms();
+    pthread_create(&t, NULL, cancel_at_200, c);
     vsh_result r;
-    assert_int_equal(vsh_exec(sb, tight_loops[i], &o, &r), VSH_ABORT);
+    vsh_status st = vsh_exec(sb, endless[i], &o, &r);
+    int64_t took = now_ms() - t0;
     pthread_join(t, NULL);
+    if (st != VSH_ABORT || took > 200 + SLACK_MS)
+      fprintf(stderr, "%s: %s after %lld ms\n", endless[i], vsh_status_str(st),
+              (long long)took);
+    assert_int_equal(st, VSH_ABORT);
     assert_true(r.flags & VSH_RESULT_CANCELLED);
+    assert_true(took <= 200 + SLACK_MS);
     vsh_result_free(&r);
     vsh_cancel_free(c);
   }
+  expect_run(sb, "echo after", 0, "after\n");
   vsh_close(sb);
 }
 
