@@ -2,26 +2,20 @@
  * exec_cond.c - [[ ... ]]: file tests over the VFS, string and pattern
  * comparison, arithmetic comparison, -v, -o, and =~ with BASH_REMATCH.
  * POSIX EREs are translated to PCRE2 syntax (backslashes inside bracket
- * expressions are literal in POSIX) and compiled on the sandbox allocator.
+ * expressions are literal in POSIX) and matched by core/regex.h with
+ * POSIX's leftmost-longest rule, as bash's regexec does; a PCRE2 limit is
+ * an error (status 2 with a message), never "no match".
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pattern.h"
+#include "core/regex.h"
 #include "shell/builtins/builtins.h"
 #include "shell/exec/exec.h"
 #include "shell/expand/expand.h"
 #include "shell/sh.h"
-
-static void *re_alloc(PCRE2_SIZE n, void *ud) {
-  return mem_alloc(ud, n);
-}
-static void re_free(void *p, void *ud) {
-  mem_free(ud, p);
-}
 
 /* POSIX ERE -> PCRE2. */
 static char *ere_to_pcre(sh_exec *ex, const char *re, size_t n, size_t *out) {
@@ -109,23 +103,29 @@ int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
   *err = 0;
   size_t pl;
   char *pat = ere_to_pcre(ex, re, relen, &pl);
-  if (!pat) {
+  rx_env env;
+  if (!pat || rx_env_init(&env, ex->m, 0) < 0) {
     *err = 1;
     return 0;
   }
-  pcre2_general_context *gc =
-      pcre2_general_context_create(re_alloc, re_free, ex->m);
-  pcre2_compile_context *cc = pcre2_compile_context_create(gc);
+  env.bud = &ex->run->bud; /* long automaton searches poll it */
+  rx r;
   int ec;
-  PCRE2_SIZE eo;
+  size_t eo;
   uint32_t opts = nocase ? PCRE2_CASELESS : 0;
-  pcre2_code *code = pcre2_compile((PCRE2_SPTR)pat, pl, opts, &ec, &eo, cc);
   int matched = 0;
-  if (!code) {
+  if (rx_compile(&env, &r, pat, pl, opts, RX_POSIX | RX_CAPS | RX_NOJIT, NULL,
+                 &ec, &eo) < 0) {
     *err = 1;
   } else {
-    pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, gc);
-    int rc = md ? pcre2_match(code, (PCRE2_SPTR)s, slen, 0, 0, md, NULL) : -1;
+    size_t ms, me;
+    int rc = rx_search(&r, s, slen, 0, 0, RX_GROUPS, &ms, &me);
+    if (rc < 0) {
+      char msg[128];
+      if (rc != RX_STOPPED) /* else the budget stopped it and says why */
+        sh_err(ex, "=~: %s", rx_strerror(rc, msg, sizeof msg));
+      *err = 1;
+    }
     matched = rc > 0;
     /* BASH_REMATCH starts again as an empty array, filled on a match. */
     sh_unsetvar(ex, "BASH_REMATCH");
@@ -134,24 +134,26 @@ int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
       if (!v->arr)
         v->arr = sh_arr_new(ex->m);
       v->flags |= V_ARRAY | V_SET;
+      if (!v->arr)
+        sh_oom(ex);
       if (matched) {
-        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-        uint32_t ng = pcre2_get_ovector_count(md);
+        uint32_t ng;
+        PCRE2_SIZE *ov = rx_ovector(&r, &ng);
         for (uint32_t i = 0; i < ng && v->arr; i++) {
-          if (ov[2 * i] == PCRE2_UNSET) {
-            sh_arr_iset(ex->m, v->arr, i, "", 0);
-            continue;
+          int bad = ov[2 * i] == PCRE2_UNSET
+                        ? sh_arr_iset(ex->m, v->arr, i, "", 0)
+                        : sh_arr_iset(ex->m, v->arr, i, s + ov[2 * i],
+                                      ov[2 * i + 1] - ov[2 * i]);
+          if (bad) {
+            sh_oom(ex);
+            break;
           }
-          sh_arr_iset(ex->m, v->arr, i, s + ov[2 * i],
-                      ov[2 * i + 1] - ov[2 * i]);
         }
       }
     }
-    pcre2_match_data_free(md);
-    pcre2_code_free(code);
+    rx_free(&r);
   }
-  pcre2_compile_context_free(cc);
-  pcre2_general_context_free(gc);
+  rx_env_free(&env);
   return matched;
 }
 

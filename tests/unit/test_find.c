@@ -206,6 +206,15 @@ static void t_regex(void **state) {
                  "'posix-extended', 'posix-minimal-basic', 'sed'.\n");
   EXPECT(1, "", "find", "d", "-regextype", "posix-extended", "-regex", "(");
   assert_non_null(strstr(bh_err(h), "failed to compile regular expression"));
+  /* No backtracking limit changes the answer; back-references, which need
+   * backtracking, stop with an error at its limit. */
+  bh_write(h, "d/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "");
+  EXPECT(0, "d/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", "find", "d",
+         "-regextype", "posix-extended", "-regex", ".*/(a|aa)+c|.*/a+b");
+  EXPECT(1, "", "find", "d", "-regextype", "posix-extended", "-regex",
+         ".*/(a|aa)+\\1c|.*/a+b");
+  assert_string_equal(bh_err(h),
+                      "find: -regex: exceeded PCRE's backtracking limit\n");
 }
 
 static void t_type(void **state) {

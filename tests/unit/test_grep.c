@@ -426,13 +426,50 @@ static void t_chunks(void **st) {
   bh_free(h);
 }
 
+/* POSIX regexes have no backtracking semantics: a pattern that makes a
+ * backtracker explode still matches as in GNU grep (PCRE2's automaton
+ * decides), and a limit hit all the same (back-references, -P) is an error
+ * with status 2, never "no match". */
+static void t_no_backtracking_limit(void **st) {
+  (void)st;
+  bh *h = bh_new();
+  const char *line = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n";
+  const char *err =
+      "grep: (standard input): exceeded PCRE's backtracking limit\n";
+  const bh_case cases[] = {
+      BH_CASE(line, 0, line, "", "grep", "-E", "^(a|aa)+c|a+b$"),
+      BH_CASE(line, 0, "1\n", "", "grep", "-cE", "^(a|aa)+c|a+b$"),
+      BH_CASE(line, 0, line, "", "grep", "-oE", "^(a|aa)+c|a+b$"),
+      BH_CASE(line, 1, "", "", "grep", "-vE", "^(a|aa)+c|a+b$"),
+      BH_CASE(line, 0, line, "", "grep", "^\\(a\\|aa\\)\\+c\\|a\\+b$"),
+      /* leftmost-longest, also where greedy is not longest */
+      BH_CASE("abcd\n", 0, "abc\n", "", "grep", "-oE", "a|ab|abc"),
+      BH_CASE("xyz\n", 0, "xy\n", "", "grep", "-oE", "x*(xy)?"),
+      /* back-references still work */
+      BH_CASE("abcabc\nabcab\n", 0, "abcabc\n", "", "grep", "-oE", "(abc)\\1"),
+      /* ... and are the one place a BRE/ERE can still hit the limit */
+      BH_CASE(line, 2, "", err, "grep", "-E", "^(a|aa)+\\1c|a+b$"),
+      /* -P keeps PCRE's rules, and GNU's error; lines before still print */
+      BH_CASE("ok\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", 2, "ok\n", err,
+              "grep", "-P", "^ok|^(a|aa)+c|a+b$"),
+  };
+  bh_check_all(h, cases);
+  bh_free(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_basic),   cmocka_unit_test(t_options),
-      cmocka_unit_test(t_context), cmocka_unit_test(t_regex),
-      cmocka_unit_test(t_errors),  cmocka_unit_test(t_binary),
-      cmocka_unit_test(t_utf8),    cmocka_unit_test(t_recursive),
-      cmocka_unit_test(t_color),   cmocka_unit_test(t_chunks),
+      cmocka_unit_test(t_basic),
+      cmocka_unit_test(t_options),
+      cmocka_unit_test(t_context),
+      cmocka_unit_test(t_regex),
+      cmocka_unit_test(t_errors),
+      cmocka_unit_test(t_binary),
+      cmocka_unit_test(t_utf8),
+      cmocka_unit_test(t_recursive),
+      cmocka_unit_test(t_color),
+      cmocka_unit_test(t_chunks),
+      cmocka_unit_test(t_no_backtracking_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

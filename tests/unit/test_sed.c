@@ -78,12 +78,36 @@ static void t_errors(void **st) {
   bh_free(h);
 }
 
+/* POSIX regexes: leftmost-longest, never limited by backtracking (the
+ * automaton decides; captures come from a pass forced to that extent);
+ * back-references, which need backtracking, fail loudly at its limit. */
+static void t_posix_regex(void **st) {
+  (void)st;
+  bh *h = bh_new();
+  const char *line = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n";
+  const bh_case cases[] = {
+      BH_CASE(line, 0, "X\n", "", "sed", "-E", "s/^(a|aa)+c|a+b$/X/"),
+      BH_CASE(line, 0, line, "", "sed", "-nE", "/^(a|aa)+c|a+b$/p"),
+      BH_CASE(line, 0, "<aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa>\n", "",
+              "sed", "s/^\\(a\\|aa\\)\\+c\\|\\(a\\+\\)b$/<\\2>/"),
+      BH_CASE("xyz\n", 0, "Q\n", "", "sed", "-E", "s/x|xy|xyz/Q/"),
+      BH_CASE("xyz\n", 0, "[xy][xy]z\n", "", "sed", "-E",
+              "s/x*(xy)?/[&][\\1]/"),
+      BH_CASE("xyyz\n", 0, "<xyy>z<>\n", "", "sed", "-E", "s/x*(xy)?y*/<&>/g"),
+      BH_CASE("abab\n", 0, "[abab]\n", "", "sed", "-E", "s/(ab)\\1/[&]/"),
+      BH_CASE("ok\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", 4, "ok\n",
+              "sed: exceeded PCRE's backtracking limit\n", "sed", "-E",
+              "s/^(a|aa)+\\1c|a+b$/X/"),
+  };
+  bh_check_all(h, cases);
+  bh_free(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_basic),
-      cmocka_unit_test(t_cmds),
-      cmocka_unit_test(t_files),
-      cmocka_unit_test(t_errors),
+      cmocka_unit_test(t_basic),       cmocka_unit_test(t_cmds),
+      cmocka_unit_test(t_files),       cmocka_unit_test(t_errors),
+      cmocka_unit_test(t_posix_regex),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -267,11 +267,31 @@ static sd_re *use_re(sx *x, sd_re *re) {
   return re;
 }
 
+/* A regex hit a PCRE2 limit (only back-references still backtrack without
+ * bound): say so and stop with GNU sed's status for a run-time failure,
+ * never take it for "no match". */
+static void re_failed(sx *x, int rc) {
+  char msg[128];
+  if (x->fatal)
+    return;
+  if (rc == RX_STOPPED) { /* the budget stopped it: the shell says why */
+    x->fatal = 1;
+    x->quit = 1;
+    return;
+  }
+  wr_flush(&x->mainw);
+  bi_error(x->c, "%s", rx_strerror(rc, msg, sizeof msg));
+  x->fatal = 4;
+  x->quit = 1;
+}
+
 static int re_match(sx *x, sd_re *re, const char *s, size_t n, size_t start,
                     uint32_t opts) {
-  int rc =
-      pcre2_match(re->code, (PCRE2_SPTR)s, n, start, opts, re->md, x->p->mc);
-  return rc >= 0 ? 1 : 0;
+  size_t ms, me;
+  int rc = rx_search(&re->rx, s, n, start, opts, RX_ANY, &ms, &me);
+  if (rc < 0)
+    re_failed(x, rc);
+  return rc > 0;
 }
 
 static int is_last(sx *x) {
@@ -383,6 +403,14 @@ static void put_cased(buf *o, const char *s, size_t n, int mode, int *one) {
   }
 }
 
+/* Does the replacement use \1..\9 (the groups, not only the extent)? */
+static int uses_groups(const sd_cmd *cm) {
+  for (size_t k = 0; k < cm->nparts; k++)
+    if (cm->parts[k].kind == SR_GROUP && cm->parts[k].n > 0)
+      return 1;
+  return 0;
+}
+
 static void put_repl(sd_cmd *cm, const char *s, PCRE2_SIZE *ov, int rc,
                      buf *o) {
   int mode = SC_NONE, one = 0;
@@ -416,15 +444,19 @@ static int do_subst(sx *x, sd_cmd *cm) {
   int did = 0;
   buf *o = &x->sbuf;
   buf_clear(o);
+  int want = uses_groups(cm) ? RX_GROUPS : RX_EXTENT;
   while (start <= n) {
-    int rc =
-        pcre2_match(re->code, (PCRE2_SPTR)s, n, start, opt, re->md, x->p->mc);
-    if (rc < 0)
-      break;
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(re->md);
+    size_t ms, me;
+    int rc = rx_search(&re->rx, s, n, start, opt, want, &ms, &me);
+    if (rc < 0) {
+      re_failed(x, rc);
+      return 0;
+    }
     if (rc == 0)
-      rc = (int)pcre2_get_ovector_count(re->md);
-    size_t ms = ov[0], me = ov[1];
+      break;
+    uint32_t cnt;
+    PCRE2_SIZE *ov = rx_ovector(&re->rx, &cnt);
+    rc = (int)cnt;
     count++;
     if (count >= (uint64_t)cm->num) {
       buf_append(o, s + copied, ms - copied);

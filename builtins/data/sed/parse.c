@@ -31,14 +31,6 @@ typedef struct px {
   sd_re *last_re; /* last regex compiled: for "no previous regex" */
 } px;
 
-static void *sd_pmalloc(size_t n, void *ud) {
-  return mem_alloc((mem *)ud, n);
-}
-static void sd_pfree(void *p, void *ud) {
-  if (p)
-    mem_free((mem *)ud, p);
-}
-
 /* GNU's location prefix for position x->i (characters consumed). */
 static int perr(px *x, const char *fmt, ...) {
   bi_ctx *c = x->p->c;
@@ -204,32 +196,30 @@ static int compile_re(px *x, const char *pat, size_t n, int icase, int mline,
     opts |= PCRE2_CASELESS;
   if (p->utf8 && gr_utf8_valid(pat, n))
     opts |= PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP;
-  int ec;
-  PCRE2_SIZE eo;
-  pcre2_code *code = pcre2_compile((PCRE2_SPTR)(pt.data ? pt.data : ""), pt.len,
-                                   opts, &ec, &eo, p->cc);
-  buf_free(&pt);
-  if (!code) {
-    PCRE2_UCHAR m[256];
-    pcre2_get_error_message(ec, m, sizeof m);
-    return perr(x, "%s", (const char *)m);
-  }
   sd_re *re = mem_calloc(c->m, 1, sizeof *re);
   if (!re || (p->nres == p->capres &&
               !(p->res = mem_realloc(c->m, p->res,
                                      (p->capres = p->capres * 2 + 8) *
                                          sizeof *p->res)))) {
     mem_free(c->m, re);
-    pcre2_code_free(code);
+    buf_free(&pt);
     return perr(x, "memory exhausted");
   }
+  int ec;
+  size_t eo;
+  int rc2 = rx_compile(&p->env, &re->rx, pt.data ? pt.data : "", pt.len, opts,
+                       RX_POSIX | (ng ? RX_CAPS : 0), NULL, &ec, &eo);
+  buf_free(&pt);
+  if (rc2 < 0) {
+    mem_free(c->m, re);
+    if (ec == PCRE2_ERROR_NOMEMORY)
+      return perr(x, "memory exhausted");
+    PCRE2_UCHAR m[256];
+    pcre2_get_error_message(ec, m, sizeof m);
+    return perr(x, "%s", (const char *)m);
+  }
   p->res[p->nres++] = re;
-  re->code = code;
   re->ngroups = ng;
-  re->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
-  re->md = pcre2_match_data_create_from_pattern(code, p->gc);
-  if (!re->md)
-    return perr(x, "memory exhausted");
   x->last_re = re;
   *out = re;
   return 0;
@@ -523,11 +513,16 @@ static int parse_repl(px *x, sd_cmd *cm, const char *r, size_t n, int *maxref) {
   sd_rpart *parts = mem_alloc(c->m, cap * sizeof *parts);
   size_t litstart = 0;
   *maxref = 0;
+  if (!parts)
+    goto nomem;
 #define PUSH(K, N)                                                             \
   do {                                                                         \
     if (np + 2 > cap) {                                                        \
+      sd_rpart *grown = mem_realloc(c->m, parts, 2 * cap * sizeof *parts);     \
+      if (!grown)                                                              \
+        goto nomem;                                                            \
+      parts = grown;                                                           \
       cap *= 2;                                                                \
-      parts = mem_realloc(c->m, parts, cap * sizeof *parts);                   \
     }                                                                          \
     if (lit.len > litstart) {                                                  \
       parts[np++] = (sd_rpart){SR_LIT, 0, litstart, lit.len - litstart};       \
@@ -578,13 +573,17 @@ static int parse_repl(px *x, sd_cmd *cm, const char *r, size_t n, int *maxref) {
   }
   PUSH(SR_LIT, 0);
 #undef PUSH
+  if (lit.oom)
+    goto nomem;
   cm->parts = parts;
   cm->nparts = np;
   cm->tlen = lit.len;
   cm->text = buf_take(&lit, NULL);
-  if (!cm->text)
-    cm->text = mem_strdup(c->m, "");
-  return 0;
+  return cm->text ? 0 : perr(x, "memory exhausted");
+nomem:
+  mem_free(c->m, parts);
+  buf_free(&lit);
+  return perr(x, "memory exhausted");
 }
 
 static int parse_s(px *x, sd_cmd *cm) {
@@ -1002,25 +1001,11 @@ int sd_prog_init(sd_prog *p, bi_ctx *c) {
   memset(p, 0, sizeof *p);
   p->c = c;
   p->lwidth = 70;
-  p->gc = pcre2_general_context_create(sd_pmalloc, sd_pfree, c->m);
-  p->cc = p->gc ? pcre2_compile_context_create(p->gc) : NULL;
-  p->mc = p->gc ? pcre2_match_context_create(p->gc) : NULL;
-  if (!p->cc || !p->mc) { /* out of memory: release what was made */
-    if (p->mc)
-      pcre2_match_context_free(p->mc);
-    if (p->cc)
-      pcre2_compile_context_free(p->cc);
-    if (p->gc)
-      pcre2_general_context_free(p->gc);
-    p->gc = NULL;
-    p->cc = NULL;
-    p->mc = NULL;
-    return -1;
-  }
-  pcre2_set_newline(p->cc, PCRE2_NEWLINE_LF);
-  p->js = pcre2_jit_stack_create(32 * 1024, 4 * 1024 * 1024, p->gc);
-  if (p->js)
-    pcre2_jit_stack_assign(p->mc, NULL, p->js);
+  if (rx_env_init(&p->env, c->m, 4 * 1024 * 1024) < 0)
+    return -1; /* out of memory */
+  p->env_ok = 1;
+  p->env.bud = c->bud; /* long automaton searches poll it */
+  pcre2_set_newline(p->env.cc, PCRE2_NEWLINE_LF);
   return 0;
 }
 
@@ -1061,9 +1046,7 @@ void sd_free(sd_prog *p) {
   }
   mem_free(m, p->cmds);
   for (size_t k = 0; k < p->nres; k++) {
-    if (p->res[k]->md)
-      pcre2_match_data_free(p->res[k]->md);
-    pcre2_code_free(p->res[k]->code);
+    rx_free(&p->res[k]->rx);
     mem_free(m, p->res[k]);
   }
   mem_free(m, p->res);
@@ -1087,12 +1070,7 @@ void sd_free(sd_prog *p) {
     mem_free(m, f->name);
     mem_free(m, f);
   }
-  if (p->js)
-    pcre2_jit_stack_free(p->js);
-  if (p->mc)
-    pcre2_match_context_free(p->mc);
-  if (p->cc)
-    pcre2_compile_context_free(p->cc);
-  if (p->gc)
-    pcre2_general_context_free(p->gc);
+  if (p->env_ok)
+    rx_env_free(&p->env);
+  p->env_ok = 0;
 }

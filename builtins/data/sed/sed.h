@@ -2,7 +2,7 @@
  * sed.h - internals of the sed builtin, shared by its three parts:
  *
  *   parse.c  the script text -> an array of commands (regexes compiled once,
- *            PCRE2 with JIT, through grep's BRE/ERE translation)
+ *            through grep's BRE/ERE translation and core/regex.h)
  *   exec.c   the cycle: read a line, run the commands, print
  *   sed.c    options, operands, --help
  *
@@ -11,17 +11,15 @@
 #ifndef VSH_BUILTINS_SED_SED_H
 #define VSH_BUILTINS_SED_SED_H
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdint.h>
 
 #include "builtins/builtin.h"
+#include "core/regex.h"
 
+/* A compiled regex: POSIX leftmost-longest through core/regex.h. */
 typedef struct sd_re {
-  pcre2_code *code;
-  pcre2_match_data *md;
+  rx rx;
   int ngroups;
-  int jit;
 } sd_re;
 
 enum {
@@ -102,10 +100,8 @@ typedef struct sd_prog {
   sd_rfile *rfiles;
   sd_re **res; /* every compiled regex, for freeing */
   size_t nres, capres;
-  pcre2_general_context *gc;
-  pcre2_compile_context *cc;
-  pcre2_match_context *mc;
-  pcre2_jit_stack *js;
+  rx_env env; /* PCRE2 contexts shared by the regexes */
+  int env_ok;
   /* options */
   int ere, quiet, separate, zero, unbuffered, posix, debug, utf8;
   int64_t lwidth;

@@ -14,10 +14,8 @@
  * quoted word everywhere (what findutils prints in the C locale for
  * quote(), and what newer releases print for the `%s' messages too).
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
 #include <math.h>
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +23,7 @@
 
 #include "builtins/search/find/find.h"
 #include "core/pattern.h"
+#include "core/regex.h"
 
 #define FX_MAX_NEST 200
 
@@ -81,9 +80,8 @@ struct fnode {
   unsigned mode;
   int permkind; /* 0 exact, '-' all bits, '/' any bit */
   int amode;
-  pcre2_code *re;
-  pcre2_match_data *md;
-  pcre2_general_context *gc;
+  rx_env *rxe; /* -regex: its PCRE2 contexts (NULL until compiled) */
+  rx rx;       /* POSIX: matched as a whole, never limited silently */
   /* -exec family */
   char **cmd;
   int ncmd;
@@ -205,13 +203,6 @@ static int glob_test(fx *x, const char *pat, size_t pl, const char *s,
 
 /* ---- regular expressions ----------------------------------------------- */
 
-static void *re_alloc(PCRE2_SIZE n, void *ud) {
-  return mem_alloc(ud, n);
-}
-static void re_free(void *p, void *ud) {
-  mem_free(ud, p);
-}
-
 /* A bracket expression starting at re[i] == '[': POSIX rules (backslash is
  * literal inside) written for PCRE2. Returns the index after ']', or 0 when
  * unterminated (then '[' is taken literally). */
@@ -325,32 +316,32 @@ static int compile_regex(parser *p, fnode *n, const char *pname) {
   buf_puts(&b, "(?:");
   translate(n->s, n->slen, x->regtype, &b);
   buf_puts(&b, ")");
-  n->gc = pcre2_general_context_create(re_alloc, re_free, x->c->m);
-  pcre2_compile_context *cc =
-      n->gc ? pcre2_compile_context_create(n->gc) : NULL;
   int ec = 0;
-  PCRE2_SIZE eo;
+  size_t eo;
   uint32_t opts = PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY | PCRE2_UTF |
                   PCRE2_MATCH_INVALID_UTF | PCRE2_UCP;
   if (n->nocase)
     opts |= PCRE2_CASELESS;
-  if (cc)
-    n->re = pcre2_compile((PCRE2_SPTR)b.data, b.len, opts, &ec, &eo, cc);
+  n->rxe = mem_alloc(x->c->m, sizeof *n->rxe);
+  if (n->rxe && rx_env_init(n->rxe, x->c->m, 0) < 0) {
+    mem_free(x->c->m, n->rxe);
+    n->rxe = NULL;
+  }
+  if (n->rxe)
+    n->rxe->bud = x->c->bud; /* long automaton searches poll it */
+  int rc = n->rxe ? rx_compile(n->rxe, &n->rx, b.data ? b.data : "", b.len,
+                               opts, RX_POSIX, NULL, &ec, &eo)
+                  : -1;
   buf_free(&b);
-  if (cc)
-    pcre2_compile_context_free(cc);
   own(x, n);
-  if (!n->re) {
+  if (rc < 0) {
     PCRE2_UCHAR msg[256] = "out of memory";
-    if (ec)
+    if (ec && ec != PCRE2_ERROR_NOMEMORY)
       pcre2_get_error_message(ec, msg, sizeof msg);
     (void)pname;
     return perr(p, "failed to compile regular expression '%s': %s", n->s,
                 (const char *)msg);
   }
-  n->md = pcre2_match_data_create_from_pattern(n->re, n->gc);
-  if (!n->md)
-    return perr(p, "%s%s", "memory exhausted", "");
   return 0;
 }
 
@@ -599,15 +590,12 @@ void fx_flush_execs(fx *x) {
 
 void fx_free(fx *x) {
   for (fnode *n = x->owned; n; n = n->next_owned) {
-    if (n->md)
-      pcre2_match_data_free(n->md);
-    if (n->re)
-      pcre2_code_free(n->re);
-    if (n->gc)
-      pcre2_general_context_free(n->gc);
-    n->md = NULL;
-    n->re = NULL;
-    n->gc = NULL;
+    if (n->rxe) {
+      rx_free(&n->rx);
+      rx_env_free(n->rxe);
+      mem_free(x->c->m, n->rxe);
+      n->rxe = NULL;
+    }
     for (size_t i = 0; i < n->nbatch; i++)
       mem_free(x->c->m, n->batch[i]);
     mem_free(x->c->m, n->batch);
@@ -716,9 +704,21 @@ int fx_eval(fx *x, fnode *n, fent *e) {
     vfs_release(x->c->vfs, t);
     return r;
   }
-  case N_REGEX:
-    return pcre2_match(n->re, (PCRE2_SPTR)e->path, e->plen, 0,
-                       PCRE2_ANCHORED | PCRE2_ENDANCHORED, n->md, NULL) >= 0;
+  case N_REGEX: {
+    size_t ms, me;
+    int rc = rx_search(&n->rx, e->path, e->plen, 0,
+                       PCRE2_ANCHORED | PCRE2_ENDANCHORED, RX_ANY, &ms, &me);
+    if (rc < 0) { /* a limit (back-references): stop, loudly */
+      char msg[128];
+      if (rc != RX_STOPPED) /* else the budget stopped it and says why */
+        fx_error(x, "%s: %s", n->pname ? n->pname : "-regex",
+                 rx_strerror(rc, msg, sizeof msg));
+      x->stop = 1;
+      x->stop_rc = 1;
+      return 0;
+    }
+    return rc;
+  }
   case N_TYPE:
     return (type_bit(entry_type(x, e)) & n->types) != 0;
   case N_XTYPE:

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "builtins/builtin.h"
+#include "core/regex.h"
 
 enum { GR_BRE = 0, GR_ERE = 1, GR_FIXED = 2, GR_PCRE = 3 };
 
@@ -56,20 +57,10 @@ typedef struct gr_matcher {
   size_t litlen;
   int eol;
   int per_line; /* -P with \A \z ...: match each line as its own subject */
-  pcre2_general_context *gc;
-  pcre2_compile_context *cc;
-  pcre2_match_context *mc;
-  pcre2_jit_stack *js;
-  pcre2_code *re;
-  pcre2_code *re_dfa; /* for pcre2_dfa_match, which refuses
-                        PCRE2_MATCH_INVALID_UTF: used on valid lines */
-  int utf;
-  pcre2_match_data *md;
-  int jit;
-  int dfa_ok; /* no back-references: pcre2_dfa_match gives longest */
-  int *ws;    /* its workspace */
-  int warned; /* "exceeded PCRE's backtracking limit" printed */
-  bi_ctx *c;
+  int compiled; /* env and rx hold PCRE2 objects */
+  rx_env env;
+  rx rx;   /* BRE/ERE: leftmost-longest (core/regex.h); -P: PCRE2's rule */
+  int err; /* the first matcher error (a PCRE2 limit): grep stops */
 } gr_matcher;
 
 typedef struct gr_cfg {
@@ -83,14 +74,18 @@ int gr_compile(bi_ctx *c, gr_matcher *mt, const gr_pat *pats, size_t npats,
                const gr_cfg *cfg);
 void gr_matcher_free(gr_matcher *mt);
 /* First line of s[0..n) at or after pos (a line start) holding a match:
- * 1 with the line as [*ls, *le) (*le at its delimiter or n), 0 when none. */
+ * 1 with the line as [*ls, *le) (*le at its delimiter or n), 0 when none.
+ * A matcher error (a PCRE2 limit) returns 0 with mt->err set. */
 int gr_find_line(gr_matcher *mt, const char *s, size_t n, size_t pos,
                  size_t *ls, size_t *le);
 /* Within one line (the whole subject), the leftmost match at or after from,
- * the longest one there where PCRE2's DFA matcher can tell (POSIX
- * leftmost-longest; else PCRE2's leftmost-first). 1 found, 0 none. */
+ * the longest one there for BRE/ERE (POSIX leftmost-longest), PCRE2's
+ * leftmost-first for -P. 1 found, 0 none or an error (mt->err set). */
 int gr_match_in_line(gr_matcher *mt, const char *line, size_t n, size_t from,
                      size_t *ms, size_t *me);
+/* Report mt->err as GNU does ("grep: NAME: exceeded PCRE's backtracking
+ * limit"); the caller then exits 2. */
+void gr_match_error(gr_matcher *mt, bi_ctx *c, const char *name);
 
 /* ---- search.c ----------------------------------------------------------- */
 

@@ -8,12 +8,15 @@
  * one call (JIT when available). A single pattern without special
  * characters (and -F) is searched with memmem instead.
  *
- * PCRE2 is leftmost-first; POSIX wants leftmost-longest. Which lines match
- * does not depend on it (with -x and -w the anchors make PCRE2 backtrack
- * into other alternatives), only which text -o and --color show. For those,
- * once the leftmost start is known, pcre2_dfa_match anchored there returns
- * the longest match (DFA matching has no back-references: patterns with
- * them keep PCRE2's choice).
+ * The matching itself is core/regex.h's: BRE and ERE follow POSIX's
+ * leftmost-longest rule and never depend on PCRE2's backtracking limits
+ * (the JIT finds lines fast; when it gives up, PCRE2's DFA matcher decides;
+ * -o and --color get the longest match). Which lines match does not depend
+ * on the rule, only which text -o and --color show, so selecting lines asks
+ * for no extent. -P keeps PCRE2's leftmost-first rule. A limit that is hit
+ * all the same (back-references, -P) is an error, as in GNU grep: the
+ * search stops with "grep: FILE: exceeded PCRE's backtracking limit" and
+ * status 2, never a silent "no match".
  *
  * Memory comes from the sandbox allocator through a PCRE2 general context;
  * only JIT code pages are PCRE2's own (executable memory cannot come from a
@@ -22,16 +25,6 @@
 #include <string.h>
 
 #include "builtins/search/grep/grep.h"
-
-#define GR_DFA_WS 4096
-
-static void *gr_pmalloc(size_t n, void *ud) {
-  return mem_alloc((mem *)ud, n);
-}
-static void gr_pfree(void *p, void *ud) {
-  if (p)
-    mem_free((mem *)ud, p);
-}
 
 static int has_alpha(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
@@ -59,7 +52,6 @@ int gr_compile(bi_ctx *c, gr_matcher *mt, const gr_pat *pats, size_t npats,
                const gr_cfg *cfg) {
   memset(mt, 0, sizeof *mt);
   mt->m = c->m;
-  mt->c = c;
   mt->eol = cfg->eol;
   if (npats == 0) {
     mt->never = 1;
@@ -118,82 +110,46 @@ int gr_compile(bi_ctx *c, gr_matcher *mt, const gr_pat *pats, size_t npats,
     if (cfg->kind != GR_PCRE)
       opts |= PCRE2_UCP; /* glibc's classes know non-ASCII letters */
   }
-  mt->gc = pcre2_general_context_create(gr_pmalloc, gr_pfree, c->m);
-  mt->cc = mt->gc ? pcre2_compile_context_create(mt->gc) : NULL;
-  mt->mc = mt->gc ? pcre2_match_context_create(mt->gc) : NULL;
-  if (!mt->cc || !mt->mc) {
+  if (rx_env_init(&mt->env, c->m, 4 * 1024 * 1024) < 0) {
     buf_free(&pt);
-    gr_matcher_free(mt);
     return bi_error(c, "memory exhausted");
   }
-  pcre2_set_newline(mt->cc,
+  mt->env.bud = c->bud; /* long automaton searches poll it */
+  pcre2_set_newline(mt->env.cc,
                     cfg->eol == '\n' ? PCRE2_NEWLINE_LF : PCRE2_NEWLINE_NUL);
   int ec;
-  PCRE2_SIZE eo;
-  mt->re = pcre2_compile((PCRE2_SPTR)(pt.data ? pt.data : ""), pt.len, opts,
-                         &ec, &eo, mt->cc);
-  if (mt->re && utf)
-    mt->re_dfa =
-        pcre2_compile((PCRE2_SPTR)(pt.data ? pt.data : ""), pt.len,
-                      opts & ~PCRE2_MATCH_INVALID_UTF, &ec, &eo, mt->cc);
-  mt->utf = utf;
+  size_t eo;
+  unsigned fl = cfg->kind == GR_PCRE ? 0 : RX_POSIX;
+  int rc = rx_compile(&mt->env, &mt->rx, pt.data ? pt.data : "", pt.len, opts,
+                      fl, NULL, &ec, &eo);
   buf_free(&pt);
-  if (!mt->re) {
+  if (rc < 0) {
     PCRE2_UCHAR msg[256];
     pcre2_get_error_message(ec, msg, sizeof msg);
-    gr_matcher_free(mt);
+    rx_env_free(&mt->env);
+    if (ec == PCRE2_ERROR_NOMEMORY)
+      return bi_error(c, "memory exhausted");
     return bi_error(c, "%s", (const char *)msg);
   }
-  if (pcre2_jit_compile(mt->re, PCRE2_JIT_COMPLETE) == 0) {
-    mt->jit = 1;
-    mt->js = pcre2_jit_stack_create(32 * 1024, 4 * 1024 * 1024, mt->gc);
-    if (mt->js)
-      pcre2_jit_stack_assign(mt->mc, NULL, mt->js);
-  }
-  mt->md = pcre2_match_data_create_from_pattern(mt->re, mt->gc);
-  if (!mt->md) {
-    gr_matcher_free(mt);
-    return bi_error(c, "memory exhausted");
-  }
-  uint32_t brmax = 0;
-  pcre2_pattern_info(mt->re, PCRE2_INFO_BACKREFMAX, &brmax);
-  mt->dfa_ok = !backref && brmax == 0;
-  if (mt->dfa_ok)
-    mt->ws = mem_alloc(c->m, GR_DFA_WS * sizeof(int));
+  mt->compiled = 1;
+  (void)backref; /* the compiled pattern knows (rx takes no DFA path then) */
   return 0;
 }
 
 void gr_matcher_free(gr_matcher *mt) {
-  if (mt->ws)
-    mem_free(mt->m, mt->ws);
-  mt->ws = NULL;
-  if (mt->md)
-    pcre2_match_data_free(mt->md);
-  if (mt->re)
-    pcre2_code_free(mt->re);
-  if (mt->re_dfa)
-    pcre2_code_free(mt->re_dfa);
-  mt->re_dfa = NULL;
-  if (mt->js)
-    pcre2_jit_stack_free(mt->js);
-  if (mt->mc)
-    pcre2_match_context_free(mt->mc);
-  if (mt->cc)
-    pcre2_compile_context_free(mt->cc);
-  if (mt->gc)
-    pcre2_general_context_free(mt->gc);
-  mt->md = NULL;
-  mt->re = NULL;
-  mt->js = NULL;
-  mt->mc = NULL;
-  mt->cc = NULL;
-  mt->gc = NULL;
+  if (mt->compiled) {
+    rx_free(&mt->rx);
+    rx_env_free(&mt->env);
+  }
+  mt->compiled = 0;
 }
 
-/* Leftmost match in s[0..n) starting at or after pos: 1, 0 none, -1 error
- * (backtracking or JIT stack limit). */
+/* Leftmost match in s[0..n) starting at or after pos (want: RX_ANY or
+ * RX_EXTENT): 1, 0 none, <0 error (recorded in mt->err). */
 static int raw_match(gr_matcher *mt, const char *s, size_t n, size_t pos,
-                     size_t *ms, size_t *me) {
+                     int want, size_t *ms, size_t *me) {
+  if (mt->err)
+    return mt->err;
   if (mt->never)
     return 0;
   if (mt->lit) {
@@ -206,17 +162,10 @@ static int raw_match(gr_matcher *mt, const char *s, size_t n, size_t pos,
     *me = *ms + mt->litlen;
     return 1;
   }
-  PCRE2_SPTR subj = (PCRE2_SPTR)(s ? s : "");
-  int rc = mt->jit ? pcre2_jit_match(mt->re, subj, n, pos, 0, mt->md, mt->mc)
-                   : pcre2_match(mt->re, subj, n, pos, 0, mt->md, mt->mc);
-  if (rc == PCRE2_ERROR_NOMATCH)
-    return 0;
-  if (rc < 0)
-    return -1;
-  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(mt->md);
-  *ms = ov[0];
-  *me = ov[1] < ov[0] ? ov[0] : ov[1]; /* \K can put the end first */
-  return 1;
+  int r = rx_search(&mt->rx, s, n, pos, 0, want, ms, me);
+  if (r < 0 && !mt->err)
+    mt->err = r;
+  return r;
 }
 
 static size_t line_end(const gr_matcher *mt, const char *s, size_t n,
@@ -225,18 +174,10 @@ static size_t line_end(const gr_matcher *mt, const char *s, size_t n,
   return e ? (size_t)(e - s) : n;
 }
 
-/* One line as its own subject: 1 match, 0 none (a matcher error counts as
- * no match, with GNU's warning once). */
+/* One line as its own subject: 1 match, 0 none, <0 error. */
 static int match_line(gr_matcher *mt, const char *line, size_t n) {
   size_t ms, me;
-  int r = raw_match(mt, line, n, 0, &ms, &me);
-  if (r < 0) {
-    if (!mt->warned)
-      bi_error(mt->c, "warning: exceeded PCRE's backtracking limit");
-    mt->warned = 1;
-    return 0;
-  }
-  return r;
+  return raw_match(mt, line, n, 0, RX_ANY, &ms, &me);
 }
 
 int gr_find_line(gr_matcher *mt, const char *s, size_t n, size_t pos,
@@ -244,7 +185,10 @@ int gr_find_line(gr_matcher *mt, const char *s, size_t n, size_t pos,
   while (pos < n) {
     if (mt->per_line) {
       size_t e = line_end(mt, s, n, pos);
-      if (match_line(mt, s + pos, e - pos)) {
+      int r = match_line(mt, s + pos, e - pos);
+      if (r < 0)
+        return 0;
+      if (r) {
         *ls = pos;
         *le = e;
         return 1;
@@ -253,21 +197,9 @@ int gr_find_line(gr_matcher *mt, const char *s, size_t n, size_t pos,
       continue;
     }
     size_t ms, me;
-    int r = raw_match(mt, s, n, pos, &ms, &me);
-    if (r == 0)
+    int r = raw_match(mt, s, n, pos, RX_ANY, &ms, &me);
+    if (r <= 0)
       return 0;
-    if (r < 0) {
-      /* Too costly over the whole buffer: decide this line alone, then
-       * try the rest again. */
-      size_t e = line_end(mt, s, n, pos);
-      if (match_line(mt, s + pos, e - pos)) {
-        *ls = pos;
-        *le = e;
-        return 1;
-      }
-      pos = e + 1;
-      continue;
-    }
     if (ms >= n && n > 0 && s[n - 1] == mt->eol)
       return 0; /* an empty match after the last delimiter: no line there */
     size_t b = pos;
@@ -279,7 +211,10 @@ int gr_find_line(gr_matcher *mt, const char *s, size_t n, size_t pos,
     size_t e = line_end(mt, s, n, ms);
     if (me > e) {
       /* The match runs over the delimiter: does the line match alone? */
-      if (match_line(mt, s + b, e - b)) {
+      int r2 = match_line(mt, s + b, e - b);
+      if (r2 < 0)
+        return 0;
+      if (r2) {
         *ls = b;
         *le = e;
         return 1;
@@ -296,24 +231,12 @@ int gr_find_line(gr_matcher *mt, const char *s, size_t n, size_t pos,
 
 int gr_match_in_line(gr_matcher *mt, const char *line, size_t n, size_t from,
                      size_t *ms, size_t *me) {
-  int r = raw_match(mt, line, n, from, ms, me);
-  if (r <= 0 || mt->lit || !mt->dfa_ok || !mt->ws)
-    return r > 0;
-  size_t s0 = *ms;
-  pcre2_code *re = mt->re;
-  uint32_t o = PCRE2_ANCHORED;
-  if (mt->utf) {
-    if (!mt->re_dfa || !gr_utf8_valid(line, n))
-      return 1;
-    re = mt->re_dfa;
-    o |= PCRE2_NO_UTF_CHECK;
-  }
-  int d = pcre2_dfa_match(re, (PCRE2_SPTR)line, n, s0, o, mt->md, mt->mc,
-                          mt->ws, GR_DFA_WS);
-  if (d >= 0) {
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(mt->md);
-    if (ov[0] == s0 && ov[1] > *me)
-      *me = ov[1];
-  }
-  return 1;
+  return raw_match(mt, line, n, from, RX_EXTENT, ms, me) > 0;
+}
+
+void gr_match_error(gr_matcher *mt, bi_ctx *c, const char *name) {
+  char msg[128];
+  if (mt->err == RX_STOPPED)
+    return; /* the budget stopped it: the shell reports why */
+  bi_error(c, "%s: %s", name, rx_strerror(mt->err, msg, sizeof msg));
 }

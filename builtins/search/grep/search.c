@@ -299,6 +299,17 @@ static int context(gr *g, gr_file *f, const char *s, size_t lim, size_t to,
   return 0;
 }
 
+/* The matcher hit a limit: GNU grep reports it and exits 2, after the
+ * lines printed so far. */
+static int matcher_failed(gr *g, gr_file *f) {
+  if (gr_flush(g))
+    return -1;
+  gr_match_error(&g->mt, g->c, f->name);
+  g->stop = 1;
+  g->status = 2;
+  return -1;
+}
+
 int gr_scan(gr *g, gr_file *f, const char *s, size_t lim, size_t *posp) {
   size_t pos = *posp;
   int lines_out = !g->quiet && !g->list && !g->count;
@@ -336,6 +347,8 @@ int gr_scan(gr *g, gr_file *f, const char *s, size_t lim, size_t *posp) {
         p = nm_le < lim ? nm_le + 1 : lim;
       }
     }
+    if (g->mt.err)
+      return matcher_failed(g, f);
     if (!r) {
       if (lines_out && !f->binary && context(g, f, s, lim, lim, 0))
         return -1;
@@ -363,6 +376,8 @@ int gr_scan(gr *g, gr_file *f, const char *s, size_t lim, size_t *posp) {
         return -1;
       if (!f->done && emit(g, f, s, ls, le, ':'))
         return -1;
+      if (g->mt.err) /* -o or --color looking for the matches */
+        return matcher_failed(g, f);
       f->pending = g->after > 0 ? g->after : 0;
     }
     pos = le < lim ? le + 1 : lim;
@@ -374,6 +389,8 @@ int gr_scan(gr *g, gr_file *f, const char *s, size_t lim, size_t *posp) {
     }
   }
   *posp = pos;
+  if (g->mt.err && !g->stop)
+    return matcher_failed(g, f);
   return g->w.err ? check_out(g) : 0;
 }
 
