@@ -34,7 +34,8 @@ static int count_node(cctx *c, const vnode *n, const char *name) {
   return 0;
 }
 
-static int walk(cctx *c, const vnode *dir, const char *name) {
+/* The checks of one directory and its entries (not below them). */
+static int check_dir(cctx *c, const vnode *dir, const char *name) {
   if (atomic_load(&dir->lazy) == VN_LAZY_DIR)
     return 0; /* an unlisted host directory: nothing of it counts yet */
   if (dmap_check(dir->u.dir.map, c->msg, c->cap))
@@ -67,20 +68,36 @@ static int walk(cctx *c, const vnode *dir, const char *name) {
     int rc = count_node(c, e, d->key);
     if (rc)
       return rc;
-    if (e->type == VFS_DIR) {
+    if (e->type == VFS_DIR)
       subdirs++;
-      if ((rc = walk(c, e, d->key)))
-        return rc;
-    } else if (e->nlink != 1) {
+    else if (e->nlink != 1)
       return fail(c, "single-name inode with a link count other than 1",
                   d->key);
-    }
   }
   if (count != dir->u.dir.count)
     return fail(c, "directory entry count wrong", name);
   if (dir->nlink != 2 + subdirs)
     return fail(c, "directory link count wrong", name);
   return 0;
+}
+
+/* Every directory of the tree, iteratively (trees may be deeper than any
+ * stack). */
+static int walk(cctx *c, const vnode *root) {
+  int rc = check_dir(c, root, "/");
+  vwalk w;
+  vwalk_init(&w, c->v->m, NULL);
+  const dmap *d;
+  if (!rc)
+    rc = vwalk_enter(&w, root);
+  while (!rc && (rc = vwalk_next(&w, &d)) == 1) {
+    rc = 0;
+    if (d->val->type == VFS_DIR && !(rc = check_dir(c, d->val, d->key)) &&
+        atomic_load(&d->val->lazy) != VN_LAZY_DIR)
+      rc = vwalk_enter(&w, d->val);
+  }
+  vwalk_free(&w);
+  return rc;
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -94,7 +111,7 @@ int vfs_check(vfs *v, char *msg, size_t cap) {
     msg[0] = 0;
   int rc = count_node(&c, v->root, "/");
   if (!rc)
-    rc = walk(&c, v->root, "/");
+    rc = walk(&c, v->root);
   if (!rc)
     rc = dmap_check(v->links, msg, cap);
   if (!rc && c.nstubs)

@@ -44,9 +44,17 @@ static int set_size(vnode *n, uint64_t size) {
   return 0;
 }
 
-static void load_if_lazy(vnode *n) {
-  if (atomic_load_explicit(&n->lazy, memory_order_acquire) == VN_LAZY_FILE)
-    vfs_host_load_file(n);
+/* A host file's bytes, read whole, or the error (-EFBIG over the layer's
+ * limit, -ENOMEM): the caller fails rather than see an empty or cut file.
+ * Out of memory also ends the running exec at the memory limit, since the
+ * allocator refused before its cap was crossed. */
+static int load_if_lazy(vfs *v, vnode *n) {
+  if (atomic_load_explicit(&n->lazy, memory_order_acquire) != VN_LAZY_FILE)
+    return 0;
+  int rc = vfs_host_load_file(n);
+  if (rc == -ENOMEM && v->bud)
+    budget_set_stop(v->bud, BUDGET_MEMORY, v->bud->lim.max_memory);
+  return rc;
 }
 
 /* Resolve for a content change. Returns 1 for a device node (writes are
@@ -69,7 +77,7 @@ static int prep_write(vfs *v, const char *cwd, const char *path, bool create,
   else if (!vfs_perm(v, n, 2))
     rc = -EACCES;
   else
-    load_if_lazy(n);
+    rc = load_if_lazy(v, n);
   if (rc < 0)
     vres_free(v, r);
   return rc;
@@ -222,8 +230,8 @@ int vfs_read_file(vfs *v, const char *cwd, const char *path, char **data,
     return rc;
   if (n->type == VFS_CHR && n->dev == VFS_DEV_ZERO)
     return -EFBIG;
-  if (!empty)
-    load_if_lazy(n);
+  if (!empty && (rc = load_if_lazy(v, n)))
+    return rc;
   const blob *b = empty ? NULL : n->u.data;
   size_t l = b ? b->len : 0;
   *data = mem_memdup(v->m, b ? b->data : "", l + 1);
@@ -299,8 +307,11 @@ int vfs_open(vfs *v, const char *cwd, const char *path, int flags,
     *out = f;
     return 0;
   }
-  if (n)
-    load_if_lazy(n);
+  if (n && (rc = load_if_lazy(v, n))) {
+    vres_free(v, &r);
+    mem_free(v->m, f);
+    return rc;
+  }
   if (!wr) {
     if (!n) { /* just created */
       vnode *dir = vfs_mut_dir(v, r.canon, r.clen, &rc);

@@ -218,30 +218,34 @@ int vfs_host_load_file(vnode *n) {
   int fd = open_rel(mt, n->hpath, O_RDONLY | O_NONBLOCK);
   struct stat st;
   if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
-    uint64_t want = (uint64_t)st.st_size < mt->max_file ? (uint64_t)st.st_size
-                                                        : mt->max_file;
-    b = blob_new(n->m, NULL, 0, (size_t)want + 1);
-    while (b && b->len < mt->max_file) {
-      if (b->len == b->cap) {
-        size_t nc = b->cap * 2 < mt->max_file ? b->cap * 2 : mt->max_file;
-        blob *g = mem_realloc(b->m, b, sizeof *b + nc + 1);
-        if (!g)
-          break;
-        b = g;
-        b->cap = nc;
-      }
+    /* All of it or nothing: a file over the layer's limit, or one the
+     * allocator cannot hold, fails every read (the node stays lazy, so a
+     * later read tries again) and is never shown cut short. */
+    if ((uint64_t)st.st_size > mt->max_file ||
+        (uint64_t)st.st_size >= SIZE_MAX / 2)
+      rc = -EFBIG;
+    else if (!(b = blob_new(n->m, NULL, 0, (size_t)st.st_size)))
+      rc = -ENOMEM;
+    while (b && b->len < b->cap) {
       ssize_t k = read(fd, b->data + b->len, b->cap - b->len);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k < 0) {
+        rc = -EIO;
+        blob_unref(b);
+        b = NULL;
+      }
       if (k <= 0)
-        break;
+        break; /* a file that shrank meanwhile: what it holds now */
       b->len += (size_t)k;
     }
     if (b)
       b->data[b->len] = 0;
-    else
-      rc = -ENOMEM;
   }
   if (fd >= 0)
     close(fd);
+  if (rc)
+    goto out;
   n->u.data = b;
   n->size = b ? b->len : 0;
   atomic_store_explicit(&n->lazy, VN_LAZY_NONE, memory_order_release);
@@ -285,8 +289,10 @@ int vfs_mount_host(vfs *v, const char *host_dir, const char *vpath,
     rc = vfs_resolve(v, "/", vpath, R_FOLLOW, &r);
   if (rc)
     goto fail;
-  if (r.node->type != VFS_DIR || r.dot || r.node->u.dir.count ||
-      atomic_load(&r.node->lazy) != VN_LAZY_NONE) {
+  /* lazy first: the count of a lazy directory (maybe shared with a sandbox
+   * on another thread that is listing it) is not to be read */
+  if (r.node->type != VFS_DIR || r.dot ||
+      atomic_load(&r.node->lazy) != VN_LAZY_NONE || r.node->u.dir.count) {
     rc = r.node->type != VFS_DIR ? -ENOTDIR : -EBUSY;
     vres_free(v, &r);
     goto fail;

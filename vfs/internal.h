@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/buf.h"
 #include "vfs/vfs.h"
 
 #define VN_STUB 16 /* internal node type: a directory entry naming a link */
@@ -70,14 +71,25 @@ struct vmount {
   pthread_mutex_t mu; /* serializes lazy loads of nodes of this mount */
 };
 
+/* Threads. A node may be shared by sandboxes running on different threads.
+ * rc changes from any of them (atomic; the last unref is acq_rel, so the
+ * thread that frees sees every other holder's accesses). A shared node is
+ * otherwise immutable, except a lazy host node: whichever holder touches
+ * it first loads it in place under mnt->mu (u.dir.map, u.dir.count and
+ * nlink of a directory; u.data and size of a file) and then publishes the
+ * load by storing VN_LAZY_NONE with release. So a reader of those fields
+ * either loads the node first (vfs_host_load_*, which returns after an
+ * acquire load of `lazy`), or sees `lazy` NONE with acquire, or takes
+ * mnt->mu (vnode_stat). The atomics come first: vnode_copy copies the rest
+ * of the struct in one piece and must not read them with plain loads. */
 struct vnode {
   _Atomic long rc;
-  mem *m;
+  _Atomic int lazy;   /* VN_LAZY_*; loaded under mount->mu, see above */
+  mem *m;             /* first field vnode_copy copies */
   uint8_t type;       /* enum vfs_type or VN_STUB */
   uint8_t dev;        /* enum vfs_dev for VFS_CHR */
   uint8_t host;       /* node came from a host layer: not counted in quotas */
   uint8_t host_bytes; /* content still the host's: bytes not counted */
-  _Atomic int lazy;   /* VN_LAZY_*; loaded under mount->mu */
   uint32_t mode;      /* 07777 */
   uint32_t uid, gid, nlink;
   uint64_t ino;
@@ -111,7 +123,8 @@ struct vfs {
   void *clock_ud;
   uint32_t uid, gid;
   unsigned umask;
-  int priv; /* >0: permission checks off (internal privileged calls) */
+  int priv;    /* >0: permission checks off (internal privileged calls) */
+  budget *bud; /* the running exec's: a quota refusal stops it (NULL: none) */
   /* pinned inodes: open write handles per inode number */
   struct pin {
     uint64_t ino;
@@ -131,6 +144,8 @@ struct vfs_snap {
 /* ---- map.c ---- */
 dmap *dmap_ref(dmap *d);
 void dmap_unref(dmap *d);
+/* Free a map whose count already reached 0, iteratively (any depth). */
+void dmap_free_dead(dmap *d);
 vnode *dmap_get(const dmap *d, const char *key, size_t klen);
 /* Insert or replace (consuming one reference of val); the replaced value is
  * returned in *old (caller unrefs) or NULL. */
@@ -159,6 +174,9 @@ void ino_key(uint64_t ino, char out[8]);
 vnode *vnode_new(vfs *v, int type, unsigned mode);
 vnode *vnode_ref(vnode *n);
 void vnode_unref(vnode *n);
+/* Free a node whose count already reached 0, except its directory map,
+ * whose reference is handed to the caller (NULL for other types). */
+dmap *vnode_free_shell(vnode *n);
 /* Shallow copy sharing children/content (takes references). */
 vnode *vnode_copy(mem *m, vnode *n);
 /* Make *slot exclusive (copying if shared). -ENOMEM. */
@@ -222,6 +240,28 @@ void vfs_unpin(vfs *v, uint64_t ino);
 /* Put a single-name link-table inode back into its entry dcanon/name. */
 int vfs_unlink_table(vfs *v, const char *dcanon, const char *name,
                      uint64_t ino);
+
+/* ---- walk.c ---- */
+/* Pre-order walk of a tree with its position on the heap (no recursion:
+ * trees may be deeper than any stack). vwalk_next yields the entries of the
+ * innermost open directory in byte order, then those of the directories
+ * around it; after an entry, vwalk_enter opens a directory so its entries
+ * come next. With a path buffer, the entry's path is kept there: the text
+ * the buffer held at the first vwalk_enter, then "/name" per level. */
+typedef struct vwalk {
+  mem *m;
+  const dmap **st; /* in-order stacks of every open directory */
+  size_t sp, cap;
+  struct vwalk_fr {
+    size_t base, plen;
+  } * fr;
+  size_t nfr, capfr;
+  buf *path; /* NULL: no paths */
+} vwalk;
+void vwalk_init(vwalk *w, mem *m, buf *path);
+int vwalk_enter(vwalk *w, const vnode *dir);  /* 0 or -ENOMEM */
+int vwalk_next(vwalk *w, const dmap **entry); /* 1, 0 at the end, <0 */
+void vwalk_free(vwalk *w);
 
 /* ---- snap.c ---- */
 /* The link table (and counters) as seen from outside this vfs: without the

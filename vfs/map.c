@@ -33,18 +33,49 @@ dmap *dmap_ref(dmap *d) {
   return d;
 }
 
-void dmap_unref(dmap *d) {
+/* Frees a tree of map nodes whose root's count already reached 0, with no
+ * recursion and no allocation: directories nest without bound (a tree built
+ * with mv one level at a time can be deeper than any path), so the walk
+ * rotates each dead left child up (d's right subtree hangs below it) and the
+ * map of a directory that dies is hung, with its reference, in the free left
+ * slot of the node that held it. Every node is visited a bounded number of
+ * times. */
+void dmap_free_dead(dmap *d) {
   while (d) {
-    if (atomic_fetch_sub_explicit(&d->rc, 1, memory_order_acq_rel) != 1)
-      return;
-    dmap *l = d->l, *r = d->r;
-    vnode_unref(d->val);
+    if (d->l) {
+      dmap *l = d->l;
+      if (atomic_fetch_sub_explicit(&l->rc, 1, memory_order_acq_rel) == 1) {
+        /* l is dead: rotate it above d. Every child slot holds a reference
+         * not yet dropped, so d (ours alone) goes there with a count of 1. */
+        d->l = l->r;
+        atomic_store_explicit(&d->rc, 1, memory_order_relaxed);
+        l->r = d;
+        d = l;
+      } else {
+        d->l = NULL; /* shared: our reference is dropped */
+      }
+      continue;
+    }
+    if (d->val) {
+      vnode *n = d->val;
+      d->val = NULL;
+      if (atomic_fetch_sub_explicit(&n->rc, 1, memory_order_acq_rel) == 1)
+        d->l = vnode_free_shell(n); /* its map's reference: dropped next */
+      continue;
+    }
+    dmap *r = d->r;
     mem *m = d->m;
     mem_free(m, d);
     mem_unref(m);
-    dmap_unref(l);
-    d = r; /* loop on one side to halve the recursion */
+    d = r && atomic_fetch_sub_explicit(&r->rc, 1, memory_order_acq_rel) == 1
+            ? r
+            : NULL;
   }
+}
+
+void dmap_unref(dmap *d) {
+  if (d && atomic_fetch_sub_explicit(&d->rc, 1, memory_order_acq_rel) == 1)
+    dmap_free_dead(d);
 }
 
 static dmap *node_alloc(mem *m, const char *key, size_t klen) {

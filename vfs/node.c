@@ -2,6 +2,7 @@
  * node.c - inodes and content blobs: allocation, reference counts, copies.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -38,15 +39,14 @@ vnode *vnode_ref(vnode *n) {
   return n;
 }
 
-void vnode_unref(vnode *n) {
-  if (!n || atomic_fetch_sub_explicit(&n->rc, 1, memory_order_acq_rel) != 1)
-    return;
+dmap *vnode_free_shell(vnode *n) {
+  dmap *map = NULL;
   switch (n->type) {
   case VFS_REG:
     blob_unref(n->u.data);
     break;
   case VFS_DIR:
-    dmap_unref(n->u.dir.map);
+    map = n->u.dir.map;
     break;
   case VFS_LNK:
     mem_free(n->m, n->u.lnk.target);
@@ -60,6 +60,15 @@ void vnode_unref(vnode *n) {
   mem *m = n->m;
   mem_free(m, n);
   mem_unref(m);
+  return map;
+}
+
+void vnode_unref(vnode *n) {
+  if (!n || atomic_fetch_sub_explicit(&n->rc, 1, memory_order_acq_rel) != 1)
+    return;
+  /* a directory's entries are freed by an iterative walk (dmap_free_dead),
+   * never by recursion: trees may be deeper than any stack */
+  dmap_unref(vnode_free_shell(n));
 }
 
 vnode *vnode_copy(mem *m, vnode *n) {
@@ -72,18 +81,32 @@ vnode *vnode_copy(mem *m, vnode *n) {
   vnode *c = mem_alloc(m, sizeof *c);
   if (!c)
     return NULL;
-  memcpy(c, n, sizeof *c);
+  /* Everything after the atomics: another thread may be moving n->rc right
+   * now, and a plain copy of it would be a data race. A node still lazy
+   * (its load failed) may be loaded by another thread meanwhile: copy it
+   * under the mount's mutex, and take references on what was copied. */
+  _Static_assert(offsetof(vnode, rc) < offsetof(vnode, m) &&
+                     offsetof(vnode, lazy) < offsetof(vnode, m),
+                 "vnode: the atomic fields must precede m");
+  bool lazy =
+      atomic_load_explicit(&n->lazy, memory_order_acquire) != VN_LAZY_NONE;
+  if (lazy)
+    pthread_mutex_lock(&n->mnt->mu);
+  memcpy((char *)c + offsetof(vnode, m), (const char *)n + offsetof(vnode, m),
+         sizeof *c - offsetof(vnode, m));
+  if (lazy)
+    pthread_mutex_unlock(&n->mnt->mu);
   atomic_init(&c->rc, 1);
   atomic_init(&c->lazy, VN_LAZY_NONE);
   c->m = mem_ref(m);
   c->mnt = NULL;
   c->hpath = NULL;
-  switch (n->type) {
+  switch (c->type) {
   case VFS_REG:
-    c->u.data = blob_ref(n->u.data);
+    c->u.data = blob_ref(c->u.data);
     break;
   case VFS_DIR:
-    c->u.dir.map = dmap_ref(n->u.dir.map);
+    c->u.dir.map = dmap_ref(c->u.dir.map);
     break;
   case VFS_LNK:
     c->u.lnk.target = mem_memdup(m, n->u.lnk.target, n->u.lnk.len + 1);
@@ -107,7 +130,13 @@ int vnode_make_mut(mem *m, vnode **slot) {
   if (atomic_load_explicit(&n->rc, memory_order_acquire) == 1) {
     /* exclusive but lazy: load in place */
     int rc = n->type == VFS_DIR ? vfs_host_load_dir(n) : vfs_host_load_file(n);
-    return rc == -ENOMEM ? rc : 0;
+    return rc < 0 ? rc : 0;
+  }
+  /* a shared host file that cannot be read whole is not copied as empty */
+  if (atomic_load_explicit(&n->lazy, memory_order_acquire) == VN_LAZY_FILE) {
+    int rc = vfs_host_load_file(n);
+    if (rc < 0)
+      return rc;
   }
   vnode *c = vnode_copy(m, n);
   if (!c)
@@ -200,7 +229,7 @@ uint64_t vnode_inodes(const vnode *n) {
   return n->type == VN_STUB || n->host ? 0 : 1;
 }
 
-void vnode_stat(const vnode *n, vfs_stat_t *st) {
+static void stat_fields(const vnode *n, vfs_stat_t *st) {
   memset(st, 0, sizeof *st);
   st->type = n->type;
   st->mode = n->mode & 07777;
@@ -225,4 +254,18 @@ void vnode_stat(const vnode *n, vfs_stat_t *st) {
   st->mtime_ns = n->mtime;
   st->ctime_ns = n->ctime;
   st->dev = n->type == VFS_CHR ? n->dev : VFS_DEV_NONE;
+}
+
+void vnode_stat(const vnode *n, vfs_stat_t *st) {
+  /* A stat does not load a lazy host node (listing a directory to stat it
+   * would cost a readdir per `ls -l` entry), but another sandbox sharing
+   * the node may be loading it right now, changing nlink and size: until
+   * the load is published, read under the mount's mutex. */
+  if (atomic_load_explicit(&n->lazy, memory_order_acquire) != VN_LAZY_NONE) {
+    pthread_mutex_lock(&n->mnt->mu);
+    stat_fields(n, st);
+    pthread_mutex_unlock(&n->mnt->mu);
+    return;
+  }
+  stat_fields(n, st);
 }

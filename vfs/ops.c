@@ -98,19 +98,30 @@ static void drop_link(vfs *v, uint64_t ino) {
   }
 }
 
+static void uncharge_one(vfs *v, const vnode *e) {
+  if (e->type == VN_STUB)
+    drop_link(v, e->u.link_ino);
+  else
+    vfs_charge(v, -(int64_t)vnode_bytes(e), -(int64_t)vnode_inodes(e));
+}
+
 /* Consumes one reference of entry, which left the live tree. */
 void vfs_uncharge_tree(vfs *v, vnode *e) {
-  if (e->type == VN_STUB) {
-    drop_link(v, e->u.link_ino);
-  } else {
-    if (e->type == VFS_DIR) {
-      dmap_iter it;
-      dmap_iter_init(&it, e->u.dir.map);
-      const dmap *d;
-      while ((d = dmap_iter_next(&it)))
-        vfs_uncharge_tree(v, vnode_ref(d->val));
+  uncharge_one(v, e);
+  if (e->type == VFS_DIR) {
+    vwalk w;
+    vwalk_init(&w, v->m, NULL);
+    const dmap *d;
+    int rc = vwalk_enter(&w, e);
+    while (!rc && (rc = vwalk_next(&w, &d)) == 1) {
+      rc = 0;
+      uncharge_one(v, d->val);
+      if (d->val->type == VFS_DIR)
+        rc = vwalk_enter(&w, d->val);
     }
-    vfs_charge(v, -(int64_t)vnode_bytes(e), -(int64_t)vnode_inodes(e));
+    /* Out of memory (past the allocator's reserve, so hardly ever): what
+     * was not reached stays counted, which errs towards the limit. */
+    vwalk_free(&w);
   }
   vnode_unref(e);
 }
@@ -533,39 +544,86 @@ int vfs_unlink(vfs *v, const char *cwd, const char *path) {
   return rc;
 }
 
-/* Empty the exclusive directory dir, depth first. */
-static int rm_contents(vfs *v, vnode *dir) {
-  if (atomic_load(&dir->lazy) == VN_LAZY_DIR)
-    vfs_host_load_dir(dir);
-  if (!dir->u.dir.count)
-    return 0;
-  if (!vfs_perm(v, dir, 7))
-    return -EACCES;
-  while (dir->u.dir.map) {
+/* Empty the exclusive directory top, depth first, with its stack of open
+ * directories on the heap (trees may be deeper than any C stack). */
+static int rm_contents(vfs *v, vnode *top) {
+  struct rmfr {
+    vnode *dir;
+    char *name; /* its name in the directory below it on the stack */
+    size_t nlen;
+  } *st = NULL;
+  size_t n = 0, cap = 0;
+  int rc = 0;
+  vnode *push_dir = top;
+  char *push_name = NULL;
+  size_t push_len = 0;
+  for (;;) {
+    if (push_dir) {
+      if (n == cap) {
+        size_t nc = cap ? cap * 2 : 16;
+        struct rmfr *p = mem_realloc(v->m, st, nc * sizeof *p);
+        if (!p) {
+          mem_free(v->m, push_name);
+          rc = -ENOMEM;
+          break;
+        }
+        st = p;
+        cap = nc;
+      }
+      st[n++] = (struct rmfr){push_dir, push_name, push_len};
+      push_dir = NULL;
+      push_name = NULL;
+    }
+    if (!n)
+      break;
+    vnode *dir = st[n - 1].dir;
+    if (atomic_load(&dir->lazy) == VN_LAZY_DIR)
+      vfs_host_load_dir(dir);
+    if (!dir->u.dir.count) {
+      /* emptied: its own entry goes, in the directory below it */
+      n--;
+      if (n)
+        rc = vfs_drop_entry(v, st[n - 1].dir, st[n].name, st[n].nlen);
+      mem_free(v->m, st[n].name);
+      if (rc)
+        break;
+      continue;
+    }
+    if (!vfs_perm(v, dir, 7)) {
+      rc = -EACCES;
+      break;
+    }
     const dmap *d = dir->u.dir.map; /* the root entry: any order works */
     size_t klen = d->klen;
-    /* a heap copy: the map node may go away, and deep trees must not cost
-     * a name buffer per stack frame */
+    /* a heap copy: the map node may go away */
     char *name = mem_strndup(v->m, d->key, klen);
-    if (!name)
-      return -ENOMEM;
+    if (!name) {
+      rc = -ENOMEM;
+      break;
+    }
     vnode *e = d->val;
-    vnode *n = vfs_deref(v->links, e);
-    int rc = 0;
-    if (n && !sticky_ok(v, dir, n))
+    vnode *nd = vfs_deref(v->links, e);
+    if (nd && !sticky_ok(v, dir, nd))
       rc = -EACCES;
     if (!rc && e->type == VFS_DIR) {
       vnode **slot = dmap_slot(v->m, &dir->u.dir.map, name, klen, &rc);
-      if (slot && !(rc = vnode_make_mut(v->m, slot)))
-        rc = rm_contents(v, *slot);
+      if (slot && !(rc = vnode_make_mut(v->m, slot))) {
+        push_dir = *slot;
+        push_name = name;
+        push_len = klen;
+        continue;
+      }
     }
     if (!rc)
       rc = vfs_drop_entry(v, dir, name, klen);
     mem_free(v->m, name);
     if (rc)
-      return rc;
+      break;
   }
-  return 0;
+  while (n)
+    mem_free(v->m, st[--n].name);
+  mem_free(v->m, st);
+  return rc;
 }
 
 int vfs_rm_rf(vfs *v, const char *cwd, const char *path) {

@@ -88,65 +88,99 @@ int vfs_restore(vfs *v, const vfs_snap *s) {
 /* Parallel in-order walk of two maps, skipping shared subtrees             */
 /* ------------------------------------------------------------------------ */
 
+/* The walk's stack lives on the heap and is shared by every directory open
+ * in the diff (each uses the part above its base), so the depth of the
+ * trees never reaches the C stack. */
 typedef struct mw_item {
   const dmap *n;
   bool single; /* the node alone (its subtrees were pushed separately) */
 } mw_item;
 
 typedef struct mwalk {
-  mw_item st[200];
-  int sp;
+  mem *m;
+  mw_item *st;
+  size_t sp, cap, base;
+  int err; /* -ENOMEM once a push failed */
 } mwalk;
 
-static void mw_init(mwalk *w, const dmap *root) {
-  w->sp = 0;
+static bool mw_any(const mwalk *w) {
+  return w->sp > w->base;
+}
+
+static const mw_item *mw_top(const mwalk *w) {
+  return &w->st[w->sp - 1];
+}
+
+static void mw_push(mwalk *w, const dmap *n, bool single) {
+  if (w->sp == w->cap) {
+    size_t nc = w->cap ? w->cap * 2 : 64;
+    mw_item *p = mem_realloc(w->m, w->st, nc * sizeof *p);
+    if (!p) {
+      w->err = -ENOMEM;
+      return;
+    }
+    w->st = p;
+    w->cap = nc;
+  }
+  w->st[w->sp++] = (mw_item){n, single};
+}
+
+/* Start walking root above what the walk holds; returns the old base. */
+static size_t mw_open(mwalk *w, const dmap *root) {
+  size_t old = w->base;
+  w->base = w->sp;
   if (root)
-    w->st[w->sp++] = (mw_item){root, false};
+    mw_push(w, root, false);
+  return old;
+}
+
+static void mw_close(mwalk *w, size_t old) {
+  w->sp = w->base;
+  w->base = old;
 }
 
 /* Expand the subtree on top into left subtree, node, right subtree. */
 static void mw_expand(mwalk *w) {
   const dmap *n = w->st[--w->sp].n;
   if (n->r)
-    w->st[w->sp++] = (mw_item){n->r, false};
-  w->st[w->sp++] = (mw_item){n, true};
+    mw_push(w, n->r, false);
+  mw_push(w, n, true);
   if (n->l)
-    w->st[w->sp++] = (mw_item){n->l, false};
+    mw_push(w, n->l, false);
 }
 
 /* Make the top a single node. */
 static const dmap *mw_peek(mwalk *w) {
-  while (w->sp && !w->st[w->sp - 1].single)
+  while (!w->err && mw_any(w) && !mw_top(w)->single)
     mw_expand(w);
-  return w->sp ? w->st[w->sp - 1].n : NULL;
+  return !w->err && mw_any(w) ? mw_top(w)->n : NULL;
 }
 
 /* Advance both walks to the next pair of single nodes that may differ:
  * identical subtrees on top of both stacks are dropped unseen. Sets x and y
  * to the next node of each walk (NULL when exhausted). */
 static void mw_sync(mwalk *a, mwalk *b, const dmap **x, const dmap **y) {
-  for (;;) {
-    if (a->sp && b->sp && a->st[a->sp - 1].n == b->st[b->sp - 1].n &&
-        a->st[a->sp - 1].single == b->st[b->sp - 1].single) {
+  while (!a->err && !b->err) {
+    if (mw_any(a) && mw_any(b) && mw_top(a)->n == mw_top(b)->n &&
+        mw_top(a)->single == mw_top(b)->single) {
       a->sp--;
       b->sp--;
       continue;
     }
-    if (a->sp && b->sp && !a->st[a->sp - 1].single &&
-        !b->st[b->sp - 1].single) {
+    if (mw_any(a) && mw_any(b) && !mw_top(a)->single && !mw_top(b)->single) {
       /* expand the taller one so shared subtrees can line up */
-      uint32_t ha = a->st[a->sp - 1].n->height, hb = b->st[b->sp - 1].n->height;
+      uint32_t ha = mw_top(a)->n->height, hb = mw_top(b)->n->height;
       if (ha >= hb)
         mw_expand(a);
       if (hb >= ha)
         mw_expand(b);
       continue;
     }
-    if (a->sp && !a->st[a->sp - 1].single) {
+    if (mw_any(a) && !mw_top(a)->single) {
       mw_expand(a);
       continue;
     }
-    if (b->sp && !b->st[b->sp - 1].single) {
+    if (mw_any(b) && !mw_top(b)->single) {
       mw_expand(b);
       continue;
     }
@@ -160,6 +194,20 @@ static void mw_sync(mwalk *a, mwalk *b, const dmap **x, const dmap **y) {
 /* Diff                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* One open directory of the diff. ALL reports every entry below a
+ * directory that was added or removed as a whole; SAME walks a directory
+ * shared by both trees for entries whose link-table inode changed; PAIR
+ * merges the entries of two versions of a directory. */
+enum { FR_ALL, FR_SAME, FR_PAIR };
+
+typedef struct dframe {
+  int kind;
+  int report;          /* FR_ALL: VFS_ADDED or VFS_REMOVED */
+  const dmap *links;   /* FR_ALL: the link table of that tree */
+  size_t plen;         /* length of the directory's path */
+  size_t abase, bbase; /* the walks' bases to restore on close */
+} dframe;
+
 typedef struct dctx {
   const dmap *la, *lb; /* link tables */
   uint64_t *changed;   /* inode numbers whose link-table node differs */
@@ -168,6 +216,9 @@ typedef struct dctx {
   void *ud;
   buf path;
   int stop;
+  mwalk wa, wb; /* used by every open directory, each above its base */
+  dframe *fr;
+  size_t nfr, capfr;
 } dctx;
 
 static int cmp_u64(const void *a, const void *b) {
@@ -188,15 +239,20 @@ static uint64_t key_ino(const dmap *d) {
 }
 
 static int collect_changed(dctx *c, mem *m) {
-  mwalk a, b;
+  mwalk a = {.m = m}, b = {.m = m};
   size_t cap = 0;
-  mw_init(&a, c->la);
-  mw_init(&b, c->lb);
+  int rc = 0;
+  mw_open(&a, c->la);
+  mw_open(&b, c->lb);
   for (;;) {
     const dmap *x, *y;
     mw_sync(&a, &b, &x, &y);
+    if (a.err || b.err) {
+      rc = -ENOMEM;
+      break;
+    }
     if (!x && !y)
-      return 0;
+      break;
     int k = !x ? 1 : !y ? -1 : dmap_keycmp(x->key, x->klen, y->key, y->klen);
     const dmap *use = k <= 0 ? x : y;
     if (k <= 0)
@@ -208,13 +264,18 @@ static int collect_changed(dctx *c, mem *m) {
     if (c->nchanged == cap) {
       size_t nc = cap ? cap * 2 : 16;
       uint64_t *p = mem_realloc(m, c->changed, nc * sizeof *p);
-      if (!p)
-        return -ENOMEM;
+      if (!p) {
+        rc = -ENOMEM;
+        break;
+      }
       c->changed = p;
       cap = nc;
     }
     c->changed[c->nchanged++] = key_ino(use);
   }
+  mem_free(m, a.st);
+  mem_free(m, b.st);
+  return rc;
 }
 
 static int emit(dctx *c, int kind, unsigned what) {
@@ -225,20 +286,45 @@ static int emit(dctx *c, int kind, unsigned what) {
   return c->stop;
 }
 
-static int push_name(dctx *c, const char *name, size_t len, size_t *save) {
-  *save = c->path.len;
-  if ((c->path.len != 1 && buf_putc(&c->path, '/')) ||
-      buf_append(&c->path, name, len))
+/* The path of an entry of the innermost open directory. */
+static int set_name(dctx *c, const dmap *d) {
+  size_t plen = c->fr[c->nfr - 1].plen;
+  c->path.len = plen;
+  if ((plen != 1 && buf_putc(&c->path, '/')) ||
+      buf_append(&c->path, d->key, d->klen))
     return -ENOMEM;
   return 0;
 }
 
-static void pop_name(dctx *c, size_t save) {
-  c->path.len = save;
-  c->path.data[save] = 0;
+/* Open a directory: its entries are reported next, before the entries
+ * after it in the directory that holds it. */
+static int open_frame(dctx *c, int kind, const dmap *amap, const dmap *bmap,
+                      int report, const dmap *links) {
+  if (c->nfr == c->capfr) {
+    size_t nc = c->capfr ? c->capfr * 2 : 16;
+    dframe *p = mem_realloc(c->wa.m, c->fr, nc * sizeof *p);
+    if (!p)
+      return -ENOMEM;
+    c->fr = p;
+    c->capfr = nc;
+  }
+  dframe *f = &c->fr[c->nfr++];
+  f->kind = kind;
+  f->report = report;
+  f->links = links;
+  f->plen = c->path.len;
+  f->abase = mw_open(&c->wa, amap);
+  f->bbase = mw_open(&c->wb, kind == FR_PAIR ? bmap : NULL);
+  return c->wa.err ? c->wa.err : c->wb.err;
 }
 
-/* Report a whole subtree as added or removed (the node first). */
+static void close_frame(dctx *c) {
+  dframe *f = &c->fr[--c->nfr];
+  mw_close(&c->wa, f->abase);
+  mw_close(&c->wb, f->bbase);
+}
+
+/* Report an entry as added or removed; a directory's entries follow. */
 static int report_all(dctx *c, const dmap *links, vnode *e, int kind) {
   int rc = emit(c, kind, 0);
   vnode *n = vfs_deref(links, e);
@@ -246,17 +332,7 @@ static int report_all(dctx *c, const dmap *links, vnode *e, int kind) {
     return rc;
   if (atomic_load(&n->lazy) == VN_LAZY_DIR)
     vfs_host_load_dir(n);
-  dmap_iter it;
-  dmap_iter_init(&it, n->u.dir.map);
-  const dmap *d;
-  while (!rc && (d = dmap_iter_next(&it))) {
-    size_t save;
-    if ((rc = push_name(c, d->key, d->klen, &save)))
-      break;
-    rc = report_all(c, links, d->val, kind);
-    pop_name(c, save);
-  }
-  return rc;
+  return open_frame(c, FR_ALL, n->u.dir.map, NULL, kind, links);
 }
 
 static bool same_content(vnode *a, vnode *b) {
@@ -267,23 +343,36 @@ static bool same_content(vnode *a, vnode *b) {
       atomic_load(&b->lazy) == VN_LAZY_FILE && a->mnt == b->mnt && a->hpath &&
       b->hpath && !strcmp(a->hpath, b->hpath))
     return true;
-  if (atomic_load(&a->lazy) == VN_LAZY_FILE)
-    vfs_host_load_file(a);
-  if (atomic_load(&b->lazy) == VN_LAZY_FILE)
-    vfs_host_load_file(b);
+  /* a host file that cannot be read whole counts as changed */
+  if (atomic_load(&a->lazy) == VN_LAZY_FILE && vfs_host_load_file(a) < 0)
+    return false;
+  if (atomic_load(&b->lazy) == VN_LAZY_FILE && vfs_host_load_file(b) < 0)
+    return false;
   size_t la = a->u.data ? a->u.data->len : 0;
   size_t lb = b->u.data ? b->u.data->len : 0;
   return la == lb && (!la || !memcmp(a->u.data->data, b->u.data->data, la));
 }
 
-static int diff_dir(dctx *c, vnode *a, vnode *b);
+/* Directory pairs. When a == b, only entries whose link-table inode changed
+ * can differ, and only when some did. */
+static int open_dir(dctx *c, vnode *a, vnode *b) {
+  if (a == b && !c->nchanged)
+    return 0;
+  if (atomic_load(&a->lazy) == VN_LAZY_DIR)
+    vfs_host_load_dir(a);
+  if (atomic_load(&b->lazy) == VN_LAZY_DIR)
+    vfs_host_load_dir(b);
+  if (a == b)
+    return open_frame(c, FR_SAME, a->u.dir.map, NULL, 0, NULL);
+  return open_frame(c, FR_PAIR, a->u.dir.map, b->u.dir.map, 0, NULL);
+}
 
 static int diff_entry(dctx *c, vnode *ea, vnode *eb) {
   vnode *na = vfs_deref(c->la, ea), *nb = vfs_deref(c->lb, eb);
   if (ea == eb && (ea->type != VN_STUB || na == nb)) {
     /* same entry: only links below (or behind a stub) can differ */
     if (ea->type == VFS_DIR && c->nchanged)
-      return diff_dir(c, ea, eb);
+      return open_dir(c, ea, eb);
     return 0;
   }
   if (!na || !nb) /* a dangling stub: treat as a type change */
@@ -291,42 +380,15 @@ static int diff_entry(dctx *c, vnode *ea, vnode *eb) {
   if (na == nb)
     return 0;
   if (na->type != nb->type) {
-    int rc;
-    if (na->type == VFS_DIR) {
-      /* everything below the old directory is gone */
-      if ((rc = emit(c, VFS_MODIFIED, VFS_CHANGED_TYPE)))
-        return rc;
-      dmap_iter it;
-      dmap_iter_init(&it, na->u.dir.map);
-      const dmap *d;
-      while ((d = dmap_iter_next(&it))) {
-        size_t save;
-        if ((rc = push_name(c, d->key, d->klen, &save)))
-          return rc;
-        rc = report_all(c, c->la, d->val, VFS_REMOVED);
-        pop_name(c, save);
-        if (rc)
-          return rc;
-      }
-      return 0;
-    }
-    if ((rc = emit(c, VFS_MODIFIED, VFS_CHANGED_TYPE)))
+    int rc = emit(c, VFS_MODIFIED, VFS_CHANGED_TYPE);
+    if (rc)
       return rc;
+    if (na->type == VFS_DIR) /* everything below the old directory is gone */
+      return open_frame(c, FR_ALL, na->u.dir.map, NULL, VFS_REMOVED, c->la);
     if (nb->type == VFS_DIR) {
       if (atomic_load(&nb->lazy) == VN_LAZY_DIR)
         vfs_host_load_dir(nb);
-      dmap_iter it;
-      dmap_iter_init(&it, nb->u.dir.map);
-      const dmap *d;
-      while ((d = dmap_iter_next(&it))) {
-        size_t save;
-        if ((rc = push_name(c, d->key, d->klen, &save)))
-          return rc;
-        rc = report_all(c, c->lb, d->val, VFS_ADDED);
-        pop_name(c, save);
-        if (rc)
-          return rc;
-      }
+      return open_frame(c, FR_ALL, nb->u.dir.map, NULL, VFS_ADDED, c->lb);
     }
     return 0;
   }
@@ -352,74 +414,61 @@ static int diff_entry(dctx *c, vnode *ea, vnode *eb) {
   }
   int rc = what ? emit(c, VFS_MODIFIED, what) : 0;
   if (!rc && na->type == VFS_DIR)
-    rc = diff_dir(c, na, nb);
+    rc = open_dir(c, na, nb);
   return rc;
 }
 
-/* Directory pairs. When a == b, only entries whose link-table inode changed
- * can differ, and only when some did. */
-static int diff_dir(dctx *c, vnode *a, vnode *b) {
-  if (a == b && !c->nchanged)
-    return 0;
-  if (atomic_load(&a->lazy) == VN_LAZY_DIR)
-    vfs_host_load_dir(a);
-  if (atomic_load(&b->lazy) == VN_LAZY_DIR)
-    vfs_host_load_dir(b);
-  if (a == b) {
-    dmap_iter it;
-    dmap_iter_init(&it, a->u.dir.map);
-    const dmap *d;
-    int rc = 0;
-    while (!rc && (d = dmap_iter_next(&it))) {
-      vnode *e = d->val;
-      if (e->type == VFS_DIR ||
-          (e->type == VN_STUB && ino_changed(c, e->u.link_ino))) {
-        size_t save;
-        if ((rc = push_name(c, d->key, d->klen, &save)))
-          return rc;
-        if (e->type == VFS_DIR)
-          rc = diff_dir(c, e, e);
-        else
-          rc = diff_entry(c, e, e);
-        pop_name(c, save);
-      }
-    }
-    return rc;
-  }
-  mwalk wa, wb;
-  mw_init(&wa, a->u.dir.map);
-  mw_init(&wb, b->u.dir.map);
-  for (;;) {
-    const dmap *x, *y;
-    if (c->nchanged) {
-      /* shared map subtrees may hide stubs of changed links: no skipping */
-      x = mw_peek(&wa);
-      y = mw_peek(&wb);
-    } else {
-      mw_sync(&wa, &wb, &x, &y);
-    }
-    if (!x && !y)
+/* One step of the innermost open directory: its next entry (or pair of
+ * entries), or closing it when it has no more. */
+static int diff_step(dctx *c) {
+  dframe *f = &c->fr[c->nfr - 1];
+  const dmap *x, *y = NULL;
+  if (f->kind != FR_PAIR) {
+    x = mw_peek(&c->wa);
+    if (c->wa.err)
+      return c->wa.err;
+    if (!x) {
+      close_frame(c);
       return 0;
-    int k = !x ? 1 : !y ? -1 : dmap_keycmp(x->key, x->klen, y->key, y->klen);
-    if (k <= 0)
-      wa.sp--;
-    if (k >= 0)
-      wb.sp--;
-    const dmap *d = k <= 0 ? x : y;
-    size_t save;
-    int rc = push_name(c, d->key, d->klen, &save);
-    if (!rc) {
-      if (k < 0)
-        rc = report_all(c, c->la, x->val, VFS_REMOVED);
-      else if (k > 0)
-        rc = report_all(c, c->lb, y->val, VFS_ADDED);
-      else
-        rc = diff_entry(c, x->val, y->val);
     }
-    pop_name(c, save);
+    c->wa.sp--;
+    vnode *e = x->val;
+    if (f->kind == FR_SAME && e->type != VFS_DIR &&
+        !(e->type == VN_STUB && ino_changed(c, e->u.link_ino)))
+      return 0;
+    int rc = set_name(c, x);
     if (rc)
       return rc;
+    if (f->kind == FR_ALL)
+      return report_all(c, f->links, e, f->report);
+    return e->type == VFS_DIR ? open_dir(c, e, e) : diff_entry(c, e, e);
   }
+  if (c->nchanged) {
+    /* shared map subtrees may hide stubs of changed links: no skipping */
+    x = mw_peek(&c->wa);
+    y = mw_peek(&c->wb);
+  } else {
+    mw_sync(&c->wa, &c->wb, &x, &y);
+  }
+  if (c->wa.err || c->wb.err)
+    return -ENOMEM;
+  if (!x && !y) {
+    close_frame(c);
+    return 0;
+  }
+  int k = !x ? 1 : !y ? -1 : dmap_keycmp(x->key, x->klen, y->key, y->klen);
+  if (k <= 0)
+    c->wa.sp--;
+  if (k >= 0)
+    c->wb.sp--;
+  int rc = set_name(c, k <= 0 ? x : y);
+  if (rc)
+    return rc;
+  if (k < 0)
+    return report_all(c, c->la, x->val, VFS_REMOVED);
+  if (k > 0)
+    return report_all(c, c->lb, y->val, VFS_ADDED);
+  return diff_entry(c, x->val, y->val);
 }
 
 int vfs_diff(vfs *v, const vfs_snap *a, const vfs_snap *b, vfs_diff_fn fn,
@@ -433,7 +482,12 @@ int vfs_diff(vfs *v, const vfs_snap *a, const vfs_snap *b, vfs_diff_fn fn,
     b = live;
   }
   mem *m = v ? v->m : b->m;
-  dctx c = {.la = a->links, .lb = b->links, .fn = fn, .ud = ud};
+  dctx c = {.la = a->links,
+            .lb = b->links,
+            .fn = fn,
+            .ud = ud,
+            .wa = {.m = m},
+            .wb = {.m = m}};
   buf_init(&c.path, m);
   int rc = collect_changed(&c, m);
   if (!rc && c.nchanged)
@@ -447,10 +501,15 @@ int vfs_diff(vfs *v, const vfs_snap *a, const vfs_snap *b, vfs_diff_fn fn,
     if (what)
       rc = emit(&c, VFS_MODIFIED, what);
     if (!rc)
-      rc = diff_dir(&c, ra, rb);
+      rc = open_dir(&c, ra, rb);
+    while (!rc && c.nfr)
+      rc = diff_step(&c);
   }
   buf_free(&c.path);
   mem_free(m, c.changed);
+  mem_free(m, c.wa.st);
+  mem_free(m, c.wb.st);
+  mem_free(m, c.fr);
   vfs_snap_free(live);
   return rc;
 }

@@ -3,6 +3,18 @@
  * workspace rules, then extract it. Nothing is written before every member
  * and the destination passed; extraction runs on top of an O(1) snapshot and
  * rolls back to it if anything fails half way.
+ *
+ * What persist writes comes back exactly: modes with their setuid, setgid
+ * and sticky bits, mtimes to the second (or what a pax mtime holds), symlink
+ * targets as written, hard links, empty directories. Parents missing from
+ * the archive are created (0777 & ~umask), as GNU tar does. Symlink targets
+ * are data: absolute ones and ones that climb out of the destination are
+ * kept, since every lookup in the sandbox resolves inside its own namespace
+ * and extraction never writes through a symlink (members under a symlink
+ * member, or through an existing symlink, are refused). A hard link must
+ * name a regular-file member that comes earlier in the same archive.
+ * Backslashes and "C:" prefixes are ordinary name bytes. Absolute names,
+ * `..` components, devices, FIFOs and other special members are refused.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,7 +30,7 @@
 #define TAR_MAX_EXTRACT ((uint64_t)4 << 30)
 #define TAR_MAX_MEMBERS 100000
 
-enum { M_FILE, M_DIR, M_LINK };
+enum { M_FILE, M_DIR, M_LINK, M_HARD };
 
 typedef struct member {
   char *path; /* normalised: "a/b", "" for the root */
@@ -27,7 +39,7 @@ typedef struct member {
   int64_t mtime;
   const char *data;
   uint64_t size;
-  char *link;
+  char *link;   /* symlink target, or the normalised hard-link target */
   size_t index; /* position in the archive, for messages */
 } member;
 
@@ -49,7 +61,14 @@ static int reject(hctx *h, const char *name, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(rule, sizeof rule, fmt, ap);
     va_end(ap);
-    snprintf(h->msg, h->msgcap, "member '%s': %s", name ? name : "?", rule);
+    /* a very long name is shortened in the middle so the rule still shows */
+    const char *nm = name ? name : "?";
+    size_t nl = strlen(nm);
+    if (nl > 120)
+      snprintf(h->msg, h->msgcap, "member '%.60s...%s': %s", nm, nm + nl - 40,
+               rule);
+    else
+      snprintf(h->msg, h->msgcap, "member '%s': %s", nm, rule);
   }
   return -EBADMSG;
 }
@@ -140,8 +159,35 @@ static bool checksum_ok(const unsigned char *hd) {
 }
 
 /* Parse pax records into path/linkpath/size overrides. */
+/* A pax time: [-]seconds[.fraction], as ns; -1 when malformed. */
+static int pax_time(const char *p, size_t n, int64_t *ns) {
+  size_t i = 0;
+  bool neg = n && p[0] == '-';
+  if (neg)
+    i++;
+  int64_t sec = 0, frac = 0, scale = 1000000000;
+  if (i == n)
+    return -1;
+  for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+    if (sec > INT64_MAX / 10 / 1000000000)
+      return -1;
+    sec = sec * 10 + (p[i] - '0');
+  }
+  if (i < n && p[i] == '.')
+    for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+      if (scale > 1) {
+        scale /= 10;
+        frac += (p[i] - '0') * scale;
+      }
+  if (i != n)
+    return -1;
+  *ns = neg ? -(sec * 1000000000 + frac) : sec * 1000000000 + frac;
+  return 0;
+}
+
 static int parse_pax(hctx *h, const char *p, size_t n, buf *path, buf *link,
-                     uint64_t *size, bool *has_size) {
+                     uint64_t *size, bool *has_size, int64_t *mtime,
+                     bool *has_mtime) {
   size_t i = 0;
   while (i < n) {
     size_t len = 0, j = i;
@@ -169,6 +215,10 @@ static int parse_pax(hctx *h, const char *p, size_t n, buf *path, buf *link,
       }
       *size = x;
       *has_size = true;
+    } else if (kl == 5 && !memcmp(kv, "mtime", 5)) {
+      if (pax_time(eq + 1, vl, mtime))
+        return reject(h, "(pax header)", "bad pax mtime");
+      *has_mtime = true;
     }
     if (dst) {
       buf_clear(dst);
@@ -187,13 +237,12 @@ static int norm_name(hctx *h, const char *raw, size_t rl, buf *out) {
   buf_clear(out);
   if (buf_append(out, "", 0))
     return -ENOMEM;
-  if (memchr(raw, '\\', rl))
-    return reject(h, raw, "backslash in path");
+  /* A backslash or a "C:" prefix is an ordinary byte of a name here (as
+   * for GNU tar on Linux): the sandbox never reads them as separators or
+   * drives, and persist writes such names, so refusing them would lose
+   * files on a round trip. */
   if (rl && raw[0] == '/')
     return reject(h, raw, "absolute path");
-  if (rl >= 2 && raw[1] == ':' &&
-      ((raw[0] >= 'A' && raw[0] <= 'Z') || (raw[0] >= 'a' && raw[0] <= 'z')))
-    return reject(h, raw, "Windows drive path");
   size_t i = 0;
   while (i < rl) {
     while (i < rl && raw[i] == '/')
@@ -236,12 +285,18 @@ static int parse(hctx *h, const char *t, size_t len) {
   buf_init(&name, h->v->m);
   buf_init(&lname, h->v->m);
   bool have_path = false, have_link = false, have_size = false;
+  bool have_mtime = false;
   uint64_t pax_size = 0;
+  int64_t pax_mtime = 0;
   size_t pos = 0, index = 0;
   int rc = 0;
   while (!rc) {
     if (pos + 512 > len) {
-      rc = pos == len ? 0 : reject(h, "(archive)", "truncated header");
+      /* the end-of-archive blocks may be missing (GNU tar accepts that);
+       * a header cut short may not */
+      rc = pos == len ? 0
+                      : reject(h, "(archive)",
+                               "unexpected EOF in archive (header cut short)");
       break;
     }
     const unsigned char *hd = (const unsigned char *)t + pos;
@@ -280,17 +335,18 @@ static int parse(hctx *h, const char *t, size_t len) {
       size = pax_size;
     char type = (char)hd[156];
     uint64_t padded = (size + 511) / 512 * 512;
-    if (size > len - pos - 512) {
-      rc = reject(h, raw, "data runs past the end of the archive");
+    if (size > UINT64_MAX - 511 || padded > len - pos - 512) {
+      /* data or its padding cut off: what GNU tar calls an unexpected EOF */
+      rc = reject(h, raw, "unexpected EOF in archive (data cut short)");
       break;
     }
     const char *data = t + pos + 512;
-    pos += 512 + (size_t)(padded < len - pos - 512 ? padded : len - pos - 512);
+    pos += 512 + (size_t)padded;
     index++;
     if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
       if (type == 'x') {
         rc = parse_pax(h, data, (size_t)size, &pax_path, &pax_link, &pax_size,
-                       &have_size);
+                       &have_size, &pax_mtime, &have_mtime);
         have_path |= pax_path.len > 0;
         have_link |= pax_link.len > 0;
       } else if (type == 'L' || type == 'K') {
@@ -313,7 +369,10 @@ static int parse(hctx *h, const char *t, size_t len) {
     uint64_t mt;
     if (parse_octal((const char *)hd + 100, 8, &mode))
       mode = 0644;
-    if (!parse_octal((const char *)hd + 136, 12, &mt))
+    if (have_mtime)
+      mtime = pax_mtime;
+    else if (!parse_octal((const char *)hd + 136, 12, &mt) &&
+             mt <= INT64_MAX / 1000000000)
       mtime = (int64_t)mt * 1000000000;
     m.mode = (unsigned)mode & 07777;
     m.mtime = mtime;
@@ -332,7 +391,8 @@ static int parse(hctx *h, const char *t, size_t len) {
       m.size = 0;
       break;
     case '1':
-      rc = reject(h, nm, "hard links are not allowed");
+      m.type = M_HARD;
+      m.size = 0;
       break;
     case '3':
     case '4':
@@ -360,14 +420,34 @@ static int parse(hctx *h, const char *t, size_t len) {
         break;
       }
     }
-    if (m.type == M_LINK) {
+    if (m.type == M_LINK || m.type == M_HARD) {
       const char *ln = have_link
                            ? buf_cstr(&pax_link)
                            : (buf_clear(&lname),
                               buf_append(&lname, (const char *)hd + 157,
                                          strnlen((const char *)hd + 157, 100)),
                               buf_cstr(&lname));
-      if (!(m.link = mem_strdup(h->v->m, ln))) {
+      if (m.type == M_HARD) {
+        /* the target is a member name: the same rules, then normalised */
+        char *full = mem_strdup(h->v->m, nm);
+        buf tn;
+        buf_init(&tn, h->v->m);
+        if (!full)
+          rc = -ENOMEM;
+        else if (!(rc = norm_name(h, ln, strlen(ln), &tn)) && !tn.len)
+          rc = reject(h, full, "hard link to the root");
+        if (!rc && !(m.link = mem_strndup(h->v->m, buf_cstr(&tn), tn.len)))
+          rc = -ENOMEM;
+        if (rc == -EBADMSG && h->msgcap) /* name the member, not the target */
+          snprintf(h->msg, h->msgcap,
+                   "member '%s': hard link target '%s' "
+                   "is not allowed",
+                   full, ln);
+        mem_free(h->v->m, full);
+        buf_free(&tn);
+        if (rc)
+          break;
+      } else if (!(m.link = mem_strdup(h->v->m, ln))) {
         rc = -ENOMEM;
         break;
       }
@@ -379,7 +459,7 @@ static int parse(hctx *h, const char *t, size_t len) {
       rc = rc ? rc : -ENOMEM;
       break;
     }
-    have_path = have_link = have_size = false;
+    have_path = have_link = have_size = have_mtime = false;
     buf_clear(&pax_path);
     buf_clear(&pax_link);
   }
@@ -422,81 +502,6 @@ static const member *find(const hctx *h, const char *path, size_t len) {
   return NULL;
 }
 
-/* Follow a symlink target through the archive's own symlinks; reject when
- * it would climb above the root. */
-static int link_escapes(hctx *h, const member *m) {
-  const char *t = m->link;
-  if (!*t)
-    return reject(h, m->path, "empty symlink target");
-  if (t[0] == '/')
-    return reject(h, m->path, "absolute symlink target");
-  buf cur, rest;
-  buf_init(&cur, h->v->m);
-  buf_init(&rest, h->v->m);
-  int rc = 0, hops = 0;
-  const char *slash = strrchr(m->path, '/');
-  if ((slash && buf_append(&cur, m->path, (size_t)(slash - m->path))) ||
-      buf_puts(&rest, t) || buf_putc(&cur, 0))
-    rc = -ENOMEM;
-  cur.len = slash ? (size_t)(slash - m->path) : 0;
-  size_t pos = 0;
-  while (!rc && pos < rest.len) {
-    const char *r = buf_cstr(&rest);
-    while (pos < rest.len && r[pos] == '/')
-      pos++;
-    size_t s = pos;
-    while (pos < rest.len && r[pos] != '/')
-      pos++;
-    size_t len = pos - s;
-    if (!len || (len == 1 && r[s] == '.'))
-      continue;
-    if (len == 2 && r[s] == '.' && r[s + 1] == '.') {
-      if (!cur.len) {
-        rc = reject(h, m->path, "symlink target escapes the root");
-        break;
-      }
-      char *c = cur.data;
-      char *ls = memrchr(c, '/', cur.len);
-      cur.len = ls ? (size_t)(ls - c) : 0;
-      c[cur.len] = 0;
-      continue;
-    }
-    size_t save = cur.len;
-    if ((cur.len && buf_putc(&cur, '/')) || buf_append(&cur, r + s, len)) {
-      rc = -ENOMEM;
-      break;
-    }
-    const member *x = find(h, cur.data, cur.len);
-    if (x && x->type == M_LINK) {
-      if (++hops > VFS_SYMLOOP_MAX) {
-        rc = reject(h, m->path, "symlink loop");
-        break;
-      }
-      if (x->link[0] == '/') {
-        rc = reject(h, m->path, "symlink target escapes the root");
-        break;
-      }
-      /* continue from the link's directory with its target spliced in */
-      buf nr;
-      buf_init(&nr, h->v->m);
-      if (buf_puts(&nr, x->link) || buf_putc(&nr, '/') ||
-          buf_append(&nr, r + pos, rest.len - pos)) {
-        buf_free(&nr);
-        rc = -ENOMEM;
-        break;
-      }
-      buf_free(&rest);
-      rest = nr;
-      pos = 0;
-      cur.len = save;
-      cur.data[save] = 0;
-    }
-  }
-  buf_free(&cur);
-  buf_free(&rest);
-  return rc;
-}
-
 static int validate(hctx *h) {
   qsort(h->ms, h->n, sizeof *h->ms, cmp_member);
   for (size_t i = 0; i < h->n; i++) {
@@ -506,19 +511,31 @@ static int validate(hctx *h) {
     if (i + 1 < h->n && !strcmp(m->path, h->ms[i + 1].path) &&
         !(m->type == M_DIR && h->ms[i + 1].type == M_DIR))
       return reject(h, m->path, "duplicate path");
-    for (const char *p = m->path; (p = strchr(p, '/')); p++) {
+    /* the nearest ancestor the archive lists decides: a directory member
+     * had its own ancestors checked (so deep trees cost no more per
+     * member), a symlink or file member refuses */
+    for (const char *p = strrchr(m->path, '/'); p;
+         p = memrchr(m->path, '/', (size_t)(p - m->path))) {
       const member *par = find(h, m->path, (size_t)(p - m->path));
-      if (par && par->type == M_LINK)
+      if (!par)
+        continue;
+      if (par->type == M_LINK)
         return reject(h, m->path, "under a symlink member");
-      if (par && par->type != M_DIR)
+      if (par->type != M_DIR)
         return reject(h, m->path, "under a non-directory member");
+      break;
     }
-  }
-  for (size_t i = 0; i < h->n; i++) {
-    if (h->ms[i].type == M_LINK) {
-      int rc = link_escapes(h, &h->ms[i]);
-      if (rc)
-        return rc;
+    if (m->type == M_LINK && !*m->link)
+      return reject(h, m->path, "empty symlink target");
+    if (m->type == M_HARD) {
+      /* only to a file this archive wrote before: never to something of
+       * the destination's, never to a directory or a symlink */
+      const member *x = find(h, m->link, strlen(m->link));
+      if (!x || x->type != M_FILE || x->index > m->index)
+        return reject(h, m->path,
+                      "hard link target '%s' is not an earlier regular "
+                      "file member",
+                      m->link);
     }
   }
   return 0;
@@ -573,24 +590,39 @@ static int check_dest(hctx *h, const char *base) {
   return rc;
 }
 
+/* Parents the archive does not list are made as GNU tar makes them. */
+static int make_parents(vfs *v, const char *base, const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    return 0;
+  char *dir = mem_strndup(v->m, path, (size_t)(slash - path));
+  if (!dir)
+    return -ENOMEM;
+  int rc = vfs_mkdir_p(v, base, dir, 0777);
+  mem_free(v->m, dir);
+  return rc;
+}
+
 static int extract(hctx *h, const char *base) {
   vfs *v = h->v;
   int rc = 0;
-  /* directories and files in path order (parents first), symlinks last */
-  for (int pass = 0; pass < 2 && !rc; pass++) {
+  /* directories and files in path order (parents first), then hard links
+   * (their targets exist by then), symlinks last */
+  for (int pass = 0; pass < 3 && !rc; pass++) {
     for (size_t i = 0; i < h->n && !rc; i++) {
       const member *m = &h->ms[i];
       const char *p = *m->path ? m->path : ".";
-      if ((m->type == M_LINK) != (pass == 1))
+      int want = m->type == M_HARD ? 1 : m->type == M_LINK ? 2 : 0;
+      if (want != pass)
         continue;
+      if ((rc = make_parents(v, base, m->path)))
+        break;
       vfs_stat_t st;
       bool exists = vfs_lstat(v, base, p, &st) == 0;
       if (m->type == M_DIR) {
         if (!exists)
           rc = vfs_mkdir(v, base, p, 0700);
-        if (!rc)
-          rc = vfs_chmod(v, base, p, (m->mode & 0755) | 0700);
-        continue;
+        continue; /* mode and time once everything below is written */
       }
       if (exists && st.type != VFS_DIR)
         rc = vfs_unlink(v, base, p); /* never write through a symlink */
@@ -599,7 +631,10 @@ static int extract(hctx *h, const char *base) {
       if (m->type == M_FILE) {
         rc = vfs_write_file(v, base, p, m->data, (size_t)m->size, 0600);
         if (!rc)
-          rc = vfs_chmod(v, base, p, (m->mode & 0755) | 0600);
+          rc = vfs_chmod(v, base, p, m->mode);
+      } else if (m->type == M_HARD) {
+        rc = vfs_link(v, base, m->link, p);
+        continue; /* the inode's mode and time are its first member's */
       } else {
         rc = vfs_symlink(v, base, m->link, p);
       }
@@ -607,11 +642,16 @@ static int extract(hctx *h, const char *base) {
         rc = vfs_utimes(v, base, p, m->mtime, m->mtime, VFS_NOFOLLOW);
     }
   }
-  /* directory times last: creating entries touched them */
-  for (size_t i = 0; i < h->n && !rc; i++)
-    if (h->ms[i].type == M_DIR)
-      rc = vfs_utimes(v, base, *h->ms[i].path ? h->ms[i].path : ".",
-                      h->ms[i].mtime, h->ms[i].mtime, 0);
+  /* directory modes and times last: creating entries touched them */
+  for (size_t i = 0; i < h->n && !rc; i++) {
+    const member *m = &h->ms[i];
+    if (m->type != M_DIR)
+      continue;
+    const char *p = *m->path ? m->path : ".";
+    rc = vfs_chmod(v, base, p, m->mode);
+    if (!rc)
+      rc = vfs_utimes(v, base, p, m->mtime, m->mtime, 0);
+  }
   return rc;
 }
 

@@ -1,6 +1,12 @@
 /*
  * tar_write.c - persist: a directory tree as a ustar stream, with pax
- * extended headers for names, link targets or sizes that ustar cannot hold.
+ * extended headers for names, link targets, sizes or times that ustar cannot
+ * hold (as GNU tar does: a name of any length is written, never cut).
+ *
+ * A file with several names inside the tree is written once, as a regular
+ * member under the first name met, and as hard-link members ('1', naming
+ * that first member) under the others, like GNU tar, so hydrate gives back
+ * one inode with all its names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +23,12 @@ typedef struct tw {
   size_t nskip;
   buf path; /* "./rel" of the current member */
   int rc;
+  /* inodes with several names already written: number -> member name */
+  struct hl {
+    uint64_t ino;
+    char *name;
+  } * hl;
+  size_t nhl, caphl; /* open addressing, caphl a power of two or 0 */
 } tw;
 
 static int out(tw *t, const void *p, size_t n) {
@@ -62,7 +74,12 @@ static int header(tw *t, char type, const vnode *n, uint64_t size,
   const char *name = buf_cstr(&t->path);
   size_t nlen = t->path.len;
   bool big = size > 077777777777ull;
-  if (nlen > 100 || llen > 100 || big) {
+  /* seconds only, as ustar holds them; a pax mtime when they do not fit */
+  int64_t mt = n->mtime / 1000000000;
+  if (n->mtime < 0 && n->mtime % 1000000000)
+    mt--; /* floor */
+  bool odd_time = mt < 0 || mt > 077777777777ll;
+  if (nlen > 100 || llen > 100 || big || odd_time) {
     buf pax;
     buf_init(&pax, t->v->m);
     int rc = 0;
@@ -74,6 +91,11 @@ static int header(tw *t, char type, const vnode *n, uint64_t size,
       char num[32];
       int k = snprintf(num, sizeof num, "%llu", (unsigned long long)size);
       rc = pax_record(&pax, "size", num, (size_t)k);
+    }
+    if (!rc && odd_time) {
+      char num[32];
+      int k = snprintf(num, sizeof num, "%lld", (long long)mt);
+      rc = pax_record(&pax, "mtime", num, (size_t)k);
     }
     if (rc) {
       buf_free(&pax);
@@ -105,8 +127,7 @@ static int header(tw *t, char type, const vnode *n, uint64_t size,
   octal(h + 108, 8, n->uid & 07777777);
   octal(h + 116, 8, n->gid & 07777777);
   octal(h + 124, 12, big ? 0 : size);
-  int64_t mt = n->mtime / 1000000000;
-  octal(h + 136, 12, mt > 0 ? (uint64_t)mt : 0);
+  octal(h + 136, 12, odd_time ? 0 : (uint64_t)mt);
   h[156] = type;
   if (link)
     memcpy(h + 157, link, llen > 100 ? 100 : llen);
@@ -131,42 +152,93 @@ static bool skipped(const tw *t) {
   return false;
 }
 
-static int walk(tw *t, vnode *dir) {
-  if (atomic_load(&dir->lazy) == VN_LAZY_DIR &&
-      vfs_host_load_dir(dir) == -ENOMEM)
-    return t->rc = -ENOMEM;
-  dmap_iter it;
-  dmap_iter_init(&it, dir->u.dir.map);
-  const dmap *d;
-  while (!t->rc && (d = dmap_iter_next(&it))) {
-    size_t save = t->path.len;
-    if (buf_putc(&t->path, '/') || buf_append(&t->path, d->key, d->klen))
-      return t->rc = -ENOMEM;
-    vnode *n = vfs_deref(t->v->links, d->val);
-    if (n && !skipped(t)) {
-      switch (n->type) {
-      case VFS_DIR:
-        header(t, '5', n, 0, NULL, 0);
-        walk(t, n);
-        break;
-      case VFS_REG:
-        if (atomic_load(&n->lazy) == VN_LAZY_FILE)
-          vfs_host_load_file(n);
-        header(t, '0', n, n->size, NULL, 0);
-        if (n->u.data)
-          out(t, n->u.data->data, n->u.data->len);
-        pad(t, n->size);
-        break;
-      case VFS_LNK:
-        header(t, '2', n, 0, n->u.lnk.target, n->u.lnk.len);
-        break;
-      default: /* devices and inert host specials are not persisted */
-        break;
-      }
+/* The slot of ino in the hard-link table (empty or holding ino). */
+static struct hl *hl_slot(tw *t, uint64_t ino) {
+  size_t mask = t->caphl - 1, i = (size_t)(ino * 0x9E3779B97F4A7C15ull) & mask;
+  while (t->hl[i].name && t->hl[i].ino != ino)
+    i = (i + 1) & mask;
+  return &t->hl[i];
+}
+
+static int hl_add(tw *t, uint64_t ino) {
+  if ((t->nhl + 1) * 2 > t->caphl) {
+    size_t nc = t->caphl ? t->caphl * 2 : 64;
+    struct hl *old = t->hl;
+    size_t oc = t->caphl;
+    if (!(t->hl = mem_calloc(t->v->m, nc, sizeof *t->hl))) {
+      t->hl = old;
+      return -ENOMEM;
     }
-    t->path.len = save;
-    t->path.data[save] = 0;
+    t->caphl = nc;
+    for (size_t i = 0; i < oc; i++)
+      if (old[i].name)
+        *hl_slot(t, old[i].ino) = old[i];
+    mem_free(t->v->m, old);
   }
+  struct hl *e = hl_slot(t, ino);
+  if (!(e->name = mem_strndup(t->v->m, t->path.data, t->path.len)))
+    return -ENOMEM;
+  e->ino = ino;
+  t->nhl++;
+  return 0;
+}
+
+/* One member for the entry d (t->path holds its name); 1 when it is a
+ * directory whose entries come next. */
+static int member(tw *t, const dmap *d) {
+  vnode *n = vfs_deref(t->v->links, d->val);
+  if (!n || skipped(t))
+    return 0;
+  switch (n->type) {
+  case VFS_DIR:
+    if (atomic_load(&n->lazy) == VN_LAZY_DIR && vfs_host_load_dir(n) == -ENOMEM)
+      return t->rc = -ENOMEM;
+    header(t, '5', n, 0, NULL, 0);
+    return t->rc ? t->rc : 1;
+  case VFS_REG:
+    if (d->val->type == VN_STUB && n->nlink > 1) {
+      struct hl *e = t->caphl ? hl_slot(t, n->ino) : NULL;
+      if (e && e->name)
+        return header(t, '1', n, 0, e->name, strlen(e->name));
+      if (hl_add(t, n->ino))
+        return t->rc = -ENOMEM;
+    }
+    if (atomic_load(&n->lazy) == VN_LAZY_FILE) {
+      int rc = vfs_host_load_file(n); /* never written cut short */
+      if (rc < 0)
+        return t->rc = rc;
+    }
+    header(t, '0', n, n->size, NULL, 0);
+    if (n->u.data)
+      out(t, n->u.data->data, n->u.data->len);
+    return pad(t, n->size);
+  case VFS_LNK:
+    return header(t, '2', n, 0, n->u.lnk.target, n->u.lnk.len);
+  default: /* devices and inert host specials are not persisted */
+    return 0;
+  }
+}
+
+/* The whole tree below root, iteratively (trees may be deeper than any
+ * stack; names of any length go into pax headers). */
+static int walk(tw *t, vnode *root) {
+  vwalk w;
+  vwalk_init(&w, t->v->m, &t->path);
+  const dmap *d;
+  int rc = 0;
+  if (atomic_load(&root->lazy) == VN_LAZY_DIR &&
+      vfs_host_load_dir(root) == -ENOMEM)
+    rc = -ENOMEM;
+  if (!rc)
+    rc = vwalk_enter(&w, root);
+  while (!rc && !t->rc && (rc = vwalk_next(&w, &d)) == 1) {
+    rc = member(t, d);
+    if (rc == 1)
+      rc = vwalk_enter(&w, vfs_deref(t->v->links, d->val));
+  }
+  vwalk_free(&w);
+  if (rc < 0 && !t->rc)
+    t->rc = rc;
   return t->rc;
 }
 
@@ -246,6 +318,9 @@ int vfs_persist(vfs *v, const char *cwd, const char *dir,
   }
   for (size_t i = 0; i < t.nskip; i++)
     mem_free(v->m, t.skip[i]);
+  for (size_t i = 0; i < t.caphl; i++)
+    mem_free(v->m, t.hl[i].name);
+  mem_free(v->m, t.hl);
   mem_free(v->m, t.skip);
   buf_free(&t.path);
   vnode_unref(root);

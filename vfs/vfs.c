@@ -101,8 +101,12 @@ void vfs_release(vfs *v, void *p) {
   mem_free(v->m, p);
 }
 
-void vfs_privileged_enter(vfs *v) { v->priv++; }
-void vfs_privileged_leave(vfs *v) { v->priv--; }
+void vfs_privileged_enter(vfs *v) {
+  v->priv++;
+}
+void vfs_privileged_leave(vfs *v) {
+  v->priv--;
+}
 
 void vfs_set_user(vfs *v, uint32_t uid, uint32_t gid) {
   v->uid = uid;
@@ -143,11 +147,21 @@ void vfs_usage(const vfs *v, uint64_t *bytes, uint64_t *inodes) {
     *inodes = v->inodes;
 }
 
+void vfs_set_budget(vfs *v, budget *bud) {
+  v->bud = bud;
+}
+
 int vfs_charge(vfs *v, int64_t db, int64_t di) {
-  if (db > 0 && v->bytes + (uint64_t)db > v->max_bytes)
+  if (db > 0 && v->bytes + (uint64_t)db > v->max_bytes) {
+    if (v->bud)
+      budget_set_stop(v->bud, BUDGET_FS_BYTES, v->max_bytes);
     return -ENOSPC;
-  if (di > 0 && v->inodes + (uint64_t)di > v->max_inodes)
+  }
+  if (di > 0 && v->inodes + (uint64_t)di > v->max_inodes) {
+    if (v->bud)
+      budget_set_stop(v->bud, BUDGET_FS_INODES, v->max_inodes);
     return -ENOSPC;
+  }
   v->bytes += (uint64_t)db; /* wraps correctly for negative deltas */
   v->inodes += (uint64_t)di;
   return 0;

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "core/budget.h"
 #include "core/mem.h"
 #include "core/stream.h"
 #include "vsh.h"
@@ -138,6 +139,11 @@ int64_t vfs_now(const vfs *v); /* the clock callback's wall time, ns */
  * count only once written. A 0 argument keeps the current limit. An
  * operation that would exceed a limit fails -ENOSPC and changes nothing. */
 void vfs_set_quota(vfs *v, uint64_t max_bytes, uint64_t max_inodes);
+/* The budget of the exec now running over this vfs (NULL between execs).
+ * While set, an operation refused by a quota also stops that exec with
+ * BUDGET_FS_BYTES or BUDGET_FS_INODES, as every other limit does: the
+ * command still sees -ENOSPC, then the exec ends with status 126. */
+void vfs_set_budget(vfs *v, budget *bud);
 void vfs_get_quota(const vfs *v, uint64_t *max_bytes, uint64_t *max_inodes);
 void vfs_usage(const vfs *v, uint64_t *bytes, uint64_t *inodes);
 
@@ -318,8 +324,9 @@ int vfs_diff(vfs *v, const vfs_snap *a, const vfs_snap *b, vfs_diff_fn fn,
  * lazily; writes go to the virtual copy only. Host symlinks are virtual
  * symlinks; FIFOs, sockets and devices appear as inert VFS_FIFO/VFS_CHR
  * entries that are never opened on the host. A host file's bytes are taken
- * on first read (at most max_file bytes, 0 = 64 MiB; larger files read
- * truncated) and never re-read. Privileged. */
+ * whole on first read and never re-read; a file larger than max_file (0 =
+ * 64 MiB) fails every read and every change of it with -EFBIG, one the
+ * allocator cannot hold with -ENOMEM (never a truncated read). Privileged. */
 int vfs_mount_host(vfs *v, const char *host_dir, const char *vpath,
                    uint64_t max_file);
 
@@ -327,9 +334,13 @@ int vfs_mount_host(vfs *v, const char *host_dir, const char *vpath,
 /* Persist and hydrate (tar)                                                */
 /* ------------------------------------------------------------------------ */
 
-/* Write the tree at dir as a ustar stream (pax headers for long names):
- * members "." and "./rel/path" in byte order, directories, regular files
- * (hard links written as separate files) and symlinks, with mode and mtime.
+/* Write the tree at dir as a ustar stream (pax headers for names, link
+ * targets, sizes and mtimes ustar cannot hold, so any depth and length is
+ * written whole, as GNU tar does): members "." and "./rel/path" in byte
+ * order, directories, regular files, symlinks, and hard links (a file's
+ * first name a regular member, its other names '1' members naming it), with
+ * the whole mode (setuid, setgid, sticky) and the mtime in seconds. Walks
+ * the tree iteratively (no depth limit).
  * skip: NULL-terminated paths to leave out with everything below them, each
  * relative to dir ("a/b" or "./a/b") or absolute. Devices are skipped. fn
  * returning non-zero stops with -ECANCELED. */
@@ -337,7 +348,17 @@ int vfs_persist(vfs *v, const char *cwd, const char *dir,
                 const char *const *skip, vsh_write_fn fn, void *ud);
 
 /* Extract a tar (plain or gzip) into dir (created if missing), after
- * validating the whole archive and the destination. A rejected archive
+ * validating the whole archive and the destination. What persist wrote
+ * comes back exactly (modes, mtimes to the second, symlink targets, hard
+ * links, empty directories); parents the archive does not list are created
+ * (0777 & ~umask), as GNU tar does. Refused: absolute member names, `..`
+ * components, devices, FIFOs and other special members, duplicates (unless
+ * both directories), members under a symlink or file member or through an
+ * existing symlink, hard links to anything but an earlier regular-file
+ * member, paths over 4095 bytes, an archive cut short inside a header or a
+ * data block ("unexpected EOF in archive"). Symlink targets (absolute or
+ * climbing out) are kept as they are: every lookup resolves inside the
+ * sandbox and extraction never writes through a symlink. A rejected archive
  * returns -EBADMSG, changes nothing, and writes "member 'NAME': RULE" into
  * msg (if msgcap > 0). Other failures (-ENOSPC, -ENOMEM) also change
  * nothing. Privileged (ignores modes), nodes owned by the vfs user. */

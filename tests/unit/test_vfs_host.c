@@ -222,12 +222,81 @@ static void test_bad_mounts(void **state) {
   assert_int_equal(vfs_mount_host(v, F->host, "/tmp/f", 0), -EEXIST);
 }
 
+static int discard(void *ud, const void *d, size_t n) {
+  (void)ud;
+  (void)d;
+  (void)n;
+  return 0;
+}
+
+/* A host file larger than the layer's limit, or than the allocator can
+ * hold, fails every read with its error: never an empty or cut file. */
+static void test_big_files(void **state) {
+  char big[4096];
+  memset(big, 'x', sizeof big - 1);
+  big[sizeof big - 1] = 0;
+  put(F->host, "big", big); /* 4095 bytes */
+  put(F->host, "small", "0123456789");
+  /* a second mount of the same directory with a 1000-byte limit */
+  vfs *v = F->v;
+  assert_int_equal(vfs_mount_host(v, F->host, "/mnt/lim", 1000), 0);
+  char *d;
+  size_t n;
+  assert_int_equal(vfs_read_file(v, "/", "/mnt/lim/big", &d, &n), -EFBIG);
+  vfs_file *fh;
+  assert_int_equal(vfs_open(v, "/", "/mnt/lim/big", O_RDONLY, 0, &fh), -EFBIG);
+  assert_int_equal(
+      vfs_open(v, "/", "/mnt/lim/big", O_WRONLY | O_APPEND, 0, &fh), -EFBIG);
+  assert_int_equal(vfs_append_file(v, "/", "/mnt/lim/big", "y", 1), -EFBIG);
+  vfs_stat_t st;
+  assert_int_equal(vfs_stat(v, "/", "/mnt/lim/big", &st), 0);
+  assert_int_equal(st.size, 4095); /* the size still tells the truth */
+  assert_int_equal(vfs_read_file(v, "/", "/mnt/lim/small", &d, &n), 0);
+  assert_int_equal(n, 10);
+  vfs_release(v, d);
+  /* still refused on a second try; the full mount reads it whole */
+  assert_int_equal(vfs_read_file(v, "/", "/mnt/lim/big", &d, &n), -EFBIG);
+  assert_int_equal(vfs_read_file(v, "/", "/mnt/h/big", &d, &n), 0);
+  assert_int_equal(n, 4095);
+  vfs_release(v, d);
+  /* persist refuses rather than write a cut or empty member */
+  assert_int_equal(vfs_persist(v, "/", "/mnt/lim", NULL, discard, NULL),
+                   -EFBIG);
+}
+
+/* Under a memory cap, a host file the allocator cannot hold fails with
+ * -ENOMEM and stays unread (a later read may succeed), never empty. */
+static void test_big_file_memory(void **state) {
+  char p[512];
+  snprintf(p, sizeof p, "%s/huge", F->host);
+  FILE *f = fopen(p, "w");
+  assert_non_null(f);
+  assert_int_equal(ftruncate(fileno(f), 24 << 20), 0); /* 24 MiB */
+  fclose(f);
+  mem *m = mem_new(NULL, NULL, 4 << 20);
+  vfs *v = vfs_new(m, NULL);
+  assert_int_equal(vfs_default_layout(v), 0);
+  assert_int_equal(vfs_mount_host(v, F->host, "/mnt/h", 0), 0);
+  char *d;
+  size_t n;
+  assert_int_equal(vfs_read_file(v, "/", "/mnt/h/huge", &d, &n), -ENOMEM);
+  assert_int_equal(vfs_read_file(v, "/", "/mnt/h/huge", &d, &n), -ENOMEM);
+  vfs_stat_t st;
+  assert_int_equal(vfs_stat(v, "/", "/mnt/h/huge", &st), 0);
+  assert_int_equal(st.size, 24 << 20);
+  vfs_free(v);
+  assert_int_equal(mem_used(m), 0);
+  mem_unref(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_read_and_cow, setup, teardown),
       cmocka_unit_test_setup_teardown(test_snapshot_stable, setup, teardown),
       cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bad_mounts, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_big_files, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_big_file_memory, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
