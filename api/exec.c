@@ -48,8 +48,29 @@ typedef struct job_arg {
   size_t len;
   int status;
   int done;
-  int exited; /* the script ran `exit` */
+  int exited;       /* the script ran `exit` */
+  budget_stop stop; /* the budget's stop when the script ended */
+  uint64_t stop_value;
 } job_arg;
+
+/* Budget checks a job still running when the script ends may still make
+ * (see vsh_exec in vsh.h): enough for `echo done &` or a short loop to
+ * finish, far too few to hold the caller. Counted, not timed, so what a
+ * leftover job prints does not depend on the machine's speed. */
+#define HANGUP_POLLS 4096
+
+/* The script has ended: an exec that ran past its deadline ends 124 even
+ * if its last step completed before the next poll; jobs still running are
+ * hung up. What they do from now on does not change the exec's status,
+ * unless one of them hits a limit. */
+static void script_ended(job_arg *j) {
+  sh_run *r = j->ex->run;
+  budget_poll_now(&r->bud);
+  j->stop = r->bud.stop;
+  j->stop_value = r->bud.stop_value;
+  if (r->njobs_running > 0)
+    budget_hangup(&r->bud, HANGUP_POLLS);
+}
 
 static void main_fiber(void *arg) {
   job_arg *j = arg;
@@ -68,12 +89,15 @@ static void main_fiber(void *arg) {
   }
   j->status = st;
   j->done = 1;
+  script_ended(j);
 }
 
 static int run_setup(vsh_sandbox *sb, sh_run *r, const vsh_exec_opts *o,
                      int keep_bufs) {
   if (!keep_bufs)
     memset(r, 0, sizeof *r);
+  /* An allocation refused from here on ends this exec (see mem_failed). */
+  mem_clear_failed(sb->m);
   r->host = &api_host;
   r->host_ud = sb;
   r->net = sb->net;
@@ -86,6 +110,7 @@ static int run_setup(vsh_sandbox *sb, sh_run *r, const vsh_exec_opts *o,
     r->bud.lim.timeout_ms = o->timeout_ms;
   r->bud.clock = NULL; /* the monotonic host clock: deadlines are real */
   r->bud.m = sb->m;
+  r->bud.sc = sb->sc;
   r->bud.cancel = o && o->cancel ? &o->cancel->flag : NULL;
   if (r->bud.lim.timeout_ms > 0)
     r->bud.deadline_ns =
@@ -138,22 +163,25 @@ static void drive(sh_run *r, job_arg *j) {
     if (!blocked)
       break;
     /* Everything is waiting on something that cannot come (or a limit
-     * stopped the run while fibers were blocked): wake them to unwind. */
+     * stopped the run while fibers were blocked): wake them to unwind.
+     * Jobs left when the script ended may not wait at all. */
+    if (j->done && r->bud.hangup)
+      budget_set_stop(&r->bud, BUDGET_HANGUP, 0);
     sched_break_deadlock(r->sc);
   }
-  (void)j;
 }
 
 static void fill_result(sh_run *r, const vsh_exec_opts *o, vsh_result *res,
                         int status) {
   budget *b = &r->bud;
+  char msg[128];
+  size_t note = 0; /* bytes of msg that follow the captured stderr */
   res->flags = 0;
   if (b->stop) {
     if (b->stop == BUDGET_CANCELLED) {
       res->flags |= VSH_RESULT_CANCELLED;
       status = 130;
     } else {
-      char msg[128];
       int n;
       if (b->stop == BUDGET_TIMEOUT)
         n = snprintf(msg, sizeof msg,
@@ -165,7 +193,7 @@ static void fill_result(sh_run *r, const vsh_exec_opts *o, vsh_result *res,
                      budget_stop_name(b->stop),
                      (unsigned long long)b->stop_value);
       if (!(o && o->on_output && (o->flags & VSH_EXEC_NO_CAPTURE)))
-        buf_append(&r->err, msg, (size_t)n);
+        note = (size_t)n;
       /* A streaming host sees the note where the output stopped. */
       if (o && o->on_output)
         o->on_output(o->output_ud, 2, msg, (size_t)n);
@@ -178,8 +206,16 @@ static void fill_result(sh_run *r, const vsh_exec_opts *o, vsh_result *res,
   }
   res->out = api_strdup_out(r->out.data ? r->out.data : "", r->out.len);
   res->out_len = r->out.len;
-  res->err = api_strdup_out(r->err.data ? r->err.data : "", r->err.len);
-  res->err_len = r->err.len;
+  /* The note is added here, not appended to the stderr buffer: the exec
+   * may have stopped because that buffer could not grow. */
+  res->err_len = r->err.len + note;
+  res->err = malloc(res->err_len + 1);
+  if (res->err) {
+    if (r->err.len)
+      memcpy(res->err, r->err.data, r->err.len);
+    memcpy(res->err + r->err.len, msg, note);
+    res->err[res->err_len] = 0;
+  }
   res->status = status;
 }
 
@@ -250,9 +286,12 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
       }
     }
   }
-  job_arg j = {ex, script, len, 0, 0, 0};
+  job_arg j = {ex, script, len, 0, 0, 0, BUDGET_OK, 0};
   sb->in_exec = 1;
+  /* a write refused by the fs-bytes or fs-inodes quota ends the exec */
+  vfs_set_budget(sb->v, &r->bud);
   if (!sched_spawn(sb->sc, main_fiber, &j)) {
+    vfs_set_budget(sb->v, NULL);
     sb->in_exec = 0;
     if (!session)
       sh_free(ex);
@@ -260,7 +299,16 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
     return api_fail(sb, VSH_NOMEM, ENOMEM, "cannot create a fiber");
   }
   drive(r, &j);
+  vfs_set_budget(sb->v, NULL);
   sb->in_exec = 0;
+  if (j.done && (j.stop || r->bud.stop == BUDGET_HANGUP)) {
+    /* The hang-up is no limit; a limit the script hit stays the one
+     * reported. A limit a leftover job hit after the end (a fork bomb's
+     * jobs limit) is reported too. */
+    r->bud.stop = j.stop;
+    r->bud.stop_value = j.stop_value;
+  }
+  r->bud.hangup = 0;
   int status = j.done ? j.status : 1;
   if (exited && j.exited)
     *exited = 1;

@@ -2,8 +2,11 @@
  * budget.h - the limits of one exec, checked at statement boundaries and in
  * every stream call (so a builtin loop is always interruptible).
  *
- * budget_poll() is cheap: counters and a flag; the clock and the cancel token
- * are read only every few hundred polls.
+ * budget_poll() is cheap: a flag, the cancel token and, when there is a
+ * deadline, the coarse monotonic clock (a vDSO read of a few ns, a few ms
+ * of resolution) on every poll, so a step that is slow between two polls
+ * cannot carry the exec far past its deadline; a refused allocation too,
+ * the memory counter every 256 polls.
  */
 #ifndef VSH_CORE_BUDGET_H
 #define VSH_CORE_BUDGET_H
@@ -11,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "fiber.h"
 #include "mem.h"
 #include "vsh.h"
 
@@ -24,8 +28,10 @@ typedef enum budget_stop {
   BUDGET_OUTPUT,
   BUDGET_MEMORY,
   BUDGET_STRING,
-  BUDGET_FS,
-  BUDGET_JOBS
+  BUDGET_FS_BYTES,  /* a file write refused by the fs-bytes quota */
+  BUDGET_FS_INODES, /* a file or directory refused by the fs-inodes quota */
+  BUDGET_JOBS,
+  BUDGET_HANGUP /* the script ended: its leftover jobs stop (not a limit) */
 } budget_stop;
 
 typedef struct budget {
@@ -37,7 +43,10 @@ typedef struct budget {
   void *clock_ud;
   const atomic_int *cancel; /* may be NULL */
   mem *m;
+  const sched *sc; /* a killed job's fibers stop at their checks; or NULL */
+  unsigned kills;  /* groups killed in sc so far (0: nothing to look for) */
   unsigned tick;
+  uint32_t hangup;  /* polls left before BUDGET_HANGUP; 0: not hung up */
   budget_stop stop; /* sticky once set */
   uint64_t stop_value;
 } budget;
@@ -57,13 +66,16 @@ const char *budget_stop_name(budget_stop why);
 /* Exit status for a stop: 124 for a timeout, 126 otherwise. */
 int budget_stop_status(budget_stop why);
 
-/* Check the clock and the cancel token now instead of every few hundred
- * polls: for loops that wait (sleep) rather than compute. Non-zero once a
- * limit is hit. */
-static inline int budget_poll_now(budget *b) {
-  b->tick |= 255; /* the next poll is the one that reads the clock */
-  return budget_poll(b);
-}
+/* A poll for loops that wait (sleep) rather than compute: reads the
+ * precise clock (or the clock hook at once, not every few hundred polls),
+ * and ends a hung-up exec at once, since its jobs may no longer wait.
+ * Non-zero once a limit is hit. */
+int budget_poll_now(budget *b);
+
+/* The script has ended while jobs still run (see vsh_exec in vsh.h): they
+ * get `polls` more budget checks and no wait, then every poll reports
+ * BUDGET_HANGUP. */
+void budget_hangup(budget *b, uint32_t polls);
 
 /* A nested deadline (timeout CMD): at most ns from now, never later than
  * the outer one. The saved state goes back with budget_deadline_pop, which

@@ -13,6 +13,7 @@ void stream_init(stream *s, const stream_ops *ops, mem *m, budget *bud,
   s->refs = 1;
   s->err = 0;
   s->flags = flags;
+  s->last_ref = NULL;
 }
 
 stream *stream_ref(stream *s) {
@@ -22,8 +23,12 @@ stream *stream_ref(stream *s) {
 }
 
 void stream_unref(stream *s) {
-  if (s && --s->refs == 0)
+  if (!s)
+    return;
+  if (--s->refs == 0)
     s->ops->release(s);
+  else if (s->refs == 1 && s->last_ref)
+    s->last_ref(s);
 }
 
 static int stopped(stream *s) {
@@ -309,6 +314,9 @@ typedef struct capture {
   void *cb_ud;
   int fd;
   int count;
+  size_t max;    /* most bytes out may hold (0: no limit of its own) */
+  sched *sc;     /* set while the owner waits in stream_capture_finish */
+  fiber *waiter; /* that owner */
 } capture;
 
 static long capture_write(stream *s, const void *p, size_t n) {
@@ -317,7 +325,19 @@ static long capture_write(stream *s, const void *p, size_t n) {
     s->err = ECANCELED;
     return -1;
   }
+  if (c->out && c->max && c->out->len + n > c->max) {
+    /* A $(...) result is one word: past the string limit it ends the
+     * exec now, not after it has filled the memory cap. */
+    if (s->bud)
+      budget_set_stop(s->bud, BUDGET_STRING, c->max);
+    s->err = ECANCELED;
+    return -1;
+  }
   if (c->out && buf_append(c->out, p, n)) {
+    /* Output the exec's result or a $(...) can no longer hold would be
+     * lost without a trace: end the exec, which then reports memory. */
+    if (s->bud)
+      budget_set_stop(s->bud, BUDGET_MEMORY, s->bud->lim.max_memory);
     s->err = ENOMEM;
     return -1;
   }
@@ -330,8 +350,32 @@ static void capture_release(stream *s) {
   mem_free(s->m, s);
 }
 
+static void capture_last_ref(stream *s) {
+  capture *c = (capture *)s;
+  if (c->waiter)
+    fiber_wake(c->sc, c->waiter);
+}
+
 static const stream_ops capture_ops = {NULL, capture_write, NULL,
                                        capture_release};
+
+void stream_capture_finish(stream *s) {
+  if (!s)
+    return;
+  capture *c = (capture *)s;
+  sched *sc = sched_running();
+  fiber *me = sc ? sched_current(sc) : NULL;
+  while (me && s->refs > 1 && !(s->bud && budget_poll_now(s->bud)) &&
+         !sched_deadlocked(sc)) {
+    c->sc = sc;
+    c->waiter = me;
+    fiber_block(sc);
+    c->waiter = NULL;
+  }
+  c->out = NULL;
+  c->cb = NULL;
+  stream_unref(s);
+}
 
 stream *stream_capture(mem *m, budget *bud, buf *out, vsh_output_fn cb,
                        void *cb_ud, int fd, int count_output) {
@@ -344,7 +388,12 @@ stream *stream_capture(mem *m, budget *bud, buf *out, vsh_output_fn cb,
   c->fd = fd;
   c->count = count_output;
   stream_init(&c->s, &capture_ops, m, bud, STREAM_W);
+  c->s.last_ref = capture_last_ref;
   return &c->s;
+}
+
+void stream_capture_limit(stream *s, size_t max) {
+  ((capture *)s)->max = max;
 }
 
 /* ---- devices ----------------------------------------------------------- */
@@ -522,6 +571,8 @@ int wr_flush(writer *w) {
 int wr_write(writer *w, const void *p, size_t n) {
   if (w->err)
     return -1;
+  if (n == 0)
+    return 0; /* p may be NULL: an empty buffer that never grew */
   if (n > sizeof w->data - w->len) {
     if (wr_flush(w))
       return -1;

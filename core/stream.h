@@ -44,6 +44,9 @@ struct stream {
   int refs;
   int err;
   unsigned flags;
+  /* Optional: a reference was dropped and one is left (a capture wakes
+   * its owner waiting in stream_capture_finish). */
+  void (*last_ref)(stream *s);
 };
 
 /* Initialise the common part (refs = 1). */
@@ -71,6 +74,19 @@ stream *stream_mem_reader(mem *m, budget *bud, const void *data, size_t n,
  * output limit when count_output is set. */
 stream *stream_capture(mem *m, budget *bud, buf *out, vsh_output_fn cb,
                        void *cb_ud, int fd, int count_output);
+/* The owner of a capture's buffer is done with it: instead of dropping
+ * its reference with stream_unref, it calls this. Another holder of the
+ * stream (a background job started inside $(...) keeps the $(...)'s
+ * stdout) may still write to it after the command itself ended: as a
+ * reader of a pipe waits for end of file, this waits (blocking the running
+ * fiber) until every other reference is gone, unless the budget stops the
+ * exec or every fiber is blocked. Then it detaches the buffer
+ * and the callback, so writes that still come are dropped and never reach
+ * memory the owner has freed, and drops the owner's reference. */
+void stream_capture_finish(stream *s);
+/* Past max bytes held, a write to the capture s stops the exec with the
+ * string limit (BUDGET_STRING) instead of growing the buffer. */
+void stream_capture_limit(stream *s, size_t max);
 stream *stream_null(mem *m, budget *bud);
 stream *stream_zero(mem *m, budget *bud);
 

@@ -18,7 +18,11 @@
  *   - Buffers returned by the library are released with vsh_free().
  *   - Different sandboxes may be used from different threads at once. Calls on
  *     one sandbox are serialized; only a vsh_cancel token may be touched from
- *     another thread while an exec runs.
+ *     another thread while an exec runs. Sandboxes made from one another
+ *     (vsh_fork, vsh_open_from, vsh_restore) share files until they write
+ *     them; shared data is freed (and host-layer files are read in) through
+ *     the allocator hook of the sandbox that made it, possibly from another
+ *     sandbox's thread, so that hook must then be thread-safe.
  */
 #ifndef VSH_H
 #define VSH_H
@@ -130,9 +134,11 @@ typedef struct vsh_http_request {
   size_t nheaders;
   const void *body;
   size_t body_len;
-  int64_t timeout_ms;        /* what is left of the request deadline */
-  uint64_t max_response;     /* cap on body bytes */
-  volatile const int *abort; /* non-zero when the exec was cancelled */
+  int64_t timeout_ms;    /* what is left of the request deadline */
+  uint64_t max_response; /* cap on body bytes */
+  /* Non-zero when the exec was cancelled; set from another thread, so read
+   * it atomically (e.g. __atomic_load_n(abort, __ATOMIC_RELAXED)). */
+  volatile const int *abort;
 } vsh_http_request;
 
 typedef struct vsh_http_response {
@@ -293,6 +299,20 @@ typedef struct vsh_result {
  * the script ran (whatever its status), VSH_ABORT when the cancel token was
  * set before or during the run (the partial result is still filled), or an
  * API error. Release the result with vsh_result_free.
+ *
+ * Background jobs (`cmd &`) run while the script runs: whenever it waits
+ * (`wait`, `sleep`, a pipe, `$(...)` reading to end of file), and `wait`
+ * waits for them as in bash. When the script ends (its last command and
+ * its EXIT trap done), the jobs still running are stopped, as a hang-up
+ * would stop them: each may make a few thousand more budget checks and no
+ * wait at all (a `sleep`, `wait` or blocked pipe ends it at once), so
+ * `echo done &` still prints but `while :; do sleep 1; done &` never holds
+ * the caller. What they print until then is in the result; nothing they do
+ * changes its status, unless they hit a limit (a fork bomb still ends
+ * with the jobs limit); everything they held is freed before vsh_exec
+ * returns. The exec's deadline is checked once more when the script ends,
+ * so an exec that ran past it ends with 124 even if its last step
+ * completed.
  */
 VSH_API vsh_status vsh_exec(vsh_sandbox *sb, const char *script,
                             const vsh_exec_opts *opts, vsh_result *res);
@@ -306,7 +326,11 @@ VSH_API void vsh_result_free(vsh_result *res);
 /* ------------------------------------------------------------------------ */
 
 /* A shell whose variables, functions, options and cwd are kept from one
- * vsh_session_exec to the next (the interactive prompt uses one). */
+ * vsh_session_exec to the next (the interactive prompt uses one). Jobs do
+ * not carry over: each vsh_session_exec stops the jobs it started when its
+ * script ends, as vsh_exec does (a job could only run while a later exec
+ * runs, so keeping it would make its output and its end depend on when the
+ * host calls next); `jobs` in the next exec lists none. */
 typedef struct vsh_session vsh_session;
 VSH_API vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out);
 VSH_API vsh_status vsh_session_exec(vsh_session *s, const char *script,
@@ -454,7 +478,13 @@ VSH_API vsh_status vsh_persist(vsh_sandbox *sb, const char *dir,
                                const char *const *skip, vsh_write_fn fn,
                                void *ud);
 /* Extract a tar (plain or gzip) into dir after validating every member; a
- * rejected archive changes nothing and vsh_errmsg names member and rule. */
+ * rejected archive changes nothing and vsh_errmsg names member and rule.
+ * A persist/hydrate round trip is exact: modes (setuid, setgid, sticky),
+ * mtimes to the second, symlink targets (absolute ones too: they resolve
+ * inside the sandbox), hard links, empty directories, binary content.
+ * Missing parents are created as GNU tar does; absolute names, `..`,
+ * special members, members under a symlink member and archives cut short
+ * are refused. */
 VSH_API vsh_status vsh_hydrate(vsh_sandbox *sb, const char *dir,
                                const void *tar, size_t len);
 

@@ -225,6 +225,10 @@ typedef struct sh_job {
   sh_node *node;
   struct sh_run *run;
   struct sh_job *next;
+  int jobno; /* [N] in the job table; 0 once it left it (the status stays
+                for `wait PID`) */
+  int owner; /* pid of the shell whose table holds it */
+  int sig;   /* the signal `kill` ended it with, or 0 */
 } sh_job;
 
 /* The host layer (api/) under the shell: the sandbox's clock and random
@@ -240,8 +244,10 @@ typedef struct sh_host {
   int (*call_cmd)(sh_exec *ex, const sh_host_cmd *h, int argc, char **argv);
 } sh_host;
 
+/* A kept arena; the node lives in one of the arena's own chunks, taken
+ * when the arena was made, so keeping it never needs memory. */
 typedef struct sh_kept {
-  arena *a;
+  arena a;
   struct sh_kept *next;
 } sh_kept;
 
@@ -360,7 +366,9 @@ struct sh_exec {
   int cmdsub_level; /* xtrace: one more PS4 char per $(...) level */
   const unsigned char *disabled; /* enable -n set, or NULL */
   char *script_name;             /* BASH_SOURCE of a script run as a command */
-  void *procsubs;                /* pending /dev/fd files (exec_pipe.c) */
+  char *errname_own; /* a job's copy of errname: it outlives its parent */
+  int jobs_pid;      /* pid of the job table this shell sees; 0: its own */
+  void *procsubs;    /* pending /dev/fd files (exec_pipe.c) */
   size_t nprocsubs, capprocsubs;
   sh_assign **decl_assigns; /* declare-like builtins: parsed NAME=... */
   sh_map *comp;             /* complete specs (sb_complete.c), owned */
@@ -412,6 +420,30 @@ static inline const struct net_policy *sh_net(sh_exec *ex) {
 /* The variables every fresh shell starts with, built once per sandbox
  * (exec/exec_run.c). */
 typedef struct sh_base sh_base;
+
+/* ---- the job table (state/jobs.c) ------------------------------------- */
+
+/* What bash shows a non-interactive script: jobs numbered per shell, %N
+ * %% %+ %- %name %?text job specs, Running/Done/Exit N/signal states. A
+ * $(...) or pipeline stage sees the table of its shell, a ( subshell ) or
+ * a job starts with an empty one. */
+void sh_job_enter(sh_exec *ex, sh_job *j); /* number a new job of ex */
+/* The job spec (starting with %) names in ex's table, or NULL after
+ * "WHO: SPEC: no such job" (or "ambiguous job spec"). */
+sh_job *sh_job_lookup(sh_exec *ex, const char *spec, const char *who);
+/* A job's line as `jobs` prints it (-l: with_pid), into b. */
+void sh_job_line(sh_exec *ex, sh_job *j, int with_pid, buf *b);
+/* The jobs of ex's table, newest first: j NULL for the first. */
+sh_job *sh_job_next(sh_exec *ex, sh_job *j);
+/* Take a job out of the table (wait, disown, a finished job shown). A
+ * job ended by a signal other than INT, TERM or PIPE is reported as bash
+ * does when report is set. */
+void sh_job_forget(sh_exec *ex, sh_job *j, int report);
+/* Forget finished jobs silently, as bash after a command it ran in a
+ * child process. */
+void sh_jobs_forget_done(sh_exec *ex);
+/* Signal a job: it ends with 128+sig at its next check. */
+void sh_job_signal(sh_exec *ex, sh_job *j, int sig);
 
 /* ---- messages and stops (state/proc.c) --------------------------------- */
 
@@ -582,6 +614,9 @@ int sh_outs(sh_exec *ex, const char *s);
 int sh_outf(sh_exec *ex, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* "bash: line N: NAME: msg" */
+/* A builtin's usage line, as bash prints it: no "bash: " before it. */
+void sh_usage(sh_exec *ex, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 int sh_builtin_err(sh_exec *ex, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

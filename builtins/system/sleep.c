@@ -1,10 +1,11 @@
 /*
  * sleep.c - GNU sleep.
  *
- * Commands share the exec's thread, so sleeping cannot hand the time to
- * anything else; what matters is that it never outlives the exec's limits.
- * The wait is cut in 2 ms slices and the budget (deadline, cancel token,
- * nested timeout) is checked between them. The deadline is taken on the
+ * Commands share the exec's thread: what matters is that a sleep never
+ * outlives the exec's limits and does not hold up the other fibers. The
+ * wait is cut in 2 ms slices; between them the budget (deadline, cancel
+ * token, nested timeout) is checked and the other runnable fibers (jobs,
+ * pipeline stages) get the thread. The deadline is taken on the
  * host's monotonic clock, not c->now_ns: the sandbox's wall clock may be
  * fixed or simulated, and would then never advance.
  */
@@ -73,6 +74,11 @@ int bi_sleep(bi_ctx *c) {
     int64_t left = end - now;
     struct timespec ts = {0, left < 2000000 ? (long)left : 2000000L};
     nanosleep(&ts, NULL);
+    /* Background jobs and other pipeline stages run meanwhile, as they
+     * would beside a real sleep. */
+    sched *sc = sched_running();
+    if (sc)
+      fiber_yield(sc);
   }
   return 0;
 }

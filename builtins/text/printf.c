@@ -11,11 +11,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "builtins/numfmt.h"
 #include "builtins/textutil.h"
 
 const char bi_usage_printf[] = "printf: printf [-v var] format [arguments]";
@@ -65,6 +67,29 @@ static void pf_flush(pf *p) {
   if (stream_write(p->c->out, p->out.data, p->out.len))
     p->werr = p->c->out->err ? p->c->out->err : EIO;
   buf_clear(&p->out);
+}
+
+/* The sink of numfmt: the output buffer, flushed to stdout as it grows;
+ * with -v, bounded by the string limit. */
+static int pf_sink(void *ud, const char *s, size_t n) {
+  pf *p = ud;
+  if (p->werr)
+    return -1;
+  if (buf_append(&p->out, s, n)) {
+    p->werr = ENOMEM;
+    return -1;
+  }
+  if (p->tostdout) {
+    if (p->out.len >= 65536)
+      pf_flush(p);
+  } else {
+    budget *b = p->c->bud;
+    if (b && p->out.len > b->lim.max_string_bytes)
+      budget_set_stop(b, BUDGET_STRING, b->lim.max_string_bytes);
+    if (b && budget_poll(b))
+      p->werr = ECANCELED;
+  }
+  return p->werr ? -1 : 0;
 }
 
 static const char *next_arg(pf *p) {
@@ -163,13 +188,12 @@ static void put_padded(pf *p, const char *s, size_t n, int ljust, int width,
   if (prec >= 0 && (size_t)prec < n)
     n = (size_t)prec;
   size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
-  if (!ljust)
-    for (size_t i = 0; i < pad; i++)
-      buf_putc(&p->out, ' ');
-  buf_append(&p->out, s, n);
+  if (!ljust && bi_fill(' ', pad, pf_sink, p))
+    return;
+  if (pf_sink(p, s, n))
+    return;
   if (ljust)
-    for (size_t i = 0; i < pad; i++)
-      buf_putc(&p->out, ' ');
+    bi_fill(' ', pad, pf_sink, p);
 }
 
 /* bash's backslash table for %q: characters special to the shell. */
@@ -289,58 +313,21 @@ static void put_time(pf *p, const char *tfmt, size_t tlen, int ljust, int width,
   put_padded(p, res, n, ljust, width, prec);
 }
 
-/* Format one number with a rebuilt C spec into out. */
+/* Format one number: numfmt streams what a huge width or precision adds. */
 static void put_num(pf *p, const char *flags, size_t nflags, int ljust,
                     int width, int prec, char conv, const char *arg) {
-  char spec[64];
-  size_t k = 0;
-  spec[k++] = '%';
-  for (size_t i = 0; i < nflags && k < 20; i++)
-    spec[k++] = flags[i];
-  if (ljust == 2) /* from a negative '*' width */
-    spec[k++] = '-';
-  spec[k] = 0;
-  if (width >= 0)
-    k += (size_t)snprintf(spec + k, sizeof spec - k, "%d", width);
-  if (prec >= 0)
-    k += (size_t)snprintf(spec + k, sizeof spec - k, ".%d", prec);
-  int r;
-  char tmp[512];
-  char *big = NULL;
-  switch (conv) {
-  case 'd':
-  case 'i': {
-    intmax_t v = get_int(p, arg);
-    snprintf(spec + k, sizeof spec - k, "j%c", conv);
-    r = snprintf(tmp, sizeof tmp, spec, v);
-    if (r >= (int)sizeof tmp && (big = mem_alloc(p->c->m, (size_t)r + 1)))
-      snprintf(big, (size_t)r + 1, spec, v);
-    break;
-  }
-  case 'o':
-  case 'u':
-  case 'x':
-  case 'X': {
-    uintmax_t v = get_uint(p, arg);
-    snprintf(spec + k, sizeof spec - k, "j%c", conv);
-    r = snprintf(tmp, sizeof tmp, spec, v);
-    if (r >= (int)sizeof tmp && (big = mem_alloc(p->c->m, (size_t)r + 1)))
-      snprintf(big, (size_t)r + 1, spec, v);
-    break;
-  }
-  default: {
-    long double v = get_float(p, arg);
-    snprintf(spec + k, sizeof spec - k, "L%c", conv);
-    r = snprintf(tmp, sizeof tmp, spec, v);
-    if (r >= (int)sizeof tmp && (big = mem_alloc(p->c->m, (size_t)r + 1)))
-      snprintf(big, (size_t)r + 1, spec, v);
-    break;
-  }
-  }
-  if (r > 0)
-    buf_append(&p->out, big ? big : tmp,
-               big || r < (int)sizeof tmp ? (size_t)r : sizeof tmp - 1);
-  mem_free(p->c->m, big);
+  bi_numspec sp = {flags, nflags, ljust != 0, width, prec, conv};
+  intmax_t iv = 0;
+  uintmax_t uv = 0;
+  long double ld = 0;
+  if (conv == 'd' || conv == 'i')
+    iv = get_int(p, arg);
+  else if (strchr("ouxX", conv))
+    uv = get_uint(p, arg);
+  else
+    ld = get_float(p, arg);
+  if (bi_fmt_number(p->c->m, &sp, iv, uv, ld, pf_sink, p) == -2 && !p->werr)
+    p->werr = ENOMEM;
 }
 
 /* One conversion starting at fmt[i] == '%'. Returns the index after it, or
@@ -356,7 +343,7 @@ static long do_conv(pf *p, const char *fmt, size_t len, size_t i) {
     i++;
   size_t nflags = (size_t)(fmt + i - flags);
   int ljust = memchr(flags, '-', nflags) != NULL;
-  int width = -1, prec = -1;
+  long long width = -1, prec = -1;
   if (i < len && fmt[i] == '*') {
     i++;
     width = get_star(p);
@@ -368,7 +355,7 @@ static long do_conv(pf *p, const char *fmt, size_t len, size_t i) {
     while (i < len && isdigit((unsigned char)fmt[i])) {
       if (width < 0)
         width = 0;
-      if (width < 100000000)
+      if (width <= INT_MAX)
         width = width * 10 + (fmt[i] - '0');
       i++;
     }
@@ -383,12 +370,15 @@ static long do_conv(pf *p, const char *fmt, size_t len, size_t i) {
         prec = -1;
     } else {
       while (i < len && isdigit((unsigned char)fmt[i])) {
-        if (prec < 100000000)
+        if (prec <= INT_MAX)
           prec = prec * 10 + (fmt[i] - '0');
         i++;
       }
     }
   }
+  /* bash: a width or precision beyond an int makes the conversion print
+   * nothing (its argument is still used). */
+  int overflow = width > INT_MAX || prec > INT_MAX;
   while (i < len && fmt[i] && strchr("hjlLtz", fmt[i]))
     i++;
   if (i >= len) {
@@ -398,7 +388,15 @@ static long do_conv(pf *p, const char *fmt, size_t len, size_t i) {
     return -1;
   }
   char conv = fmt[i++];
-  int swidth = width < 0 ? 0 : width;
+  if (overflow && conv && strchr("sbcqQdiouxXeEfFgGaA", conv)) {
+    next_arg(p);
+    return (long)i;
+  }
+  if (width > INT_MAX)
+    width = INT_MAX;
+  if (prec > INT_MAX)
+    prec = INT_MAX;
+  int swidth = width < 0 ? 0 : (int)width;
   switch (conv) {
   case 's': {
     const char *a = next_arg(p);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins/numfmt.h"
 #include "builtins/textutil.h"
 
 const char bi_usage_seq[] = "Usage: seq [OPTION]... LAST\n"
@@ -143,6 +144,131 @@ static long check_format(bi_ctx *c, const char *f) {
   if (conv < 0)
     bi_error(c, "format '%s' has no %% directive", f);
   return conv;
+}
+
+/* A -f format split around its one directive, "%%" already made "%". */
+typedef struct seqfmt {
+  buf pre, post;
+  bi_numspec spec;
+  char flags[16];
+} seqfmt;
+
+static void seqfmt_free(seqfmt *f) {
+  buf_free(&f->pre);
+  buf_free(&f->post);
+}
+
+/* Text of f outside its directive into out, %% as %. */
+static int unescape(buf *out, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '%' && i + 1 < n && s[i + 1] == '%')
+      i++;
+    if (buf_putc(out, s[i]))
+      return -1;
+  }
+  return 0;
+}
+
+/* Numbers in a directive, saturating past INT_MAX. */
+static long long spec_num(const char *s, size_t *j) {
+  long long v = 0;
+  while (s[*j] >= '0' && s[*j] <= '9') {
+    if (v <= INT_MAX)
+      v = v * 10 + (s[*j] - '0');
+    (*j)++;
+  }
+  return v;
+}
+
+/* Split a format check_format accepted. GNU's printf cannot print a width
+ * or precision past INT_MAX ("Value too large for defined data type"). */
+static int parse_format(bi_ctx *c, const char *f, seqfmt *out) {
+  memset(out, 0, sizeof *out);
+  buf_init(&out->pre, c->m);
+  buf_init(&out->post, c->m);
+  size_t i = 0;
+  while (f[i] && !(f[i] == '%' && f[i + 1] != '%'))
+    i += f[i] == '%' ? 2 : 1;
+  size_t j = i + 1, nf = 0;
+  while (f[j] && strchr("-+ #0'I", f[j])) {
+    if (nf < sizeof out->flags && f[j] != 'I')
+      out->flags[nf++] = f[j];
+    j++;
+  }
+  bi_numspec *sp = &out->spec;
+  sp->flags = out->flags;
+  sp->nflags = nf;
+  sp->ljust = memchr(out->flags, '-', nf) != NULL;
+  sp->width = f[j] >= '0' && f[j] <= '9' ? spec_num(f, &j) : -1;
+  sp->prec = -1;
+  if (f[j] == '.') {
+    j++;
+    sp->prec = spec_num(f, &j);
+  }
+  sp->conv = f[j];
+  if (sp->width > INT_MAX || sp->prec > INT_MAX) {
+    bi_error(c, "write error: %s", bi_strerror(EOVERFLOW));
+    seqfmt_free(out);
+    return -1;
+  }
+  if (unescape(&out->pre, f, i) ||
+      unescape(&out->post, f + j + 1, strlen(f + j + 1))) {
+    bi_error(c, "memory exhausted");
+    seqfmt_free(out);
+    return -1;
+  }
+  return 0;
+}
+
+typedef struct sink_ctx {
+  writer *w; /* or, with w NULL, into b */
+  buf *b;
+  int oom;
+} sink_ctx;
+
+static int to_sink(void *ud, const char *p, size_t n) {
+  sink_ctx *k = ud;
+  if (k->w)
+    return wr_write(k->w, p, n);
+  if (buf_append(k->b, p, n)) {
+    k->oom = 1;
+    return -1;
+  }
+  return 0;
+}
+
+static int put_number(bi_ctx *c, const seqfmt *f, long double x, sink_ctx *k) {
+  if (f->pre.len && to_sink(k, f->pre.data, f->pre.len))
+    return -1;
+  int r = bi_fmt_number(c->m, &f->spec, 0, 0, x, to_sink, k);
+  if (r == -2) {
+    k->oom = 1;
+    bi_error(c, "memory exhausted");
+  }
+  if (r)
+    return -1;
+  return f->post.len ? to_sink(k, f->post.data, f->post.len) : 0;
+}
+
+/* Whether a and b print the same under f's directive. The width only adds
+ * the same blanks to both, and a precision past what a long double has
+ * only zeros: both are left out of the comparison. */
+static int same_text(bi_ctx *c, const seqfmt *f, long double a, long double b) {
+  seqfmt g = *f;
+  g.spec.width = -1;
+  if (g.spec.prec > 20000)
+    g.spec.prec = 20000;
+  g.pre.len = g.post.len = 0;
+  buf ba, bb;
+  buf_init(&ba, c->m);
+  buf_init(&bb, c->m);
+  sink_ctx ka = {NULL, &ba, 0}, kb = {NULL, &bb, 0};
+  int same = put_number(c, &g, a, &ka) == 0 && put_number(c, &g, b, &kb) == 0 &&
+             ba.len == bb.len &&
+             (ba.len == 0 || !memcmp(ba.data, bb.data, ba.len));
+  buf_free(&ba);
+  buf_free(&bb);
+  return same;
 }
 
 static int all_digits(const char *s) {
@@ -323,8 +449,7 @@ int bi_seq(bi_ctx *c) {
       return 1;
     }
   }
-  long conv = -1;
-  if (fmt && (conv = check_format(c, fmt)) < 0)
+  if (fmt && check_format(c, fmt) < 0)
     return 1;
   if (!fmt && !wide && all_digits(args[n - 1]) &&
       (n < 2 || all_digits(args[0])) &&
@@ -332,19 +457,11 @@ int bi_seq(bi_ctx *c) {
     return seq_fast(c, n >= 2 ? args[0] : "1", args[n - 1],
                     (unsigned long long)step.v, sep);
 
-  /* Build the long double format. */
+  /* Build the format: -f's, or the default one. */
   char dflt[64];
-  char *lfmt = NULL;
   const char *use;
   if (fmt) {
-    size_t fl = strlen(fmt);
-    lfmt = mem_alloc(c->m, fl + 2);
-    if (!lfmt)
-      return 1;
-    memcpy(lfmt, fmt, (size_t)conv);
-    lfmt[conv] = 'L';
-    memcpy(lfmt + conv + 1, fmt + conv, fl - (size_t)conv + 1);
-    use = lfmt;
+    use = fmt;
   } else {
     int prec = first.prec > step.prec ? first.prec : step.prec;
     if (prec != INT_MAX && last.prec != INT_MAX) {
@@ -357,39 +474,38 @@ int bi_seq(bi_ctx *c) {
           lw++;
         if (first.prec == 0 && prec)
           fw++;
-        snprintf(dflt, sizeof dflt, "%%0%d.%dLf", fw > lw ? fw : lw, prec);
+        snprintf(dflt, sizeof dflt, "%%0%d.%df", fw > lw ? fw : lw, prec);
       } else {
-        snprintf(dflt, sizeof dflt, "%%.%dLf", prec);
+        snprintf(dflt, sizeof dflt, "%%.%df", prec);
       }
     } else {
-      strcpy(dflt, "%Lg");
+      strcpy(dflt, "%g");
     }
     use = dflt;
   }
+  seqfmt sf;
+  if (parse_format(c, use, &sf))
+    return 1;
   writer w;
   wr_init(&w, c->out);
+  sink_ctx sk = {&w, NULL, 0};
   size_t seplen = strlen(sep);
   int rc = 0;
   long double x = first.v;
   int beyond = step.v > 0 ? x > last.v : x < last.v;
   if (!beyond) {
-    char cur[512], lastbuf[512];
-    snprintf(lastbuf, sizeof lastbuf, use, last.v);
     for (unsigned long long i = 1;; i++) {
-      snprintf(cur, sizeof cur, use, x);
-      wr_puts(&w, cur);
-      if (w.err)
+      if (put_number(c, &sf, x, &sk) || w.err)
         break;
       long double x0 = x;
       x = first.v + (long double)i * step.v;
       if (step.v > 0 ? x > last.v : x < last.v) {
         /* A value just past LAST that prints as LAST is LAST missed by
          * rounding: print it (GNU does the same). */
-        char nxt[512];
-        snprintf(nxt, sizeof nxt, use, x);
-        if (x0 != x && strcmp(nxt, lastbuf) == 0 && strcmp(nxt, cur) != 0) {
+        if (x0 != x && same_text(c, &sf, x, last.v) &&
+            !same_text(c, &sf, x, x0)) {
           wr_write(&w, sep, seplen);
-          wr_puts(&w, nxt);
+          put_number(c, &sf, x, &sk);
         }
         break;
       }
@@ -401,6 +517,8 @@ int bi_seq(bi_ctx *c) {
   }
   if (wr_flush(&w))
     rc = bi_stream_status(w.err);
-  mem_free(c->m, lfmt);
+  else if (sk.oom)
+    rc = 1;
+  seqfmt_free(&sf);
   return rc;
 }

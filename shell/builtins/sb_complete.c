@@ -158,6 +158,13 @@ static compspec *spec_clone(mem *m, const compspec *s, const char *name) {
   c->filter = dup_or_null(m, s->filter);
   c->func = dup_or_null(m, s->func);
   c->cmd = dup_or_null(m, s->cmd);
+  if (!c->name || (s->glob && !c->glob) || (s->words && !c->words) ||
+      (s->prefix && !c->prefix) || (s->suffix && !c->suffix) ||
+      (s->filter && !c->filter) || (s->func && !c->func) ||
+      (s->cmd && !c->cmd)) {
+    spec_free(m, c);
+    return NULL;
+  }
   return c;
 }
 
@@ -454,10 +461,10 @@ int sb_complete(sh_exec *ex, int argc, char **argv) {
     return st;
   }
   if (!nnames) {
-    sh_err_noline(ex, "complete: usage: complete [-abcdefgjksuv] [-pr] [-DEI] "
-                      "[-o option] [-A action] [-G globpat] [-W wordlist] [-F "
-                      "function] [-C command] [-X filterpat] [-P prefix] [-S "
-                      "suffix] [name ...]");
+    sh_usage(ex, "complete: usage: complete [-abcdefgjksuv] [-pr] [-DEI] "
+                 "[-o option] [-A action] [-G globpat] [-W wordlist] [-F "
+                 "function] [-C command] [-X filterpat] [-P prefix] [-S "
+                 "suffix] [name ...]");
     return 2;
   }
   if (!ex->comp) {

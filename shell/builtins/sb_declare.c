@@ -304,8 +304,12 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       v->len = 0;
       v->arr = sh_arr_new(ex->m);
       v->flags |= V_ASSOC;
+      if (!v->arr ||
+          (old && sh_arr_aset(ex->m, v->arr, "0", old, strlen(old)))) {
+        mem_free(ex->m, old);
+        return sh_oom(ex);
+      }
       if (old) {
-        sh_arr_aset(ex->m, v->arr, "0", old, strlen(old));
         mem_free(ex->m, old);
       } else {
         v->flags &= ~V_SET;

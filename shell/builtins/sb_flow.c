@@ -120,7 +120,7 @@ int sb_source(sh_exec *ex, int argc, char **argv) {
     i++;
   if (i >= argc) {
     sh_builtin_err(ex, argv[0], "filename argument required");
-    sh_err_noline(ex, "%s: usage: %s filename [arguments]", argv[0], argv[0]);
+    sh_usage(ex, "%s: usage: %s filename [arguments]", argv[0], argv[0]);
     return 2;
   }
   const char *file = argv[i];
@@ -181,13 +181,24 @@ int sb_let(sh_exec *ex, int argc, char **argv) {
 }
 
 int sb_wait(sh_exec *ex, int argc, char **argv) {
-  int i = 1;
-  while (i < argc && argv[i][0] == '-') {
-    if (strcmp(argv[i], "--") == 0) {
-      i++;
-      break;
-    }
-    i++; /* -n, -f, -p: approximations */
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "wait", argc, argv, "fnp:");
+  g.usage = "[-fn] [-p var] [id ...]";
+  int o, any = 0;
+  const char *var = NULL;
+  while ((o = sh_getopt_next(&g)) > 0) {
+    if (o == 'n')
+      any = 1;
+    else if (o == 'p')
+      var = g.arg;
+  }
+  if (o < 0)
+    return 2;
+  int i = g.ind;
+  if (any && i >= argc) {
+    int found;
+    int st = sh_reenter(ex)->wait_job(ex, -1, &found);
+    return found ? st : 127;
   }
   if (i >= argc) {
     int found;
@@ -197,11 +208,16 @@ int sb_wait(sh_exec *ex, int argc, char **argv) {
   int st = 0;
   for (; i < argc; i++) {
     const char *a = argv[i];
-    if (a[0] == '%')
-      a++;
     int64_t pid;
-    if (sh_parse_int(a, &pid)) {
-      sh_builtin_err(ex, "wait", "`%s': not a pid or valid job spec", argv[i]);
+    if (a[0] == '%') {
+      sh_job *j = sh_job_lookup(ex, a, "wait");
+      if (!j) {
+        st = 127;
+        continue;
+      }
+      pid = j->pid;
+    } else if (sh_parse_int(a, &pid) || pid <= 0) {
+      sh_builtin_err(ex, "wait", "`%s': not a pid or valid job spec", a);
       st = 2;
       continue;
     }
@@ -211,7 +227,13 @@ int sb_wait(sh_exec *ex, int argc, char **argv) {
       sh_builtin_err(ex, "wait", "pid %lld is not a child of this shell",
                      (long long)pid);
       st = 127;
+    } else if (var) {
+      char t[24];
+      snprintf(t, sizeof t, "%lld", (long long)pid);
+      sh_setvar(ex, var, t, strlen(t), 0);
     }
+    if (any && found)
+      break;
   }
   return st;
 }
@@ -412,16 +434,23 @@ int sb_kill(sh_exec *ex, int argc, char **argv) {
     return 1;
   }
   if (i >= argc) {
-    sh_err_noline(ex, "kill: usage: kill [-s sigspec | -n signum | -sigspec] "
-                      "pid | jobspec ... or kill -l [sigspec]");
+    sh_usage(ex, "kill: usage: kill [-s sigspec | -n signum | -sigspec] "
+                 "pid | jobspec ... or kill -l [sigspec]");
     return 2;
   }
   int st = 0;
   for (; i < argc; i++) {
     int64_t pid;
     const char *a = argv[i];
-    if (a[0] == '%')
-      a++;
+    if (a[0] == '%') {
+      /* a job spec: the job, never the shell */
+      sh_job *j = sh_job_lookup(ex, a, "kill");
+      if (!j)
+        st = 1;
+      else
+        sh_job_signal(ex, j, sig);
+      continue;
+    }
     if (sh_parse_int(a, &pid)) {
       sh_builtin_err(ex, "kill", "%s: arguments must be process or job IDs",
                      argv[i]);
@@ -448,10 +477,7 @@ int sb_kill(sh_exec *ex, int argc, char **argv) {
     for (sh_job *j = ex->run->jobs; j; j = j->next)
       if (j->pid == pid) {
         found = 1;
-        if (!j->done && j->ex && sig != 0) {
-          j->ex->jump = J_EXIT;
-          j->ex->exit_status = 128 + sig;
-        }
+        sh_job_signal(ex, j, sig);
       }
     if (!found) {
       sh_builtin_err(ex, "kill", "(%lld) - No such process", (long long)pid);
@@ -459,20 +485,6 @@ int sb_kill(sh_exec *ex, int argc, char **argv) {
     }
   }
   return st;
-}
-
-int sb_jobs(sh_exec *ex, int argc, char **argv) {
-  (void)ex;
-  (void)argc;
-  (void)argv;
-  return 0;
-}
-
-int sb_disown(sh_exec *ex, int argc, char **argv) {
-  (void)ex;
-  (void)argc;
-  (void)argv;
-  return 0;
 }
 
 int sb_times(sh_exec *ex, int argc, char **argv) {

@@ -44,7 +44,7 @@ int sh_getopt_next(sh_getopt *g) {
     if (!g->quiet) {
       sh_builtin_err(g->ex, g->name, "-%c: invalid option", c);
       if (g->usage)
-        sh_err_noline(g->ex, "%s: usage: %s %s", g->name, g->name, g->usage);
+        sh_usage(g->ex, "%s: usage: %s %s", g->name, g->name, g->usage);
     }
     return -1;
   }

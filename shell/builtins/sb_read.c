@@ -206,15 +206,16 @@ int sb_read(sh_exec *ex, int argc, char **argv) {
         goto done;
       }
       sh_var_make_array(ex, v);
-      if (!v->arr)
-        v->arr = sh_arr_new(ex->m);
+      if (!v->arr && !(v->arr = sh_arr_new(ex->m)))
+        goto oom;
       v->flags |= V_ARRAY | V_SET;
       int64_t idx = 0;
       while (pos < n) {
         size_t s = pos;
         while (pos < n && !ISSEP(pos))
           pos++;
-        sh_arr_iset(ex->m, v->arr, idx++, b.s + s, pos - s);
+        if (sh_arr_iset(ex->m, v->arr, idx++, b.s + s, pos - s))
+          goto oom;
         /* consume the separator: ws* [nonws] ws* */
         while (pos < n && ISWS(pos))
           pos++;
@@ -354,7 +355,8 @@ int sb_mapfile(sh_exec *ex, int argc, char **argv) {
       break;
     int end = k == 0;
     if (!end) {
-      buf_putc(&line, c);
+      if (buf_putc(&line, c))
+        break;
       if ((unsigned char)c != (unsigned)delim)
         continue;
     }
@@ -366,14 +368,20 @@ int sb_mapfile(sh_exec *ex, int argc, char **argv) {
     if (skip > 0) {
       skip--;
     } else {
-      sh_arr_iset(ex->m, v->arr, idx++, line.data ? line.data : "", l);
+      if (sh_arr_iset(ex->m, v->arr, idx++, line.data ? line.data : "", l)) {
+        line.oom = 1;
+        break;
+      }
       nread++;
     }
     buf_clear(&line);
     if (end)
       break;
   }
+  int oom = line.oom;
   buf_free(&line);
+  if (oom)
+    return sh_oom(ex);
   if (sh_stopped(ex))
     ex->jump = J_ABORT;
   return 0;

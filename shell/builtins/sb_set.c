@@ -214,8 +214,8 @@ int sb_set(sh_exec *ex, int argc, char **argv) {
       }
       if (sh_option_letter(ex, *p, on)) {
         sh_builtin_err(ex, "set", "-%c: invalid option", *p);
-        sh_err_noline(ex, "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
-                          "option-name] [--] [-] [arg ...]");
+        sh_usage(ex, "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
+                     "option-name] [--] [-] [arg ...]");
         return 2;
       }
     }

@@ -11,6 +11,7 @@ SB(colon)
 SB(alias)
 SB(unalias)
 SB(bash)
+SB(bg)
 SB(break)
 SB(builtin)
 SB(caller)
@@ -28,6 +29,7 @@ SB(eval)
 SB(exec)
 SB(exit)
 SB(export)
+SB(fg)
 SB(getopts)
 SB(hash)
 SB(help)
@@ -60,6 +62,7 @@ static const sh_builtin table[] = {
     {":", sb_colon, SB_SPECIAL},
     {"alias", sb_alias, 0},
     {"bash", sb_bash, 0},
+    {"bg", sb_bg, 0},
     {"break", sb_break, SB_SPECIAL},
     {"builtin", sb_builtin, 0},
     {"caller", sb_caller, 0},
@@ -77,6 +80,7 @@ static const sh_builtin table[] = {
     {"exec", sb_exec, SB_SPECIAL},
     {"exit", sb_exit, SB_SPECIAL},
     {"export", sb_export, SB_SPECIAL | SB_DECL},
+    {"fg", sb_fg, 0},
     {"getopts", sb_getopts, 0},
     {"hash", sb_hash, 0},
     {"help", sb_help, 0},

@@ -343,7 +343,7 @@ int sb_unalias(sh_exec *ex, int argc, char **argv) {
   if (i < argc && strcmp(argv[i], "--") == 0)
     i++;
   if (i >= argc) {
-    sh_err_noline(ex, "unalias: usage: unalias [-a] name [name ...]");
+    sh_usage(ex, "unalias: usage: unalias [-a] name [name ...]");
     return 2;
   }
   for (; i < argc; i++) {
@@ -355,14 +355,77 @@ int sb_unalias(sh_exec *ex, int argc, char **argv) {
   return st;
 }
 
-int sb_enable(sh_exec *ex, int argc, char **argv) {
-  if (argc == 1) {
-    size_t n;
-    const sh_builtin *t = sh_builtin_all(&n);
-    for (size_t i = 0; i < n; i++)
-      sh_outf(ex, "enable %s\n", t[i].name);
-  }
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* `enable` and `enable -a/-p/-s`: the builtins, in name order. */
+static int enable_list(sh_exec *ex, int special_only) {
+  size_t n;
+  const sh_builtin *t = sh_builtin_all(&n);
+  size_t nb = sizeof bash_builtins / sizeof bash_builtins[0];
+  const char **names = arena_alloc(ex->ar, (n + nb) * sizeof *names);
+  if (!names)
+    return sh_oom(ex);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (is_builtin(ex, t[i].name) &&
+        (!special_only || (t[i].flags & SB_SPECIAL)))
+      names[k++] = t[i].name;
+  for (size_t i = 0; !special_only && bash_builtins[i]; i++)
+    if (!sh_builtin_lookup(bash_builtins[i]) &&
+        is_builtin(ex, bash_builtins[i]))
+      names[k++] = bash_builtins[i];
+  qsort(names, k, sizeof *names, cmp_name);
+  for (size_t i = 0; i < k; i++)
+    sh_outf(ex, "enable %s\n", names[i]);
   return 0;
+}
+
+/* No builtin can be loaded from a shared object in the sandbox (there is
+ * no host library to load), and none is dynamically loaded, so -f and -d
+ * fail as bash's do when the load fails. Disabling (-n) is accepted and
+ * changes nothing: the builtin stays the one that runs. */
+int sb_enable(sh_exec *ex, int argc, char **argv) {
+  static const char usage[] = "[-a] [-dnps] [-f filename] [name ...]";
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "enable", argc, argv, "adnpsf:");
+  g.usage = usage;
+  int o, list_special = 0, del = 0;
+  const char *file = NULL;
+  while ((o = sh_getopt_next(&g)) > 0) {
+    if (o == 'f')
+      file = g.arg;
+    else if (o == 'd')
+      del = 1;
+    else if (o == 's')
+      list_special = 1;
+  }
+  if (o < 0) {
+    if (g.opt == 'f')
+      sh_usage(ex, "enable: usage: enable %s", usage);
+    return 2;
+  }
+  if (file) {
+    sh_builtin_err(ex, "enable",
+                   "cannot open shared object %s: loading builtins from a "
+                   "shared object is not supported",
+                   file);
+    return 1;
+  }
+  if (g.ind >= argc)
+    return enable_list(ex, list_special);
+  int st = 0;
+  for (int i = g.ind; i < argc; i++) {
+    if (!is_builtin(ex, argv[i])) {
+      sh_builtin_err(ex, "enable", "%s: not a shell builtin", argv[i]);
+      st = 1;
+    } else if (del) {
+      sh_builtin_err(ex, "enable", "%s: not dynamically loaded", argv[i]);
+      st = 1;
+    }
+  }
+  return st;
 }
 
 int sb_help(sh_exec *ex, int argc, char **argv) {
@@ -391,7 +454,7 @@ int sb_help(sh_exec *ex, int argc, char **argv) {
 
 int sb_getopts(sh_exec *ex, int argc, char **argv) {
   if (argc < 3) {
-    sh_err_noline(ex, "getopts: usage: getopts optstring name [arg ...]");
+    sh_usage(ex, "getopts: usage: getopts optstring name [arg ...]");
     return 2;
   }
   const char *opts = argv[1];

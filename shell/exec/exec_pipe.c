@@ -106,8 +106,17 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
   c->cmdsub_level = ex->cmdsub_level;
   c->is_stage = 1;
   c->pid = ++ex->run->next_pid;
+  /* $(...) and pipeline stages see their shell's jobs (`jobs | cat`); a
+   * job starts with a table of its own. */
+  c->jobs_pid = flat ? 0 : (ex->jobs_pid ? ex->jobs_pid : ex->pid);
   c->last_bg_pid = ex->last_bg_pid;
   c->errname = ex->errname;
+  if (flat) {
+    /* A job runs on after its parent (a script run by `bash FILE`, whose
+     * name errname may be) is freed. */
+    c->errname_own = mem_strdup(m, ex->errname ? ex->errname : "bash");
+    c->errname = c->errname_own;
+  }
   c->random_state = ex->random_state;
   c->random_seeded = ex->random_seeded;
   memcpy(c->pipestatus, ex->pipestatus, sizeof c->pipestatus);
@@ -121,7 +130,8 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
       c->ndirstack = ex->ndirstack;
     }
   }
-  if (!c->cwd || !c->arg0 || sh_comp_copy(c, ex) || sh_hist_copy(c, ex)) {
+  if (!c->cwd || !c->arg0 || (flat && !c->errname_own) || sh_comp_copy(c, ex) ||
+      sh_hist_copy(c, ex)) {
     sh_free(c);
     return NULL;
   }
@@ -157,6 +167,7 @@ void sh_free(sh_exec *ex) {
   mem_free(m, ex->arg0);
   mem_free(m, ex->last_arg);
   mem_free(m, ex->script_name);
+  mem_free(m, ex->errname_own);
   sh_comp_free(ex);
   sh_hist_free(ex);
   sh_procsub_finish(ex, 0);
@@ -207,6 +218,7 @@ int sh_exec_subshell(sh_exec *ex, sh_node *n) {
   if (!c)
     return sh_oom(ex);
   c->cmdsub_level = ex->cmdsub_level;
+  c->jobs_pid = 0; /* bash: `( jobs )` lists none of the parent's */
   int st;
   sh_redir_save *save = NULL;
   size_t nsave = 0;
@@ -242,13 +254,20 @@ int sh_cmdsub(sh_exec *ex, sh_node *body, buf *out) {
     sh_free(c);
     return sh_oom(ex);
   }
+  stream_capture_limit(cap, (size_t)ex->run->bud.lim.max_string_bytes);
   stream_unref(c->fd[1]);
-  c->fd[1] = cap;
+  c->fd[1] = stream_ref(cap);
   arena_mark mk = arena_save(ex->ar);
   int st = run_child(c, body);
   arena_release(ex->ar, mk);
   propagate_abort(ex, c);
   sh_free(c);
+  /* out is the caller's: a background job started in the body that still
+   * holds the stream is waited for (bash reads to end of file), and what
+   * it writes later never reaches out. */
+  stream_capture_finish(cap);
+  if (ex->run->bud.stop)
+    ex->jump = J_ABORT;
   return st;
 }
 
@@ -402,7 +421,12 @@ int sh_exec_pipeline(sh_exec *ex, sh_node *n) {
 static void job_fn(void *arg) {
   sh_job *j = arg;
   sh_exec *c = j->ex;
-  j->status = run_child(c, j->node);
+  /* its pipeline stages and $(...) run in its group: `kill` stops all */
+  fiber_set_group(j->run->sc, j);
+  /* killed before it ever ran: it runs nothing */
+  j->status = j->sig ? 128 + j->sig : run_child(c, j->node);
+  if (j->sig)
+    j->status = 128 + j->sig;
   close_fds(c);
   sh_free(c);
   j->ex = NULL;
@@ -443,6 +467,7 @@ int sh_exec_bg(sh_exec *ex, sh_node *n) {
   j->run = r;
   j->next = r->jobs;
   r->jobs = j;
+  sh_job_enter(ex, j);
   r->njobs_running++;
   r->keep_ast = 1;
   if (!sched_spawn(r->sc, job_fn, j)) {
@@ -452,25 +477,63 @@ int sh_exec_bg(sh_exec *ex, sh_node *n) {
   return ex->status = 0;
 }
 
-/* Wait for job pid (0: all). Returns the status of that job (or 0). */
+/* Block until j is done (or the exec stops). */
+static void wait_one(sh_exec *ex, sh_job *j) {
+  sh_run *r = ex->run;
+  while (!j->done && !sh_stopped(ex)) {
+    j->waiter = sched_current(r->sc);
+    fiber_block(r->sc);
+    if (sched_deadlocked(r->sc) && !j->done)
+      fiber_yield(r->sc);
+  }
+}
+
+/* Whether j is a job of ex, the shell waiting: bash waits only for its
+ * own children. */
+static int own_job(sh_exec *ex, sh_job *j) {
+  return j->owner == ex->pid ||
+         j->owner == (ex->jobs_pid ? ex->jobs_pid : ex->pid);
+}
+
+/* Wait for job pid (0: all of this shell's, -1: the next one of them to
+ * end, as `wait -n`). Returns the status of that job (or 0); *found is 0
+ * when there is no such job. A job waited for leaves the job table. */
 int sh_wait_job(sh_exec *ex, int pid, int *found) {
   sh_run *r = ex->run;
   int st = 0;
   *found = 0;
-  for (sh_job *j = r->jobs; j; j = j->next) {
-    if (pid && j->pid != pid)
-      continue;
-    *found = 1;
-    while (!j->done && !sh_stopped(ex)) {
-      j->waiter = sched_current(r->sc);
-      fiber_block(r->sc);
-      if (sched_deadlocked(r->sc) && !j->done) {
-        fiber_yield(r->sc);
+  if (pid == -1) {
+    for (;;) {
+      sh_job *running = NULL;
+      for (sh_job *j = r->jobs; j; j = j->next) {
+        if (!own_job(ex, j) || j->jobno == 0)
+          continue;
+        if (j->done) {
+          *found = 1;
+          st = j->status;
+          sh_job_forget(ex, j, 1);
+          return st;
+        }
+        running = j;
       }
+      if (!running || sh_stopped(ex))
+        break;
+      wait_one(ex, running); /* any end wakes the loop again */
     }
-    st = j->status;
-    if (pid)
-      break;
+  } else {
+    for (sh_job *j = r->jobs; j; j = j->next) {
+      if (pid ? j->pid != pid : !own_job(ex, j))
+        continue;
+      *found = 1;
+      wait_one(ex, j);
+      st = j->status;
+      if (j->jobno)
+        sh_job_forget(ex, j, 1);
+      if (pid)
+        break;
+    }
+    if (!pid)
+      st = 0;
   }
   if (sh_stopped(ex))
     ex->jump = J_ABORT;

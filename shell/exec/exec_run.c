@@ -30,24 +30,12 @@ static int extglob_hook(void *ud) {
 }
 
 /* Keep an arena alive until the run ends (trees still used by jobs or by
- * functions that could not be re-parsed). */
-static void keep_arena(sh_run *r, arena *a) {
-  arena *k = mem_alloc(r->m, sizeof *k);
-  if (!k) {
-    return; /* leak-free fallback: the tree dies now; rare */
-  }
-  *k = *a;
+ * functions that could not be re-parsed), in the node taken from it. */
+static void keep_arena(sh_run *r, arena *a, sh_kept *node) {
+  node->a = *a;
   a->cur = NULL;
   a->total = 0;
   a->spare = NULL;
-  /* chain through a small header: reuse the arena as a list node */
-  sh_kept *node = mem_alloc(r->m, sizeof *node);
-  if (!node) {
-    arena_destroy(k);
-    mem_free(r->m, k);
-    return;
-  }
-  node->a = k;
   node->next = r->kept;
   r->kept = node;
 }
@@ -56,9 +44,8 @@ void sh_run_release_kept(sh_run *r) {
   while (r->kept) {
     sh_kept *n = r->kept;
     r->kept = n->next;
-    arena_destroy(n->a);
-    mem_free(r->m, n->a);
-    mem_free(r->m, n);
+    arena a = n->a; /* n goes with the arena's chunks */
+    arena_destroy(&a);
   }
 }
 
@@ -73,7 +60,10 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
   po.extglob = extglob_hook;
   po.first_line = first_line > 0 ? first_line : 1;
   sh_parser *p = sh_parser_new(&pa, src, len, &po);
-  if (!p) {
+  /* Room to keep the arena, taken now: when the tree must outlive this
+   * call, giving it up for lack of memory is no longer safe. */
+  sh_kept *keep = p ? arena_alloc(&pa, sizeof *keep) : NULL;
+  if (!keep) {
     arena_destroy(&pa);
     return sh_oom(ex);
   }
@@ -129,7 +119,7 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
   }
   (void)ran_any;
   if (ex->run->keep_ast || ex->run->njobs_running)
-    keep_arena(ex->run, &pa);
+    keep_arena(ex->run, &pa, keep);
   else
     arena_destroy(&pa);
   ex->run->keep_ast = kept_before;
@@ -569,8 +559,11 @@ sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
                                        "1", "release", "x86_64-pc-linux-gnu"};
       if (!v->arr)
         v->arr = sh_arr_new(m);
-      for (int i = 0; v->arr && i < 6; i++)
-        sh_arr_iset(m, v->arr, i, vi[i], strlen(vi[i]));
+      if (!v->arr)
+        goto fail;
+      for (int i = 0; i < 6; i++)
+        if (sh_arr_iset(m, v->arr, i, vi[i], strlen(vi[i])))
+          goto fail;
       v->flags |= V_SET | V_ARRAY | V_READONLY;
     }
   }

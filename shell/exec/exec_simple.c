@@ -155,7 +155,8 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
           vl = items[i + 1].vlen;
           i++;
         }
-        sh_arr_aset(ex->m, v->arr, k, val, vl);
+        if (sh_arr_aset(ex->m, v->arr, k, val, vl))
+          return sh_oom(ex);
         continue;
       }
       if (it->append) {
@@ -167,11 +168,13 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
             return sh_oom(ex);
           memcpy(j, e->val, ol);
           memcpy(j + ol, it->val, it->vlen + 1);
-          sh_arr_aset(ex->m, v->arr, it->key, j, ol + it->vlen);
+          if (sh_arr_aset(ex->m, v->arr, it->key, j, ol + it->vlen))
+            return sh_oom(ex);
           continue;
         }
       }
-      sh_arr_aset(ex->m, v->arr, it->key, it->val, it->vlen);
+      if (sh_arr_aset(ex->m, v->arr, it->key, it->val, it->vlen))
+        return sh_oom(ex);
       continue;
     }
     int64_t idx = next;
@@ -370,10 +373,32 @@ void sh_fill_bi_ctx(sh_exec *ex, bi_ctx *c, int argc, char **argv) {
   c->random = svc_random;
 }
 
+/* echo and printf are builtins of bash, which reports their failed
+ * writes itself ("bash: line 1: echo: write error: Bad file descriptor");
+ * a broken pipe or a stopped exec is not reported. */
+static int bash_write_error(const char *name) {
+  return !strcmp(name, "echo") || !strcmp(name, "printf");
+}
+
+/* The commands of builtins/ that bash runs in-process. After any other,
+ * bash has forked and reaped: finished jobs leave the table silently. */
+static int bash_runs_inline(const char *name) {
+  return bash_write_error(name) || !strcmp(name, "test") ||
+         !strcmp(name, "[") || !strcmp(name, "true") || !strcmp(name, "false");
+}
+
 static int run_bi(sh_exec *ex, const bi_def *d, int argc, char **argv) {
   bi_ctx c;
   sh_fill_bi_ctx(ex, &c, argc, argv);
+  int report = bash_write_error(argv[0]);
+  if (report)
+    c.out->err = 0;
   int st = d->fn(&c);
+  if (report && st && c.out->err && c.out->err != EPIPE &&
+      c.out->err != ECANCELED)
+    sh_builtin_err(ex, argv[0], "write error: %s", bi_strerror(c.out->err));
+  if (ex->run->jobs && !bash_runs_inline(argv[0]))
+    sh_jobs_forget_done(ex);
   return st;
 }
 

@@ -183,9 +183,10 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
       int move = tl > 1 && t[tl - 1] == '-';
       if (move)
         t[--tl] = 0;
-      char *e;
-      long k = strtol(t, &e, 10);
-      if (*e || tl == 0) {
+      /* Only digits name an fd (bash: a sign or blank makes it a word). */
+      size_t nd = strspn(t, "0123456789");
+      long k = nd && nd <= 9 ? strtol(t, NULL, 10) : SH_NFD;
+      if (nd != tl || tl == 0) {
         if (r->op == R_DUP_OUT && (r->fd < 0 || r->fd == 1)) {
           /* >&file (and 1>&file, as bash treats it) is &>file */
           s = sh_open_stream(ex, t, O_WRONLY | O_CREAT | O_TRUNC, &err);
@@ -198,7 +199,10 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
         return 1;
       }
       if (k < 0 || k >= SH_NFD - 1 || !ex->fd[k]) {
-        sh_err(ex, "%ld: Bad file descriptor", k);
+        if (nd <= 9)
+          sh_err(ex, "%ld: Bad file descriptor", k);
+        else
+          sh_err(ex, "%s: Bad file descriptor", t);
         return 1;
       }
       s = stream_ref(ex->fd[k]);

@@ -25,12 +25,30 @@ typedef struct bres {
   size_t *l;
   size_t n, cap;
   int oom;
-  int too_deep; /* nesting past BRACE_MAX_DEPTH */
+  int too_deep;  /* nesting past BRACE_MAX_DEPTH, or work past BRACE_MAX_WORK */
+  uint64_t work; /* bytes the searches for a closing brace may scan */
 } bres;
 
 /* Nested braces recurse once per level; past this the word is refused
  * rather than the fiber's stack exhausted. */
 #define BRACE_MAX_DEPTH 1000
+
+/* Every alternative is expanded again from the start of the word, and each
+ * '{' without a match is searched to the end of it: a word of thousands of
+ * unclosed braces around a few closed ones costs the cube of its length
+ * (seconds to hours). Past this many bytes scanned the word is refused like
+ * a too deep one; real expansions run out of memory long before. */
+#define BRACE_MAX_WORK ((uint64_t)1 << 24)
+
+/* Count a search from w[i] to the end; 0 when the word must be refused. */
+static int scan_ok(bres *r, size_t len, size_t i) {
+  r->work += len - i;
+  if (r->work > BRACE_MAX_WORK) {
+    r->too_deep = r->oom = 1;
+    return 0;
+  }
+  return 1;
+}
 
 static void add(bres *r, const char *s, size_t len) {
   if (r->oom)
@@ -227,6 +245,8 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
       continue;
     }
     if (c == '$' && i + 1 < len && w[i + 1] == '{') {
+      if (!scan_ok(r, len, i))
+        return;
       size_t e = match_close(w, len, i + 1, NULL);
       if (e)
         i = e;
@@ -235,6 +255,8 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
     if (c != '{')
       continue;
     int comma;
+    if (!scan_ok(r, len, i))
+      return;
     size_t close = match_close(w, len, i, &comma);
     if (!close)
       continue;

@@ -73,33 +73,39 @@ static int is_glob_char(unsigned char c) {
   return c == '*' || c == '?' || c == '[';
 }
 
-/* Append text; quoted text is escaped in the pattern rendering. */
+/* Append text; quoted text is escaped in the pattern rendering. Out of
+ * memory ends the exec (finish_field then keeps the cut field out). */
 static void fb_add(fb *f, const char *s, size_t n, int quoted) {
   f->started = 1;
   f->dstate = 0;
-  buf_append(&f->val, s, n);
-  if (f->mode == FB_STR)
+  int bad = buf_append(&f->val, s, n);
+  if (f->mode == FB_STR) {
+    if (bad)
+      sh_oom(f->ex);
     return;
+  }
   if (quoted && f->mode == FB_RE) {
     for (size_t i = 0; i < n; i++) {
       if (strchr("\\.[]()*+?{}|^$", s[i]) && s[i])
-        buf_putc(&f->pat, '\\');
-      buf_putc(&f->pat, s[i]);
+        bad |= buf_putc(&f->pat, '\\');
+      bad |= buf_putc(&f->pat, s[i]);
     }
   } else if (quoted) {
     for (size_t i = 0; i < n; i++) {
       unsigned char c = (unsigned char)s[i];
       if (c == '\\' || is_glob_char(c) || c == ']' || c == '(' || c == ')' ||
           c == '|' || c == '!' || c == '@' || c == '+' || c == '-' || c == '^')
-        buf_putc(&f->pat, '\\');
-      buf_putc(&f->pat, (char)c);
+        bad |= buf_putc(&f->pat, '\\');
+      bad |= buf_putc(&f->pat, (char)c);
     }
   } else {
-    buf_append(&f->pat, s, n);
+    bad |= buf_append(&f->pat, s, n);
     for (size_t i = 0; i < n && !f->glob; i++)
       if (is_glob_char((unsigned char)s[i]))
         f->glob = 1;
   }
+  if (bad)
+    sh_oom(f->ex);
 }
 
 /* End of the quoted text or expansion starting at t[i] (one past it). */
@@ -206,6 +212,8 @@ static int extglob_text(fb *f, const char *t, size_t n) {
 static int finish_field(fb *f) {
   sh_exec *ex = f->ex;
   arena *ar = ex->ar;
+  if (ex->jump == J_ABORT)
+    return -1; /* fb_add ran out of memory: the field is not whole */
   if (f->mode == FB_FIELDS && f->glob && !(ex->opts & O_NOGLOB) &&
       pat_has_magic(f->pat.data ? f->pat.data : "", f->pat.len,
                     sh_pat_flags(ex))) {

@@ -13,13 +13,15 @@
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* "NAME: [line N: ][WHO: ]message\n" on the shell's fd 2, in one write. */
+/* "NAME: [line N: ][WHO: ]message\n" on the shell's fd 2, in one write;
+ * with_line < 0: the message alone (a usage line). */
 static void err_vwrite(sh_exec *ex, int with_line, const char *who,
                        const char *fmt, va_list ap) {
   buf b;
   buf_init(&b, ex->m);
-  buf_printf(&b, "%s: ", ex->errname ? ex->errname : "bash");
-  if (with_line)
+  if (with_line >= 0)
+    buf_printf(&b, "%s: ", ex->errname ? ex->errname : "bash");
+  if (with_line > 0)
     buf_printf(&b, "line %d: ", ex->lineno);
   if (who)
     buf_printf(&b, "%s: ", who);
@@ -42,6 +44,13 @@ void sh_err_noline(sh_exec *ex, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   err_vwrite(ex, 0, NULL, fmt, ap);
+  va_end(ap);
+}
+
+void sh_usage(sh_exec *ex, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  err_vwrite(ex, -1, NULL, fmt, ap);
   va_end(ap);
 }
 

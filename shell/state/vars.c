@@ -344,6 +344,10 @@ sh_var *sh_var_clone(mem *m, const sh_var *v) {
     n->val = mem_strndup(m, v->val, v->len);
   if (v->arr)
     n->arr = arr_clone(m, v->arr, v->flags & V_ASSOC);
+  if (!n->name || (v->val && !n->val) || (v->arr && !n->arr)) {
+    sh_var_free(m, n);
+    return NULL;
+  }
   return n;
 }
 
@@ -488,8 +492,10 @@ sh_var *sh_var_lookup_for_write(sh_exec *ex, const char *name, unsigned flags) {
       return v;
     /* bash: a new local starts unset, inheriting nothing but the name. */
     sh_var *nv = var_new(m, name);
-    if (!nv)
+    if (!nv) {
+      sh_oom(ex);
       return NULL;
+    }
     nv->flags = V_LOCAL;
     if (v) {
       sh_map_del(&fs->map, name);
@@ -497,6 +503,7 @@ sh_var *sh_var_lookup_for_write(sh_exec *ex, const char *name, unsigned flags) {
     }
     if (sh_map_put(m, &fs->map, nv)) {
       sh_var_free(m, nv);
+      sh_oom(ex);
       return NULL;
     }
     return nv;
@@ -513,12 +520,15 @@ sh_var *sh_var_lookup_for_write(sh_exec *ex, const char *name, unsigned flags) {
     if (v)
       return v;
     v = var_new(m, name);
-    if (!v)
+    if (!v) {
+      sh_oom(ex);
       return NULL;
+    }
     if (vis)
       v->flags = vis->flags & (V_INTEGER | V_LOWER | V_UPPER);
     if (sh_map_put(m, &ex->scope->map, v)) {
       sh_var_free(m, v);
+      sh_oom(ex);
       return NULL;
     }
     return v;
@@ -563,14 +573,17 @@ sh_var *sh_var_lookup_for_write(sh_exec *ex, const char *name, unsigned flags) {
     sh_var *c = sh_var_clone(m, v);
     if (!c || sh_map_put(m, &ex->global->map, c)) {
       sh_var_free(m, c);
+      sh_oom(ex);
       return NULL;
     }
     /* a clone replaces a tombstone or nothing */
     return c;
   }
   sh_var *nv = var_new(m, name);
-  if (!nv)
+  if (!nv) {
+    sh_oom(ex);
     return NULL;
+  }
   sh_var *old = sh_map_get(&ex->global->map, name); /* a tombstone */
   if (old) {
     sh_map_del(&ex->global->map, name);
@@ -578,6 +591,7 @@ sh_var *sh_var_lookup_for_write(sh_exec *ex, const char *name, unsigned flags) {
   }
   if (sh_map_put(m, &ex->global->map, nv)) {
     sh_var_free(m, nv);
+    sh_oom(ex);
     return NULL;
   }
   return nv;
@@ -609,15 +623,19 @@ static const char *xform(sh_exec *ex, sh_var *v, const char *val, size_t *len,
       r += sh_arith(ex, old, oldlen, &e2);
     }
     char *s = arena_alloc(ex->ar, 24);
-    if (!s)
+    if (!s) {
+      sh_oom(ex);
       return NULL;
+    }
     *len = sh_fmt_int(s, r);
     return s;
   }
   if (v->flags & (V_LOWER | V_UPPER)) {
     char *s = arena_strndup(ex->ar, val, *len);
-    if (!s)
+    if (!s) {
+      sh_oom(ex);
       return NULL;
+    }
     apply_case(v, s, *len);
     return s;
   }
@@ -653,7 +671,7 @@ static int set_scalar(sh_exec *ex, sh_var *v, const char *val, size_t len,
         len += strlen(o);
         nv = j;
       }
-      return sh_arr_aset(m, v->arr, "0", nv, len);
+      return sh_arr_aset(m, v->arr, "0", nv, len) ? sh_oom(ex) : 0;
     }
     sh_aent *e = sh_arr_iget(v->arr, 0);
     const char *o = e ? e->val : NULL;
@@ -670,7 +688,7 @@ static int set_scalar(sh_exec *ex, sh_var *v, const char *val, size_t len,
       len += ol;
       nv = j;
     }
-    return sh_arr_iset(m, v->arr, 0, nv, len);
+    return sh_arr_iset(m, v->arr, 0, nv, len) ? sh_oom(ex) : 0;
   }
   const char *nv =
       xform(ex, v, val, &len, append && (v->flags & V_SET), v->val, v->len);
@@ -823,8 +841,11 @@ int sh_var_make_array(sh_exec *ex, sh_var *v) {
   sh_arr *a = sh_arr_new(ex->m);
   if (!a)
     return sh_oom(ex);
-  if ((v->flags & V_SET) && v->val)
-    sh_arr_iset(ex->m, a, 0, v->val, v->len);
+  if ((v->flags & V_SET) && v->val &&
+      sh_arr_iset(ex->m, a, 0, v->val, v->len)) {
+    sh_arr_free(ex->m, a, 0);
+    return sh_oom(ex);
+  }
   mem_free(ex->m, v->val);
   v->val = NULL;
   v->len = 0;

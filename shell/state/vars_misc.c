@@ -166,13 +166,18 @@ sh_func **sh_all_funcs(sh_exec *ex, arena *ar, size_t *n) {
     while ((f = sh_map_next(&e->funcs, &i))) {
       if (sh_map_get(&seen, f->name))
         continue;
-      sh_map_put(ex->m, &seen, f);
+      if (sh_map_put(ex->m, &seen, f)) {
+        v = NULL; /* a list with shadowed duplicates is no answer */
+        break;
+      }
       if (f->tomb)
         continue;
       if (cnt == cap) {
         sh_func **nv = arena_alloc(ar, cap * 2 * sizeof *nv);
-        if (!nv)
+        if (!nv) {
+          v = NULL;
           break;
+        }
         memcpy(nv, v, cnt * sizeof *nv);
         v = nv;
         cap *= 2;
@@ -183,6 +188,8 @@ sh_func **sh_all_funcs(sh_exec *ex, arena *ar, size_t *n) {
       break;
   }
   sh_map_free(ex->m, &seen);
+  if (!v)
+    sh_oom(ex);
   if (v && cnt > 1)
     qsort(v, cnt, sizeof *v, name_cmp);
   *n = v ? cnt : 0;
@@ -211,26 +218,42 @@ const char *sh_alias_get(sh_exec *ex, const char *name) {
   return a ? a->val : NULL;
 }
 
+/* A new entry name=val in map; out of memory ends the exec. */
+static int alias_add(sh_exec *ex, sh_map *map, const char *name,
+                     const char *val) {
+  sh_alias *a = mem_calloc(ex->m, 1, sizeof *a);
+  if (a) {
+    a->name = mem_strdup(ex->m, name);
+    a->val = mem_strdup(ex->m, val);
+  }
+  if (!a || !a->name || !a->val || sh_map_put(ex->m, map, a)) {
+    if (a) {
+      mem_free(ex->m, a->name);
+      mem_free(ex->m, a->val);
+      mem_free(ex->m, a);
+    }
+    return sh_oom(ex);
+  }
+  return 0;
+}
+
 static int own_aliases(sh_exec *ex) {
   if (ex->aliases_owned)
     return 0;
   sh_map *nm = mem_calloc(ex->m, 1, sizeof *nm);
   if (!nm)
     return sh_oom(ex);
-  if (ex->aliases) {
-    uint32_t i = 0;
-    sh_alias *a;
-    while ((a = sh_map_next(ex->aliases, &i))) {
-      sh_alias *c = mem_calloc(ex->m, 1, sizeof *c);
-      if (!c)
-        break;
-      c->name = mem_strdup(ex->m, a->name);
-      c->val = mem_strdup(ex->m, a->val);
-      sh_map_put(ex->m, nm, c);
-    }
-  }
+  sh_map *old = ex->aliases;
+  /* Owned from here, so a copy cut short is freed with the shell. */
   ex->aliases = nm;
   ex->aliases_owned = 1;
+  if (old) {
+    uint32_t i = 0;
+    sh_alias *a;
+    while ((a = sh_map_next(old, &i)))
+      if (alias_add(ex, nm, a->name, a->val))
+        return -1;
+  }
   return 0;
 }
 
@@ -246,12 +269,7 @@ int sh_alias_set(sh_exec *ex, const char *name, const char *val) {
     a->val = nv;
     return 0;
   }
-  a = mem_calloc(ex->m, 1, sizeof *a);
-  if (!a)
-    return sh_oom(ex);
-  a->name = mem_strdup(ex->m, name);
-  a->val = mem_strdup(ex->m, val);
-  return sh_map_put(ex->m, ex->aliases, a);
+  return alias_add(ex, ex->aliases, name, val);
 }
 
 int sh_alias_unset(sh_exec *ex, const char *name) {
@@ -301,13 +319,18 @@ sh_var **sh_all_vars(sh_exec *ex, arena *ar, size_t *n) {
     while ((x = sh_map_next(&s->map, &i))) {
       if (sh_map_get(&seen, x->name))
         continue;
-      sh_map_put(ex->m, &seen, x);
+      if (sh_map_put(ex->m, &seen, x)) {
+        v = NULL; /* a list with shadowed duplicates is no answer */
+        break;
+      }
       if (x->flags & V_TOMB)
         continue;
       if (cnt == cap) {
         sh_var **nv = arena_alloc(ar, cap * 2 * sizeof *nv);
-        if (!nv)
+        if (!nv) {
+          v = NULL;
           break;
+        }
         memcpy(nv, v, cnt * sizeof *nv);
         v = nv;
         cap *= 2;
@@ -316,6 +339,8 @@ sh_var **sh_all_vars(sh_exec *ex, arena *ar, size_t *n) {
     }
   }
   sh_map_free(ex->m, &seen);
+  if (!v)
+    sh_oom(ex);
   if (v && cnt > 1)
     qsort(v, cnt, sizeof *v, name_cmp);
   *n = v ? cnt : 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "shell/syntax/lex.h"
 #include "shell/syntax/parse_internal.h"
 
 void sh_add_heredoc(sh_parser *p, sh_redir *r, const sh_word *w);
@@ -136,6 +137,25 @@ static void parse_redir(sh_parser *p, sh_redir ***tail) {
   r->fd_var = t->fd_var;
   r->strip_tabs = t->strip;
   sh_consume(p);
+  size_t k = 0;
+  while (sh_peekc_at(p, k) == ' ' || sh_peekc_at(p, k) == '\t')
+    k++;
+  if ((r->op == R_DUP_IN || r->op == R_DUP_OUT) && sh_peekc_at(p, k) == '-') {
+    /* bash reads the - of n>&- and n<&- on its own: `>&-1` and `>& -1`
+     * close stdout and pass 1 as an argument, rather than name a file. */
+    while (k-- > 0)
+      sh_getc(p);
+    sh_getc(p);
+    wbuild b;
+    sh_wb_init(&b, p);
+    sh_wb_addc(&b, '-', 0);
+    r->target = sh_wb_word(&b);
+    r->target->src = "-";
+    r->target->src_len = 1;
+    **tail = r;
+    *tail = &r->next;
+    return;
+  }
   t = sh_peek(p, LX_ARG);
   if (t->kind != T_WORD)
     sh_unexpected(p, t);

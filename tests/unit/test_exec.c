@@ -97,9 +97,32 @@ static void test_redirections(void **state) {
   check("echo gone > /dev/null; echo ok", "ok\n", 0);
 }
 
+/* [[ =~ ]] is POSIX: leftmost-longest, BASH_REMATCH from a pass forced
+ * to that extent, no answer changed by a backtracking limit; a limit hit
+ * all the same (back-references) is status 2 with a message. */
+static void test_regex_match(void **state) {
+  (void)state;
+  check("A=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab; [[ $A =~ ^(a|aa)+c|a+b$ "
+        "]]; echo $? ${#BASH_REMATCH[@]} "
+        "\"[${BASH_REMATCH[1]}]\"",
+        "0 2 []\n", 0);
+  check("A=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab; [[ $A =~ "
+        "^(a|aa)+c|(a+)b$ ]]; echo ${BASH_REMATCH[2]}",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", 0);
+  check("[[ abcd =~ b|bcd ]]; echo ${BASH_REMATCH[0]}", "bcd\n", 0);
+  check("[[ xyz =~ x*(xy)? ]]; echo ${BASH_REMATCH[0]} ${BASH_REMATCH[1]}",
+        "xy xy\n", 0);
+  check("re='(ab)\\1'; [[ xabab =~ $re ]]; echo $? ${BASH_REMATCH[1]}",
+        "0 ab\n", 0);
+  check("A=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab; re='^(a|aa)+\\1c|a+b$'; "
+        "[[ $A =~ $re ]] 2>&1; echo $?",
+        "bash: line 1: =~: exceeded PCRE's backtracking limit\n2\n", 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_simple, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_regex_match, setup, teardown),
       cmocka_unit_test_setup_teardown(test_quoting, setup, teardown),
       cmocka_unit_test_setup_teardown(test_expansions, setup, teardown),
       cmocka_unit_test_setup_teardown(test_control, setup, teardown),
