@@ -1,22 +1,38 @@
 /* util.c - shared helpers for builtins: messages, help, paths. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "builtins/builtin.h"
 
 int bi_error(bi_ctx *c, const char *fmt, ...) {
-  buf b;
-  buf_init(&b, c->m);
-  buf_puts(&b, c->argv[0]);
-  buf_puts(&b, ": ");
-  va_list ap;
+  /* Formatted on the stack when it fits: the message that says memory is
+   * exhausted must not need memory. */
+  char tmp[512];
+  va_list ap, again;
   va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
+  va_copy(again, ap);
+  int k = snprintf(tmp, sizeof tmp, "%s: ", c->argv[0]);
+  int n = k >= 0 && (size_t)k < sizeof tmp
+              ? vsnprintf(tmp + k, sizeof tmp - (size_t)k, fmt, ap)
+              : -1;
+  if (n >= 0 && (size_t)k + (size_t)n + 1 < sizeof tmp) {
+    tmp[k + n] = '\n';
+    stream_write(c->err, tmp, (size_t)k + (size_t)n + 1);
+  } else {
+    buf b;
+    buf_init(&b, c->m);
+    buf_puts(&b, c->argv[0]);
+    buf_puts(&b, ": ");
+    buf_vprintf(&b, fmt, again);
+    buf_putc(&b, '\n');
+    if (!b.oom)
+      stream_write(c->err, b.data, b.len);
+    buf_free(&b);
+  }
+  va_end(again);
   va_end(ap);
-  buf_putc(&b, '\n');
-  stream_write(c->err, b.data, b.len);
-  buf_free(&b);
   return -1;
 }
 

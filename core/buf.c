@@ -7,31 +7,40 @@ void buf_init(buf *b, mem *m) {
   b->m = m;
   b->data = NULL;
   b->len = b->cap = 0;
+  b->oom = 0;
 }
 
 void buf_free(buf *b) {
   mem_free(b->m, b->data);
   b->data = NULL;
   b->len = b->cap = 0;
+  b->oom = 0;
 }
 
 void buf_clear(buf *b) {
   b->len = 0;
+  b->oom = 0;
   if (b->data)
     b->data[0] = 0;
 }
 
 int buf_reserve(buf *b, size_t extra) {
+  if (b->oom)
+    return -1;
   if (b->len + extra + 1 <= b->cap)
     return 0;
-  if (extra > SIZE_MAX / 2 - b->len)
+  if (extra > SIZE_MAX / 2 - b->len) {
+    b->oom = 1;
     return -1;
+  }
   size_t nc = b->cap ? b->cap : 64;
   while (nc < b->len + extra + 1)
     nc *= 2;
   char *p = mem_realloc(b->m, b->data, nc);
-  if (!p)
+  if (!p) {
+    b->oom = 1;
     return -1;
+  }
   b->data = p;
   b->cap = nc;
   return 0;
@@ -88,8 +97,10 @@ int buf_printf(buf *b, const char *fmt, ...) {
 }
 
 char *buf_take(buf *b, size_t *len) {
-  if (!b->data && buf_reserve(b, 0))
+  if (b->oom || (!b->data && buf_reserve(b, 0))) {
+    buf_free(b); /* contents that miss bytes are no result */
     return NULL;
+  }
   char *p = b->data;
   if (len)
     *len = b->len;

@@ -15,11 +15,15 @@ typedef struct buf {
   mem *m;
   char *data; /* NULL until the first append */
   size_t len, cap;
+  /* An append failed for lack of memory: the contents miss bytes, so every
+   * later append fails too (a check at the end is enough) until buf_clear
+   * or buf_free. */
+  int oom;
 } buf;
 
 void buf_init(buf *b, mem *m);
 void buf_free(buf *b);
-void buf_clear(buf *b); /* len = 0, keeps storage */
+void buf_clear(buf *b); /* len = 0 and oom = 0, keeps storage */
 int buf_reserve(buf *b, size_t extra);
 int buf_append(buf *b, const void *p, size_t n);
 int buf_putc(buf *b, int c);
@@ -27,7 +31,8 @@ int buf_puts(buf *b, const char *s);
 int buf_printf(buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int buf_vprintf(buf *b, const char *fmt, va_list ap);
-/* Hand the storage to the caller (mem_free it); b becomes empty. */
+/* Hand the storage to the caller (mem_free it); b becomes empty. NULL when
+ * out of memory, now or at an earlier append. */
 char *buf_take(buf *b, size_t *len);
 /* Always-valid C string view ("" when empty). */
 const char *buf_cstr(const buf *b);

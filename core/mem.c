@@ -31,6 +31,7 @@ struct mem {
   size_t cap; /* soft cap; 0 = none */
   _Atomic size_t used;
   _Atomic long refs;
+  _Atomic int failed;   /* an allocation was refused (mem_failed) */
   pthread_mutex_t lock; /* the cache: forks may free from other threads */
   free_blk *cache[NCLASSES];
   size_t cached;
@@ -63,6 +64,7 @@ mem *mem_new(vsh_alloc_fn fn, void *ud, size_t cap) {
   m->cap = cap;
   atomic_init(&m->used, 0);
   atomic_init(&m->refs, 1);
+  atomic_init(&m->failed, 0);
   pthread_mutex_init(&m->lock, NULL);
   memset(m->cache, 0, sizeof m->cache);
   m->cached = 0;
@@ -96,8 +98,7 @@ void mem_unref(mem *m) {
       while (m->cache[k]) {
         free_blk *b = m->cache[k];
         m->cache[k] = b->next;
-        m->fn(m->ud, b, ((size_t)1 << (k + CLASS_MIN_SHIFT)) + sizeof(hdr),
-              0);
+        m->fn(m->ud, b, ((size_t)1 << (k + CLASS_MIN_SHIFT)) + sizeof(hdr), 0);
       }
     pthread_mutex_destroy(&m->lock);
     m->fn(m->ud, m, sizeof *m, 0);
@@ -138,16 +139,22 @@ static int would_exceed(mem *m, size_t add) {
   return used + add > m->cap + MEM_RESERVE || used + add < used;
 }
 
+/* Every refusal goes through here, so the exec's budget sees it. */
+static void *refused(mem *m) {
+  atomic_store(&m->failed, 1);
+  return NULL;
+}
+
 void *mem_alloc(mem *m, size_t n) {
   if (n > SIZE_MAX / 2 || would_exceed(m, n))
-    return NULL;
+    return refused(m);
   int cls;
   size_t t = block_total(n, &cls);
   hdr *h = cls >= 0 ? cache_pop(m, cls) : NULL;
   if (!h)
     h = m->fn(m->ud, NULL, 0, t);
   if (!h)
-    return NULL;
+    return refused(m);
   h->size = n;
   atomic_fetch_add(&m->used, t);
   return h + 1;
@@ -155,7 +162,7 @@ void *mem_alloc(mem *m, size_t n) {
 
 void *mem_calloc(mem *m, size_t n, size_t size) {
   if (size && n > SIZE_MAX / size)
-    return NULL;
+    return refused(m);
   void *p = mem_alloc(m, n * size);
   if (p)
     memset(p, 0, n * size);
@@ -172,7 +179,7 @@ void *mem_realloc(mem *m, void *p, size_t n) {
   hdr *h = (hdr *)p - 1;
   size_t old = h->size;
   if (n > SIZE_MAX / 2 || (n > old && would_exceed(m, n - old)))
-    return NULL;
+    return refused(m);
   int ocls, ncls;
   size_t ot = block_total(old, &ocls), nt = block_total(n, &ncls);
   if (ot == nt) { /* same block size: nothing moves */
@@ -189,7 +196,7 @@ void *mem_realloc(mem *m, void *p, size_t n) {
   }
   hdr *nh = m->fn(m->ud, h, ot, nt);
   if (!nh)
-    return NULL;
+    return refused(m);
   nh->size = n;
   if (nt > ot)
     atomic_fetch_add(&m->used, nt - ot);
@@ -241,4 +248,10 @@ void mem_set_cap(mem *m, size_t cap) {
 }
 int mem_over_cap(const mem *m) {
   return m->cap && mem_used(m) > m->cap;
+}
+int mem_failed(const mem *m) {
+  return atomic_load(&((mem *)m)->failed);
+}
+void mem_clear_failed(mem *m) {
+  atomic_store(&m->failed, 0);
 }

@@ -42,5 +42,11 @@ size_t mem_used(const mem *m);
 size_t mem_cap(const mem *m);
 void mem_set_cap(mem *m, size_t cap);
 int mem_over_cap(const mem *m); /* used > soft cap */
+/* Non-zero once an allocation was refused (the hook failed, or the hard
+ * cap) since mem_clear_failed. The exec's budget stops on it like on the
+ * soft cap: whatever failed to allocate, the exec then ends with the memory
+ * limit's message instead of going on with something missing. */
+int mem_failed(const mem *m);
+void mem_clear_failed(mem *m); /* when an exec begins */
 
 #endif

@@ -155,6 +155,10 @@ int bi_mktemp(bi_ctx *c) {
     size_t start = path.len;
     buf_append(&path, tmpl, xe);
     buf_puts(&path, suffix);
+    if (path.oom) {
+      err = ENOMEM;
+      break;
+    }
     unsigned char rnd[64];
     for (size_t i = 0; i < nx; i++) {
       if (i % sizeof rnd == 0)

@@ -60,7 +60,10 @@ static int next_line(side *s, int delim) {
   if (n && l[n - 1] == delim)
     n--;
   buf_clear(&s->cur);
-  buf_append(&s->cur, l, n);
+  if (buf_append(&s->cur, l, n) || s->prev.oom) {
+    s->r.err = ENOMEM;
+    return -1;
+  }
   s->has = 1;
   return 1;
 }

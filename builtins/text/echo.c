@@ -85,7 +85,10 @@ int bi_echo(bi_ctx *c) {
   if (nl && !stop)
     buf_putc(&b, '\n');
   int rc = 0;
-  if (b.len && stream_write(c->out, b.data, b.len))
+  if (b.oom) {
+    bi_error(c, "memory exhausted");
+    rc = 1;
+  } else if (b.len && stream_write(c->out, b.data, b.len))
     rc = bi_stream_status(c->out->err);
   buf_free(&b);
   return rc;

@@ -28,11 +28,14 @@ int bi_yes(bi_ctx *c) {
   /* Fill a block with whole copies of the line so each write is large. */
   buf block;
   buf_init(&block, c->m);
-  while (block.len < 16384 && !buf_append(&block, line.data, line.len))
+  while (!line.oom && block.len < 16384 &&
+         !buf_append(&block, line.data, line.len))
     ;
   buf_free(&line);
   int rc = 1;
-  if (block.len) {
+  if (!block.len) {
+    bi_error(c, "memory exhausted");
+  } else {
     while (stream_write(c->out, block.data, block.len) == 0)
       ;
     rc = bi_stream_status(c->out->err);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -44,6 +45,95 @@ static void test_mem_cap(void **st) {
   assert_null(b);
   mem_free(m, a);
   assert_false(mem_over_cap(m));
+  mem_unref(m);
+}
+
+/* An allocator hook that refuses every request while refuse is set. */
+static int refuse;
+static void *refusing_alloc(void *ud, void *p, size_t osize, size_t nsize) {
+  (void)ud;
+  (void)osize;
+  if (nsize == 0) {
+    free(p);
+    return NULL;
+  }
+  return refuse ? NULL : realloc(p, nsize);
+}
+
+/* A refused allocation stops the exec's budget at its next poll, until
+ * the next exec clears it. */
+static void test_mem_refused_stops_budget(void **st) {
+  (void)st;
+  mem *m = mem_new(refusing_alloc, NULL, 0);
+  budget b;
+  memset(&b, 0, sizeof b);
+  budget_defaults(&b.lim);
+  b.m = m;
+  assert_int_equal(budget_poll(&b), 0);
+  refuse = 1;
+  assert_null(mem_alloc(m, 10));
+  refuse = 0;
+  assert_true(mem_failed(m));
+  assert_int_equal(budget_poll(&b), 1);
+  assert_int_equal(b.stop, BUDGET_MEMORY);
+  mem_clear_failed(m);
+  budget c;
+  memset(&c, 0, sizeof c);
+  budget_defaults(&c.lim);
+  c.m = m;
+  assert_int_equal(budget_poll(&c), 0);
+  /* the hard cap counts as a refusal too */
+  mem_set_cap(m, 1 << 20);
+  assert_null(mem_alloc(m, 64 << 20));
+  assert_int_equal(budget_poll(&c), 1);
+  mem_unref(m);
+}
+
+/* Once an append fails the buffer misses bytes: later appends, even small
+ * ones, fail too and buf_take gives nothing, until buf_clear. */
+static void test_buf_oom_sticky(void **st) {
+  (void)st;
+  mem *m = mem_new(refusing_alloc, NULL, 0);
+  buf b;
+  buf_init(&b, m);
+  refuse = 1;
+  assert_int_equal(buf_puts(&b, "abc"), -1);
+  refuse = 0;
+  assert_true(b.oom);
+  assert_int_equal(buf_putc(&b, '\n'), -1);
+  assert_int_equal(b.len, 0);
+  assert_null(buf_take(&b, NULL));
+  assert_false(b.oom);
+  assert_int_equal(buf_puts(&b, "abc"), 0);
+  buf_clear(&b);
+  assert_int_equal(buf_puts(&b, "x"), 0);
+  assert_string_equal(buf_cstr(&b), "x");
+  buf_free(&b);
+  assert_int_equal(mem_used(m), 0);
+  mem_unref(m);
+}
+
+/* A capture (the exec's result, a $(...)) that cannot grow ends the exec
+ * instead of dropping output; an empty writer flushes nothing. */
+static void test_capture_nomem(void **st) {
+  (void)st;
+  mem *m = mem_new(refusing_alloc, NULL, 0);
+  budget b;
+  memset(&b, 0, sizeof b);
+  budget_defaults(&b.lim);
+  buf out;
+  buf_init(&out, m);
+  stream *cap = stream_capture(m, &b, &out, NULL, NULL, 1, 1);
+  refuse = 1;
+  assert_int_equal(stream_write(cap, "12345", 5), -1);
+  refuse = 0;
+  assert_int_equal(cap->err, ENOMEM);
+  assert_int_equal(b.stop, BUDGET_MEMORY);
+  writer w;
+  wr_init(&w, cap);
+  assert_int_equal(wr_write(&w, NULL, 0), 0);
+  stream_unref(cap);
+  buf_free(&out);
   mem_unref(m);
 }
 
@@ -356,6 +446,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mem_accounting),
       cmocka_unit_test(test_mem_cap),
+      cmocka_unit_test(test_mem_refused_stops_budget),
+      cmocka_unit_test(test_buf_oom_sticky),
+      cmocka_unit_test(test_capture_nomem),
       cmocka_unit_test(test_arena_marks),
       cmocka_unit_test(test_buf),
       cmocka_unit_test(test_fiber_order),
