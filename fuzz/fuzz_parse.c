@@ -11,6 +11,9 @@
 #include "core/mem.h"
 #include "shell/syntax/parse.h"
 
+/* the shell's nesting pairs (the default) */
+#include "text_mutator.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -194,11 +194,67 @@ static void test_speed_csv(void **state) {
   bh_free(h);
 }
 
+/* EREs are POSIX: leftmost-longest, and never limited by backtracking. */
+static void test_posix_regex(void **state) {
+  (void)state;
+  bh *h = bh_new();
+  static const acase rc[] = {
+      {"/^(a|aa)+c|a+b$/{print \"yes\"}",
+       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", "yes\n"},
+      {"{print ($0 ~ /^(a|aa)+c|a+b$/)}",
+       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", "1\n"},
+      {"{sub(/^(a|aa)+c|a+b$/, \"X\"); print}",
+       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", "X\n"},
+      {"BEGIN{match(\"abcd\", /b|bc|bcd/); print RSTART, RLENGTH}", "",
+       "2 3\n"},
+      {"{n = gsub(/x*|xy/, \"-\"); print n, $0}", "abcd\n", "5 -a-b-c-d-\n"},
+      {"BEGIN{n = split(\"a1b12c\", p, /1|12/); print n, p[2], p[3]}", "",
+       "3 b c\n"},
+  };
+  for (size_t i = 0; i < sizeof rc / sizeof rc[0]; i++) {
+    assert_int_equal(bh_run(h, rc[i].in, "awk", rc[i].prog, NULL), 0);
+    assert_string_equal(bh_out(h), rc[i].out);
+  }
+  bh_free(h);
+}
+
+/* Numbers out of every integer type's range (found by fuzz_awk): each
+ * conversion to an integer clamps instead of being undefined. */
+static void test_huge_numbers(void **state) {
+  (void)state;
+  bh *h = bh_new();
+  static const acase nc[] = {
+      {"BEGIN{x = 2^1024; print x, -x, x \"\", x % 3}", "",
+       "inf -inf inf -nan\n"},
+      {"{print \"[\" $(2^1024) \"]\", $(2^40)}", "a b\n", "[] \n"},
+      {"BEGIN{printf \"%d %o %x %u|\\n\", 2^1024, -2^1024, 2^64, -1e300}", "",
+       "inf 1000000000000000000000 ffffffffffffffff 9223372036854775808|\n"},
+      {"BEGIN{s = sprintf(\"%*d\", 2^1024, 1); t = sprintf(\"%*d\", -2^1024, "
+       "1); "
+       "u = sprintf(\"%.*f\", -2^1024, 1.5); print length(s), length(t), u}",
+       "", "100000 100000 1.500000\n"},
+      {"BEGIN{srand(2^1024); srand(-2^1024); ARGC = 2^1024; print \"ok\"}", "",
+       "ok\n"},
+  };
+  for (size_t i = 0; i < sizeof nc / sizeof nc[0]; i++) {
+    bh_run(h, nc[i].in, "awk", nc[i].prog, NULL);
+    assert_string_equal(bh_out(h), nc[i].out);
+  }
+  /* the character is arbitrary, the conversion must be defined */
+  assert_int_equal(
+      bh_run(h, "", "awk", "BEGIN{printf \"%c%c\", 1e300, -1e300}", NULL), 0);
+  assert_int_equal(bh_run(h, "", "awk", "BEGIN{exit 2^1024}", NULL), 255);
+  assert_int_equal(bh_run(h, "", "awk", "BEGIN{exit -2^1024}", NULL), 0);
+  assert_int_equal(bh_run(h, "", "awk", "{NF = 2^1024}", "x", NULL), 2);
+  bh_free(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_table),     cmocka_unit_test(test_options),
-      cmocka_unit_test(test_io),        cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_speed_csv),
+      cmocka_unit_test(test_table),        cmocka_unit_test(test_options),
+      cmocka_unit_test(test_io),           cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_speed_csv),    cmocka_unit_test(test_posix_regex),
+      cmocka_unit_test(test_huge_numbers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,14 +19,6 @@ const char bi_help_awk[] =
     "  -v var=value   set var to value before the program runs\n"
     "  -f progfile    take the program text from progfile (may be repeated)\n";
 
-static void *pmalloc(size_t n, void *ud) {
-  return mem_alloc((mem *)ud, n);
-}
-static void pfree(void *p, void *ud) {
-  if (p)
-    mem_free((mem *)ud, p);
-}
-
 /* Command-line values get string-literal escapes, then are strnums. */
 static aval unescape_val(awk *A, const char *s) {
   buf b;
@@ -90,10 +82,8 @@ int bi_awk(bi_ctx *c) {
   buf_init(&A->tmp, c->m);
   buf_init(&A->para, c->m);
   wr_init(&A->out, c->out);
-  A->gc = pcre2_general_context_create(pmalloc, pfree, c->m);
-  A->cc = A->gc ? pcre2_compile_context_create(A->gc) : NULL;
-  A->mc = A->gc ? pcre2_match_context_create(A->gc) : NULL;
-  A->dfaws = mem_alloc(c->m, 2048 * sizeof(int));
+  A->rxe_ok = rx_env_init(&A->rxe, c->m, 4 * 1024 * 1024) == 0;
+  A->rxe.bud = c->bud; /* long automaton searches poll it */
   for (int i = 0; i < SV_COUNT; i++)
     awk_global(A, special_names[i]);
   A->globals = NULL;
@@ -106,8 +96,7 @@ int bi_awk(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "+F:v:f:", opts);
   /* Everything set up above is needed from here on. */
-  if (!assigns || A->ngl != SV_COUNT || !A->gc || !A->cc || !A->mc ||
-      !A->dfaws || !g.operands) {
+  if (!assigns || A->ngl != SV_COUNT || !A->rxe_ok || !g.operands) {
     bi_error(c, "out of memory");
     st = 2;
     goto out;
@@ -203,8 +192,10 @@ int bi_awk(bi_ctx *c) {
       if (!eq)
         continue;
       aval *v = arr_get(A, env, *ev, (size_t)(eq - *ev), 1);
-      if (v)
+      if (v) {
+        av_free(A, v); /* a name listed twice keeps its last value */
         *v = av_strnum(A, eq + 1, strlen(eq + 1));
+      }
     }
     aval *v = arr_get(A, argv, "0", 1, 1);
     if (v)
@@ -280,13 +271,8 @@ out:
   mem_free(c->m, A->recache);
   mem_free(c->m, A->gnames);
   mem_free(c->m, A->funcs);
-  mem_free(c->m, A->dfaws);
-  if (A->mc)
-    pcre2_match_context_free(A->mc);
-  if (A->cc)
-    pcre2_compile_context_free(A->cc);
-  if (A->gc)
-    pcre2_general_context_free(A->gc);
+  if (A->rxe_ok)
+    rx_env_free(&A->rxe);
   buf_free(&A->tstr);
   buf_free(&A->rec);
   buf_free(&A->tmp);

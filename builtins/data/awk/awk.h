@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "builtins/builtin.h"
+#include "core/regex.h"
 
 typedef struct astr {
   uint32_t refs;
@@ -59,10 +60,8 @@ typedef struct cell {
 } cell;
 
 typedef struct are {
-  pcre2_code *re;
-  pcre2_match_data *md;
-  int longest; /* has alternation: find the longest match with the DFA */
-  int lit;     /* pattern is a plain literal (split fast path) */
+  rx rx;   /* POSIX leftmost-longest (core/regex.h) */
+  int lit; /* pattern is a plain literal (split fast path) */
   astr *src;
 } are;
 
@@ -302,9 +301,8 @@ struct awk {
   void *pj; /* jmp_buf of the parser */
   /* runtime */
   writer out;
-  pcre2_general_context *gc;
-  pcre2_compile_context *cc;
-  pcre2_match_context *mc;
+  rx_env rxe; /* PCRE2 contexts and DFA workspace of every regex */
+  int rxe_ok;
   are **recache; /* dynamic regex cache */
   size_t nrecache;
   are *fsre;
@@ -328,7 +326,6 @@ struct awk {
   uint64_t seed;
   double prevseed;
   int convgen; /* bumped when CONVFMT changes */
-  int *dfaws;  /* pcre2_dfa_match workspace */
   buf tmp;     /* scratch for subscripts and conversions */
   size_t *sp;  /* field spans: start, length pairs */
   size_t spcap;
@@ -369,6 +366,22 @@ static inline aval av_num(double d) {
 aval av_str(awk *A, const char *p, size_t n);
 aval av_strnum(awk *A, const char *p, size_t n);
 double av_tonum(awk *A, aval *v);
+/* A number as an integer, clamped to the type's range (NaN is 0): a
+ * script controls every number, and converting a double that does not fit
+ * is undefined behaviour. */
+static inline long long awk_toll(double d) {
+  if (d != d)
+    return 0;
+  if (d >= 9223372036854775807.0) /* 2^63 */
+    return INT64_MAX;
+  if (d <= -9223372036854775807.0)
+    return INT64_MIN;
+  return (long long)d;
+}
+static inline int awk_toint(double d) {
+  long long v = awk_toll(d);
+  return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int)v;
+}
 astr *av_tostr(awk *A, aval *v, int output); /* borrowed, valid while v */
 int av_true(awk *A, aval *v);
 int av_cmp(awk *A, aval *x, aval *y);
@@ -384,8 +397,12 @@ void arr_del(awk *A, aarr *a, const char *k, size_t n);
 are *re_compile(awk *A, const char *p, size_t n);
 void re_free(awk *A, are *r);
 are *re_dynamic(awk *A, aval *v);
+/* The leftmost-longest match at or after from: 1 with [*ms, *me), 0 none
+ * (or a matcher limit, which is fatal: awk_fatal). */
 int re_match(awk *A, are *r, const char *s, size_t n, size_t from, size_t *ms,
              size_t *me, int notbol);
+/* Does s[0..n) hold a match (for ~ and /re/ patterns)? */
+int re_test(awk *A, are *r, const char *s, size_t n);
 /* builtins, printf, I/O */
 aval awk_builtin(awk *A, node *e);
 int awk_format(awk *A, buf *o, const char *fmt, size_t fn, node *args);

@@ -260,6 +260,10 @@ void awk_set_field(awk *A, int i, aval v) {
       return;
     }
     grow_fields(A, i);
+    if (A->stop) { /* out of memory: there is no field i */
+      av_free(A, &v);
+      return;
+    }
     A->nf = i;
   }
   av_free(A, &A->flds[i]);
@@ -283,10 +287,10 @@ static int field_index(awk *A, node *x) {
   double d = av_tonum(A, &v);
   av_free(A, &v);
   if (d < 0) {
-    awk_fatal(A, "trying to access out of range field %d", (int)d);
+    awk_fatal(A, "trying to access out of range field %d", awk_toint(d));
     return -1;
   }
-  return (int)d;
+  return awk_toint(d);
 }
 
 /* ---- variables ---------------------------------------------------------- */
@@ -343,7 +347,7 @@ typedef struct akey {
 } akey;
 
 static void key_piece(awk *A, aval *v, const char **p, size_t *n, char *num) {
-  if (v->t == V_NUM && v->n == (double)(long long)v->n && fabs(v->n) < 1e16) {
+  if (v->t == V_NUM && fabs(v->n) < 1e16 && v->n == (double)(long long)v->n) {
     *n = (size_t)snprintf(num, 40, "%lld", (long long)v->n);
     *p = num;
     return;
@@ -410,7 +414,7 @@ void awk_assign_var(awk *A, node *lv, aval v) {
     if (!lv->local && lv->slot < SV_COUNT) {
       switch (lv->slot) {
       case SV_NF:
-        set_nf(A, (int)av_tonum(A, &v));
+        set_nf(A, awk_toint(av_tonum(A, &v)));
         av_free(A, &v);
         return;
       case SV_NR:
@@ -536,8 +540,7 @@ static int match_node(awk *A, node *rx, const char *s, size_t n) {
     re = re_dynamic(A, &pv);
     av_free(A, &pv);
   }
-  size_t ms, me;
-  return re && re_match(A, re, s, n, 0, &ms, &me, 0);
+  return re && re_test(A, re, s, n);
 }
 
 static int read_rec(awk *A, reader *r, const char **p, size_t *n);
@@ -671,9 +674,8 @@ aval awk_eval(awk *A, node *e) {
     return av_copy(e->v);
   case N_ERE: {
     rebuild(A);
-    size_t ms, me;
-    return av_num(re_match(A, e->re, A->f0.s ? A->f0.s->p : "",
-                           A->f0.s ? A->f0.s->len : 0, 0, &ms, &me, 0));
+    return av_num(re_test(A, e->re, A->f0.s ? A->f0.s->p : "",
+                          A->f0.s ? A->f0.s->len : 0));
   }
   case N_GROUP:
     return awk_eval(A, e->a);
@@ -1047,7 +1049,7 @@ static int exec(awk *A, node *s) {
   case S_EXIT:
     if (s->a) {
       aval v = awk_eval(A, s->a);
-      A->status = (int)av_tonum(A, &v) & 0xff;
+      A->status = (int)(awk_toll(av_tonum(A, &v)) & 0xff);
       av_free(A, &v);
     }
     A->exiting = 1;
@@ -1167,7 +1169,7 @@ int awk_next_main_record(awk *A, buf *line) {
       return 0;
     /* open the next operand */
     aval *argc = &A->globals[SV_ARGC].v;
-    int nargs = (int)av_tonum(A, argc);
+    int nargs = awk_toint(av_tonum(A, argc));
     const char *name = NULL;
     while (A->argi < nargs) {
       char key[32];

@@ -11,8 +11,6 @@
 #include "builtins/search/grep/grep.h"
 #include "builtins/textutil.h"
 
-#define DFA_WS 2048
-
 /* ---- strings and values ------------------------------------------------- */
 
 astr *as_new(awk *A, const char *p, size_t n) {
@@ -153,7 +151,7 @@ double av_tonum(awk *A, aval *v) {
 }
 
 static void fmt_num(char *out, size_t cap, double d, const char *fmt) {
-  if (d == (double)(long long)d && fabs(d) < 1e16) {
+  if (fabs(d) < 1e16 && d == (double)(long long)d) {
     snprintf(out, cap, "%lld", (long long)d);
   } else if (isnan(d)) {
     snprintf(out, cap, "%s", signbit(d) ? "-nan" : "nan");
@@ -182,7 +180,7 @@ astr *av_tostr(awk *A, aval *v, int output) {
   case V_UNINIT:
     return &empty_str;
   default: {
-    int integral = v->n == (double)(long long)v->n && fabs(v->n) < 1e16;
+    int integral = fabs(v->n) < 1e16 && v->n == (double)(long long)v->n;
     if (v->s && (integral || (v->f & VF_NUMOK) == (unsigned)(output ? 8 : 0)))
       if (integral)
         return v->s;
@@ -418,36 +416,37 @@ are *re_compile(awk *A, const char *p, size_t n) {
     A->stop = 1;
     return NULL;
   }
-  int ec;
-  PCRE2_SIZE eo;
-  pcre2_code *code =
-      pcre2_compile((PCRE2_SPTR)(pt.data ? pt.data : ""), pt.len,
-                    PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, &ec, &eo, A->cc);
-  buf_free(&pt);
-  if (!code) {
-    PCRE2_UCHAR msg[256];
-    pcre2_get_error_message(ec, msg, sizeof msg);
-    stream_printf(A->c->err, "awk: regular expression error: %s\n", msg);
-    buf_free(&esc);
-    A->status = 2;
-    A->stop = 1;
-    return NULL;
-  }
-  pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
   are *r = mem_calloc(A->m, 1, sizeof *r);
   if (!r) {
-    pcre2_code_free(code);
+    buf_free(&pt);
     buf_free(&esc);
     awk_fatal(A, "out of memory");
     return NULL;
   }
-  r->re = code;
-  r->md = pcre2_match_data_create_from_pattern(code, A->gc);
-  r->longest = memchr(p, '|', n) != NULL;
+  int ec;
+  size_t eo;
+  if (rx_compile(&A->rxe, &r->rx, pt.data ? pt.data : "", pt.len,
+                 PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, RX_POSIX, NULL, &ec,
+                 &eo) < 0) {
+    buf_free(&pt);
+    buf_free(&esc);
+    mem_free(A->m, r);
+    if (ec == PCRE2_ERROR_NOMEMORY) {
+      awk_fatal(A, "out of memory");
+      return NULL;
+    }
+    PCRE2_UCHAR msg[256];
+    pcre2_get_error_message(ec, msg, sizeof msg);
+    stream_printf(A->c->err, "awk: regular expression error: %s\n", msg);
+    A->status = 2;
+    A->stop = 1;
+    return NULL;
+  }
+  buf_free(&pt);
   r->lit = gr_is_literal(esc.data ? esc.data : "", esc.len, 1);
   buf_free(&esc);
   r->src = as_new(A, p, n);
-  if (!r->md || !r->src) {
+  if (!r->src) {
     re_free(A, r);
     awk_fatal(A, "out of memory");
     return NULL;
@@ -465,10 +464,9 @@ are *re_compile(awk *A, const char *p, size_t n) {
 }
 
 void re_free(awk *A, are *r) {
-  if (r->md)
-    pcre2_match_data_free(r->md);
-  pcre2_code_free(r->re);
-  as_unref(A, r->src);
+  rx_free(&r->rx);
+  if (r->src)
+    as_unref(A, r->src);
   mem_free(A->m, r);
 }
 
@@ -477,27 +475,30 @@ are *re_dynamic(awk *A, aval *v) {
   return re_compile(A, s->p, s->len);
 }
 
+/* A matcher limit: only back-references still backtrack without bound,
+ * and awk stops rather than take it for "no match". */
+static int re_failed(awk *A, int rc) {
+  char msg[128];
+  if (rc == RX_STOPPED) { /* the budget stopped it: the shell says why */
+    A->stop = 1;
+    return 0;
+  }
+  awk_fatal(A, "regular expression match failed: %s",
+            rx_strerror(rc, msg, sizeof msg));
+  return 0;
+}
+
 int re_match(awk *A, are *r, const char *s, size_t n, size_t from, size_t *ms,
              size_t *me, int notbol) {
-  int rc = pcre2_match(r->re, (PCRE2_SPTR)s, n, from, notbol ? PCRE2_NOTBOL : 0,
-                       r->md, A->mc);
-  if (rc < 0)
-    return 0;
-  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(r->md);
-  *ms = ov[0];
-  *me = ov[1];
-  if (r->longest && A->dfaws) {
-    /* POSIX wants the longest match at the leftmost start */
-    int d = pcre2_dfa_match(r->re, (PCRE2_SPTR)s, n, *ms,
-                            PCRE2_ANCHORED | (notbol ? PCRE2_NOTBOL : 0), r->md,
-                            A->mc, A->dfaws, DFA_WS);
-    if (d >= 0 || d == 0) {
-      ov = pcre2_get_ovector_pointer(r->md);
-      if (ov[1] > *me)
-        *me = ov[1];
-    }
-  }
-  return 1;
+  int rc = rx_search(&r->rx, s, n, from, notbol ? PCRE2_NOTBOL : 0, RX_EXTENT,
+                     ms, me);
+  return rc < 0 ? re_failed(A, rc) : rc;
+}
+
+int re_test(awk *A, are *r, const char *s, size_t n) {
+  size_t ms, me;
+  int rc = rx_search(&r->rx, s, n, 0, 0, RX_ANY, &ms, &me);
+  return rc < 0 ? re_failed(A, rc) : rc;
 }
 
 /* ---- printf ------------------------------------------------------------- */
@@ -539,8 +540,12 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     int width = -1, prec = -1;
     if (i < fn && f[i] == '*') {
       aval v = next_arg(A, &args);
-      width = (int)av_tonum(A, &v);
+      width = awk_toint(av_tonum(A, &v));
       av_free(A, &v);
+      /* the same cap as a width written out; negating INT_MIN below
+       * would overflow */
+      if (width > 100000 || width < -100000)
+        width = width < 0 ? -100000 : 100000;
       i++;
     } else {
       while (i < fn && f[i] >= '0' && f[i] <= '9') {
@@ -555,8 +560,12 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       prec = 0;
       if (i < fn && f[i] == '*') {
         aval v = next_arg(A, &args);
-        prec = (int)av_tonum(A, &v);
+        prec = awk_toint(av_tonum(A, &v));
         av_free(A, &v);
+        if (prec > 100000)
+          prec = 100000;
+        if (prec < 0) /* as C: a negative precision is none */
+          prec = -1;
         i++;
       } else {
         while (i < fn && f[i] >= '0' && f[i] <= '9') {
@@ -618,7 +627,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
-      unsigned long long u = d < 0         ? (unsigned long long)(long long)d
+      unsigned long long u = d < 0         ? (unsigned long long)awk_toll(d)
                              : d >= 1.8e19 ? ~0ull
                                            : (unsigned long long)d;
       spec[k] = 'l';
@@ -652,7 +661,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       char cb[8];
       if (conv == 'c') {
         if (v.t == V_NUM) {
-          unsigned cp = (unsigned)av_tonum(A, &v);
+          unsigned cp = (unsigned)awk_toll(av_tonum(A, &v));
           if (cp < 256) {
             cb[0] = (char)cp;
             n = 1;
@@ -720,6 +729,10 @@ aio *io_get(awk *A, const char *name, int kind) {
   if (!io)
     return NULL;
   io->name = mem_strdup(A->m, name);
+  if (!io->name) {
+    mem_free(A->m, io);
+    return NULL;
+  }
   io->kind = kind;
   buf_init(&io->pipebuf, A->m);
   int err = 0;
@@ -737,13 +750,18 @@ aio *io_get(awk *A, const char *name, int kind) {
     buf_init(&out, A->m);
     stream *cap = stream_capture(A->m, A->c->bud, &out, NULL, NULL, 1, 0);
     stream *nul = stream_null(A->m, A->c->bud);
-    run_cmd(A, name, nul, cap);
-    stream_unref(cap);
+    if (cap && nul)
+      run_cmd(A, name, nul, cap);
+    /* waits for background jobs of the command that still hold cap */
+    stream_capture_finish(cap);
     stream_unref(nul);
-    io->rs = stream_mem_reader(A->m, A->c->bud, out.data ? out.data : "",
-                               out.len, 0);
+    /* output cut short for lack of memory is no output */
+    if (cap && nul && !out.oom)
+      io->rs = stream_mem_reader(A->m, A->c->bud, out.data ? out.data : "",
+                                 out.len, 0);
     buf_free(&out);
-    rd_init(&io->rd, A->m, io->rs);
+    if (io->rs)
+      rd_init(&io->rd, A->m, io->rs);
   }
   if (!io->s && !io->rs) {
     (void)err;
@@ -1165,7 +1183,7 @@ aval awk_builtin(awk *A, node *e) {
     }
     A->prevseed = d;
     A->seed =
-        (uint64_t)(int64_t)d * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+        (uint64_t)awk_toll(d) * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
     return av_num(prev);
   }
   case B_CLOSE: {
