@@ -62,11 +62,17 @@ vsh_status api_fail(vsh_sandbox *sb, vsh_status st, int code, const char *fmt,
                     ...) {
   if (!sb)
     return st;
+  /* Some calls record their error after dropping the lock, and another
+   * thread may be making a call on the same sandbox meanwhile (calls are
+   * serialized, not confined to one thread): write under the lock, which
+   * is recursive, so callers that still hold it are fine. */
+  api_lock(sb);
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(sb->errmsg, sizeof sb->errmsg, fmt, ap);
   va_end(ap);
   sb->errcode = code;
+  api_unlock(sb);
   return st;
 }
 
@@ -105,10 +111,29 @@ char *api_strdup_out(const char *s, size_t n) {
   return p;
 }
 
-void api_lock(vsh_sandbox *sb) {
-  pthread_mutex_lock(&sb->lock);
+/* A token per thread: the address of a thread-local (never written). */
+static const void *api_thread_id(void) {
+  static _Thread_local char me;
+  return &me;
 }
+
+void api_lock(vsh_sandbox *sb) {
+  const void *me = api_thread_id();
+  /* Only this thread ever stores its own token, so seeing it (even with a
+   * relaxed load) means this thread holds the lock. */
+  if (atomic_load_explicit(&sb->owner, memory_order_relaxed) == me) {
+    sb->depth++;
+    return;
+  }
+  pthread_mutex_lock(&sb->lock);
+  atomic_store_explicit(&sb->owner, me, memory_order_relaxed);
+  sb->depth = 1;
+}
+
 void api_unlock(vsh_sandbox *sb) {
+  if (--sb->depth)
+    return;
+  atomic_store_explicit(&sb->owner, NULL, memory_order_relaxed);
   pthread_mutex_unlock(&sb->lock);
 }
 
@@ -205,11 +230,8 @@ static vsh_sandbox *api_alloc(const vsh_config *cfg, mem *m) {
   if (!sb)
     return NULL;
   sb->m = m;
-  pthread_mutexattr_t at;
-  pthread_mutexattr_init(&at);
-  pthread_mutexattr_settype(&at, PTHREAD_MUTEX_RECURSIVE);
-  pthread_mutex_init(&sb->lock, &at);
-  pthread_mutexattr_destroy(&at);
+  pthread_mutex_init(&sb->lock, NULL);
+  atomic_init(&sb->owner, NULL);
   sb->lim = cfg->limits;
   budget_defaults(&sb->lim);
   sb->clock = cfg->clock;

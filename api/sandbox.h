@@ -35,7 +35,14 @@ struct vsh_sandbox {
   mem *m;
   vfs *v;
   sched *sc;
-  pthread_mutex_t lock; /* recursive: host commands may call file APIs */
+  /* Calls are serialized by lock. It is re-entered by the thread that
+   * holds it (host commands call file APIs from inside an exec), counted
+   * in depth rather than by a recursive mutex: the exec runs in fibers,
+   * which ThreadSanitizer tracks as threads of their own, and a recursive
+   * relock from a fiber would read to it as a double lock. */
+  pthread_mutex_t lock;
+  _Atomic(const void *) owner; /* api_thread_id() of the holder, or NULL */
+  unsigned depth;              /* re-entries of the holder */
   vsh_limits lim;
   vsh_clock_fn clock;
   void *clock_ud;

@@ -1,5 +1,9 @@
 /* Context switch for x86-64 System V: callee-saved registers plus the SSE
- * control word and x87 control word, which the ABI also makes callee-saved. */
+ * control word and x87 control word, which the ABI also makes callee-saved.
+ * The sanitizers are told about each switch by the callers in fiber.c
+ * (AddressSanitizer's start/finish_switch_fiber, ThreadSanitizer's
+ * __tsan_switch_to_fiber just before ctx_switch); ctx_switch is never
+ * called from anywhere else, so no switch goes unannounced. */
 #if defined(__x86_64__) && !defined(VSH_USE_UCONTEXT)
 	.text
 	.globl ctx_switch

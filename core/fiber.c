@@ -25,7 +25,32 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+/* ThreadSanitizer keeps a shadow call stack and a vector clock per thread;
+ * a stack switch it is not told about corrupts both (wrong frames in
+ * reports, false races). Each fiber gets a TSan fiber context, and every
+ * switch names its target just before it happens. The switches synchronize
+ * (flags 0): the scheduler really orders the fibers it runs, so what one
+ * fiber wrote before a switch is visible to the next one. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define VSH_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define VSH_TSAN 1
+#endif
+#ifdef VSH_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
 #define DEFAULT_STACK ((size_t)8 << 20)
+/* The lowest 64 KiB of each stack are never mapped readable: an overflow
+ * that slips past every depth check faults there instead of writing into
+ * whatever lies below. 64 KiB rather than one page so that a frame with a
+ * large local array cannot step over it (the build also probes big frames
+ * page by page with -fstack-clash-protection, for our code; the guard's
+ * size covers the libraries' code too). Address space only, never memory. */
+#define GUARD ((size_t)64 << 10)
 #define POOL_MAX 8
 
 enum { F_RUNNABLE, F_BLOCKED, F_RUNNING, F_DONE };
@@ -36,6 +61,8 @@ struct fiber {
   void *arg;
   int state;
   int woken;   /* a wake arrived while not blocked */
+  int killed;  /* its group was killed (sched_kill_group) */
+  void *group; /* inherited from the fiber that spawned it */
   char *stack; /* mapping base (guard page first) */
   size_t stack_size;
   fiber *next;          /* run queue or pool */
@@ -44,6 +71,10 @@ struct fiber {
   void *sp;
 #else
   ucontext_t uc;
+#endif
+#ifdef VSH_TSAN
+  void *tsan;        /* this fiber's context, from spawn to finish */
+  void *tsan_caller; /* the context run_one switched from */
 #endif
 };
 
@@ -119,6 +150,9 @@ static void to_root(sched *s, fiber *f) {
   __sanitizer_start_switch_fiber(f->state == F_DONE ? NULL : &fake,
                                  s->root_bottom, s->root_size);
 #endif
+#ifdef VSH_TSAN
+  __tsan_switch_to_fiber(f->tsan_caller, 0);
+#endif
 #if VSH_CTX_ASM
   ctx_switch(&f->sp, s->root_sp);
 #else
@@ -165,8 +199,8 @@ static void prepare(fiber *f) {
   f->sp = sp;
 #else
   getcontext(&f->uc);
-  f->uc.uc_stack.ss_sp = f->stack + 4096;
-  f->uc.uc_stack.ss_size = f->stack_size - 4096;
+  f->uc.uc_stack.ss_sp = f->stack + GUARD;
+  f->uc.uc_stack.ss_size = f->stack_size - GUARD;
   f->uc.uc_link = NULL;
   uintptr_t p = (uintptr_t)f;
   makecontext(&f->uc, (void (*)(void))uc_entry, 2, (unsigned)(p & 0xffffffffu),
@@ -191,22 +225,41 @@ fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
       free(f);
       return NULL;
     }
-    mprotect(f->stack, 4096, PROT_NONE); /* guard page */
+    if (mprotect(f->stack, GUARD, PROT_NONE)) { /* guard region */
+      munmap(f->stack, f->stack_size);
+      free(f);
+      return NULL;
+    }
   }
 #ifdef VSH_ASAN
   /* Frames of a previous owner of this stack (or of an earlier mapping at
    * the same address) stay poisoned in the shadow memory: clear them. */
-  __asan_unpoison_memory_region(f->stack + 4096, f->stack_size - 4096);
+  __asan_unpoison_memory_region(f->stack + GUARD, f->stack_size - GUARD);
 #endif
   f->s = s;
   f->fn = fn;
   f->arg = arg;
   f->woken = 0;
+  f->killed = 0;
+  f->group = s->cur ? s->cur->group : NULL;
   f->state = F_RUNNABLE;
+#ifdef VSH_TSAN
+  /* A fresh context per run: a finished fiber's shadow stack still holds
+   * the frames it never returned from (fiber_entry_main, to_root). */
+  f->tsan = __tsan_create_fiber(0);
+#endif
   prepare(f);
   enqueue(s, f);
   s->nlive++;
   return f;
+}
+
+/* The current stack position. Not the address of a local: with ASan's
+ * detect_stack_use_after_return, address-taken locals live on a "fake
+ * stack" in the heap, so a depth check based on one never fires and deep
+ * recursion overflows the real stack. The frame address is always on it. */
+static inline char *stack_here(void) {
+  return (char *)__builtin_frame_address(0);
 }
 
 /* The fiber running on this thread, for stack_left(). */
@@ -216,8 +269,11 @@ size_t stack_left(void) {
   const fiber *f = tls_fiber;
   if (!f)
     return SIZE_MAX;
-  char probe;
-  return (size_t)(&probe - (f->stack + 4096));
+  return (size_t)(stack_here() - (f->stack + GUARD));
+}
+
+sched *sched_running(void) {
+  return tls_fiber ? tls_fiber->s : NULL;
 }
 
 static void run_one(sched *s, fiber *f) {
@@ -227,7 +283,12 @@ static void run_one(sched *s, fiber *f) {
   f->state = F_RUNNING;
 #ifdef VSH_ASAN
   void *fake = NULL;
-  __sanitizer_start_switch_fiber(&fake, f->stack + 4096, f->stack_size - 4096);
+  __sanitizer_start_switch_fiber(&fake, f->stack + GUARD,
+                                 f->stack_size - GUARD);
+#endif
+#ifdef VSH_TSAN
+  f->tsan_caller = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(f->tsan, 0);
 #endif
 #if VSH_CTX_ASM
   ctx_switch(&s->root_sp, f->sp);
@@ -240,6 +301,10 @@ static void run_one(sched *s, fiber *f) {
   s->cur = NULL;
   tls_fiber = outer;
   if (f->state == F_DONE) {
+#ifdef VSH_TSAN
+    __tsan_destroy_fiber(f->tsan); /* not current: we are back on ours */
+    f->tsan = NULL;
+#endif
     s->nlive--;
     if (s->npool < POOL_MAX) {
       f->next = s->pool;
@@ -329,7 +394,34 @@ size_t fiber_stack_left(const sched *s) {
   fiber *f = s->cur;
   if (!f)
     return SIZE_MAX;
-  char probe;
-  char *lo = f->stack + 4096;
-  return (size_t)(&probe - lo);
+  char *lo = f->stack + GUARD;
+  return (size_t)(stack_here() - lo);
+}
+
+void fiber_set_group(sched *s, void *group) {
+  if (s->cur)
+    s->cur->group = group;
+}
+
+int sched_current_killed(const sched *s) {
+  return s && s->cur && s->cur->killed;
+}
+
+void sched_kill_group(sched *s, void *group) {
+  if (!group)
+    return;
+  if (s->cur && s->cur->group == group)
+    s->cur->killed = 1;
+  for (fiber *f = s->head; f; f = f->next)
+    if (f->group == group)
+      f->killed = 1;
+  /* Blocked ones are woken to see it; waking edits the blocked list. */
+  for (fiber *f = s->blocked; f;) {
+    fiber *n = f->bnext;
+    if (f->group == group) {
+      f->killed = 1;
+      fiber_wake(s, f);
+    }
+    f = n;
+  }
 }

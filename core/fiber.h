@@ -36,6 +36,19 @@ size_t stack_left(void);
  * deeper: enough for any single step between two checks. */
 #define STACK_RESERVE ((size_t)256 * 1024)
 
+/* The scheduler of the fiber running on this thread, or NULL outside
+ * fibers: for code that must block but was handed no scheduler. */
+sched *sched_running(void);
+
+/* Groups: a fiber belongs to the group of the fiber that spawned it,
+ * unless it sets its own (a background job does, and its pipeline stages
+ * inherit it). Killing a group marks its fibers and wakes the blocked
+ * ones; the budget of the exec then stops them at their next check. */
+void fiber_set_group(sched *s, void *group); /* the running fiber's */
+void sched_kill_group(sched *s, void *group);
+/* The running fiber's group was killed. */
+int sched_current_killed(const sched *s);
+
 /* Fibers spawned and not finished yet (running, runnable or blocked). */
 int sched_live(const sched *s);
 

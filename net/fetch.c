@@ -217,11 +217,18 @@ static curl_socket_t curl_open_cb(void *ud, curlsocktype purpose,
   return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
 }
 
+/* The abort flag is a cancel token's atomic_int, set from another thread
+ * (vsh_cancel_set), seen through vsh_http_request's volatile int pointer:
+ * a plain read of it is a data race, so read it atomically. */
+static int abort_set(volatile const int *flag) {
+  return flag && __atomic_load_n(flag, __ATOMIC_RELAXED);
+}
+
 static int xferinfo_cb(void *ud, curl_off_t a, curl_off_t b, curl_off_t c,
                        curl_off_t d) {
   fetch *f = ud;
   (void)a, (void)b, (void)c, (void)d;
-  return f->abort && *f->abort;
+  return abort_set(f->abort);
 }
 
 /* ---- building a hop ------------------------------------------------------ */
@@ -405,7 +412,7 @@ static int curl_hop(fetch *f, CURLM *multi, CURL *e, hop *h) {
     }
     if (done)
       break;
-    if (f->abort && *f->abort) {
+    if (abort_set(f->abort)) {
       aborted = 1;
       break;
     }
@@ -519,7 +526,7 @@ static int host_hop(fetch *f, hop *h) {
   }
   free(hres.headers);
   free(hres.body);
-  if (f->abort && *f->abort) {
+  if (abort_set(f->abort)) {
     msg(r, "Operation cancelled");
     return 42;
   }
@@ -713,7 +720,7 @@ int net_fetch(const net_policy *p, const net_request *req,
       cb->on_request(cb->ud, &info);
     }
     hop_reset(&f);
-    if (abort && *abort) {
+    if (abort_set(abort)) {
       rc = 42;
       msg(resp, "Operation cancelled");
       break;

@@ -503,7 +503,11 @@ static int apply(cu *k, const copt *o, const char *arg) {
       buf_free(&b);
       if (!all)
         return 27;
-      for (char *line = strtok(all, "\r\n"); line; line = strtok(NULL, "\r\n"))
+      /* strtok_r: strtok's hidden position is shared by every thread, and
+       * sandboxes on other threads may be running curl too */
+      char *save = NULL;
+      for (char *line = strtok_r(all, "\r\n", &save); line;
+           line = strtok_r(NULL, "\r\n", &save))
         if (header_arg(k, line))
           return 27;
     } else if (header_arg(k, arg)) {
