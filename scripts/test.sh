@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: the layering check, a Release build and an AddressSanitizer +
 # UndefinedBehaviorSanitizer build, each with warnings as errors, all unit,
-# driver, CLI and spec tests, then the install test (a program built against
+# driver, CLI and spec tests, the thread tests under ThreadSanitizer
+# (scripts/tsan.sh), a short fuzzing pass (scripts/fuzz-smoke.sh),
+# then the install test (a program built against
 # the installed package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +22,11 @@ cmake --build "$out/asan" -j"$jobs"
 (cd "$out/asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs" -E '^spec_oils$')
+
+# the thread tests under ThreadSanitizer
+bash scripts/tsan.sh
+
+# a short libFuzzer run of the shell fuzzers, and the fuzz corpora replayed
+bash scripts/fuzz-smoke.sh
 
 bash scripts/install-test.sh "$out/release"
