@@ -585,6 +585,16 @@ static aval do_getline(awk *A, node *e) {
 
 static aval call(awk *A, node *e) {
   afunc *f = &A->funcs[e->slot];
+  /* Once stopped (an error, exit, a limit), no call runs its body: an
+   * expression like f(n-1) + f(n-1) would otherwise go on calling, 2^depth
+   * times. Every call polls the budget, so recursion without loops still
+   * meets the deadline. */
+  if (A->stop)
+    return av_num(0);
+  if (A->c->bud && budget_poll(A->c->bud)) {
+    A->stop = 1;
+    return av_num(0);
+  }
   if (A->depth >= 1000 || stack_left() < STACK_RESERVE) {
     awk_fatal(A, "function call nesting too deep");
     return av_num(0);
