@@ -73,22 +73,6 @@ static int sink(void *ud, const void *d, size_t n) {
   return 0;
 }
 
-typedef struct tbuf {
-  char *p;
-  size_t n, cap;
-} tbuf;
-
-static int keep(void *ud, const void *d, size_t n) {
-  tbuf *b = ud;
-  if (b->n + n > b->cap) {
-    b->cap = (b->n + n) * 2;
-    b->p = realloc(b->p, b->cap);
-  }
-  memcpy(b->p + b->n, d, n);
-  b->n += n;
-  return 0;
-}
-
 static void *deep_body(void *arg) {
   (void)arg;
   mem *m = mem_new(NULL, NULL, 0);
@@ -171,7 +155,7 @@ static void test_deep_persist_hydrate(void **state) {
     assert_int_equal(vfs_rename(v, "/tmp/t", "b", "a"), 0);
   }
   tbuf t = {0};
-  assert_int_equal(vfs_persist(v, "/", "/tmp/t", NULL, keep, &t), 0);
+  assert_int_equal(vfs_persist(v, "/", "/tmp/t", NULL, tbuf_sink, &t), 0);
   vfs *w = mkvfs(m);
   vfs_snap *before = vfs_snapshot(w);
   char msg[256];

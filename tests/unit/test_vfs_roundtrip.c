@@ -46,23 +46,6 @@ static unsigned below(unsigned n) {
   return (unsigned)(rnd() % n);
 }
 
-typedef struct tbuf {
-  char *p;
-  size_t n, cap;
-} tbuf;
-
-static int sink(void *ud, const void *d, size_t n) {
-  tbuf *b = ud;
-  if (b->n + n > b->cap) {
-    b->cap = (b->n + n) * 2;
-    b->p = realloc(b->p, b->cap);
-    assert_non_null(b->p);
-  }
-  memcpy(b->p + b->n, d, n);
-  b->n += n;
-  return 0;
-}
-
 /* ---- the random tree ---------------------------------------------------- */
 
 typedef struct names {
@@ -329,7 +312,7 @@ static void one_tree(mem *m, uint64_t seed) {
   build(v);
   vfs_privileged_leave(v);
   tbuf t = {0};
-  int rc = vfs_persist(v, "/", WS, NULL, sink, &t);
+  int rc = vfs_persist(v, "/", WS, NULL, tbuf_sink, &t);
   if (rc)
     fail_msg("seed %llu: persist failed: %d", (unsigned long long)seed, rc);
   vfs *w = mkvfs(m);

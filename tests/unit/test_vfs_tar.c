@@ -20,22 +20,6 @@
 
 #define H "/home/user"
 
-typedef struct tbuf {
-  char *p;
-  size_t n, cap;
-} tbuf;
-
-static int sink(void *ud, const void *d, size_t n) {
-  tbuf *b = ud;
-  if (b->n + n > b->cap) {
-    b->cap = (b->n + n) * 2;
-    b->p = realloc(b->p, b->cap);
-  }
-  memcpy(b->p + b->n, d, n);
-  b->n += n;
-  return 0;
-}
-
 /* A raw ustar member. */
 static void member(tbuf *b, const char *name, char type, unsigned mode,
                    const char *data, size_t len, const char *link) {
@@ -56,18 +40,18 @@ static void member(tbuf *b, const char *name, char type, unsigned mode,
   for (int i = 0; i < 512; i++)
     sum += (unsigned char)h[i];
   snprintf(h + 148, 8, "%06o", sum);
-  sink(b, h, 512);
+  tbuf_sink(b, h, 512);
   if (len) {
-    sink(b, data, len);
+    tbuf_sink(b, data, len);
     static const char z[512];
     if (len % 512)
-      sink(b, z, 512 - len % 512);
+      tbuf_sink(b, z, 512 - len % 512);
   }
 }
 
 static void end(tbuf *b) {
   static const char z[1024];
-  sink(b, z, 1024);
+  tbuf_sink(b, z, 1024);
 }
 
 /* Compare two trees: type, mode, content, link target, mtime seconds. */
@@ -144,7 +128,7 @@ static void test_roundtrip(void **state) {
   build_tree(v);
   tbuf t = {0};
   const char *skip[] = {"node_modules", "./src/empty", NULL};
-  assert_int_equal(vfs_persist(v, H, "ws", skip, sink, &t), 0);
+  assert_int_equal(vfs_persist(v, H, "ws", skip, tbuf_sink, &t), 0);
   assert_int_equal(t.n % 512, 0);
   vfs *w = mkvfs(m);
   char msg[256];
@@ -424,7 +408,7 @@ static void test_gnu_layouts(void **state) {
   assert_int_equal(st.mode, 04755);
   /* and a persist of that gives the same tree, hard link included */
   tbuf p = {0};
-  assert_int_equal(vfs_persist(v, H, "dst", NULL, sink, &p), 0);
+  assert_int_equal(vfs_persist(v, H, "dst", NULL, tbuf_sink, &p), 0);
   vfs *w = mkvfs(m);
   assert_int_equal(vfs_hydrate(w, H, "dst", p.p, p.n, msg, sizeof msg), 0);
   same_tree(v, H "/dst", w, H "/dst");

@@ -1,6 +1,7 @@
 /*
  * vfs_harness.h - what the vfs unit tests share: a vfs with the default
- * layout, and the vfs's own consistency check as an assertion.
+ * layout, the vfs's own consistency check as an assertion, and a growing
+ * byte buffer to persist archives into.
  *
  * Link layers: core vfs.
  */
@@ -11,6 +12,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -29,6 +32,24 @@ static inline vfs *mkvfs(mem *m) {
   assert_non_null(v);
   assert_int_equal(vfs_default_layout(v), 0);
   return v;
+}
+
+/* Bytes written by vfs_persist (tbuf_sink as its writer); free p after. */
+typedef struct tbuf {
+  char *p;
+  size_t n, cap;
+} tbuf;
+
+static inline int tbuf_sink(void *ud, const void *d, size_t n) {
+  tbuf *b = ud;
+  if (b->n + n > b->cap) {
+    b->cap = (b->n + n) * 2;
+    b->p = realloc(b->p, b->cap);
+    assert_non_null(b->p);
+  }
+  memcpy(b->p + b->n, d, n);
+  b->n += n;
+  return 0;
 }
 
 #endif
