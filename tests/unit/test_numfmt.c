@@ -53,9 +53,11 @@ static void test_huge_is_bounded(void **st) {
   check("printf 'a%99999999999db|%d\\n' 1 2", "ab|2\n", 0);
   run_with("seq -f '%99999999999f' 1 1", 0, 1,
            "seq: write error: Value too large for defined data type");
-  run_with("printf '%2147483647d' 1 | wc -c", 200, 124, "deadline");
-  run_with("printf '%.2147483647f' 1 | wc -c", 200, 124, "deadline");
-  run_with("seq -f '%2147483647f' 1 1 | wc -c", 200, 124, "deadline");
+  /* 2 GiB of padding can stream in under 200 ms (the pipe passes it
+   * without copying), so 50 of them make sure the deadline comes first */
+  run_with("printf '%2147483647d' {1..50} | wc -c", 200, 124, "deadline");
+  run_with("printf '%.2147483647f' {1..50} | wc -c", 200, 124, "deadline");
+  run_with("seq -f '%2147483647f' 1 50 | wc -c", 200, 124, "deadline");
   run_with("printf '%999999999d' 1", 0, 126, "output bytes limit");
   run_with("printf -v x '%999999999d' 1", 0, 126, "string length limit");
   check("printf '%999999999d' 1 | head -c 3; echo \" ${PIPESTATUS[0]}\"",
