@@ -124,13 +124,13 @@ static void build_tree(vfs *v) {
 static void test_roundtrip(void **state) {
   (void)state;
   mem *m = mem_new(NULL, NULL, 0);
-  vfs *v = mkvfs(m);
+  vfs *v = mkvfs_fixed(m);
   build_tree(v);
   tbuf t = {0};
   const char *skip[] = {"node_modules", "./src/empty", NULL};
   assert_int_equal(vfs_persist(v, H, "ws", skip, tbuf_sink, &t), 0);
   assert_int_equal(t.n % 512, 0);
-  vfs *w = mkvfs(m);
+  vfs *w = mkvfs_fixed(m);
   char msg[256];
   assert_int_equal(vfs_hydrate(w, H, "restored", t.p, t.n, msg, sizeof msg), 0);
   check_ok(w);
@@ -153,7 +153,7 @@ static void test_roundtrip(void **state) {
   assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
   size_t gzl = cap - z.avail_out;
   deflateEnd(&z);
-  vfs *g = mkvfs(m);
+  vfs *g = mkvfs_fixed(m);
   assert_int_equal(vfs_hydrate(g, "/", "/tmp/g", gz, gzl, msg, sizeof msg), 0);
   same_tree(v, H "/ws", g, "/tmp/g");
   /* a corrupt gzip stream is rejected */

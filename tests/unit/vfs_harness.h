@@ -34,6 +34,22 @@ static inline vfs *mkvfs(mem *m) {
   return v;
 }
 
+/* A clock that never moves: trees built and compared across a second
+ * boundary keep equal mtimes. */
+static inline int64_t stopped_clock(void *ud, int monotonic) {
+  (void)ud;
+  return monotonic ? 1 : INT64_C(1700000000) * 1000000000;
+}
+
+/* Like mkvfs, with the clock stopped at stopped_clock's time. */
+static inline vfs *mkvfs_fixed(mem *m) {
+  vfs_config c = {.clock = stopped_clock};
+  vfs *v = vfs_new(m, &c);
+  assert_non_null(v);
+  assert_int_equal(vfs_default_layout(v), 0);
+  return v;
+}
+
 /* Bytes written by vfs_persist (tbuf_sink as its writer); free p after. */
 typedef struct tbuf {
   char *p;
