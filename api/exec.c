@@ -106,8 +106,16 @@ static int run_setup(vsh_sandbox *sb, sh_run *r, const vsh_exec_opts *o,
   r->sc = sb->sc;
   memset(&r->bud, 0, sizeof r->bud);
   r->bud.lim = sb->lim;
-  if (o && o->timeout_ms > 0)
+  if (o && o->timeout_ms > 0) {
+    /* this exec's deadline is the caller's choice: as at open, the count
+     * limits the caller left unset are off under it */
+    vsh_limits l = sb->lim_asked;
+    l.timeout_ms = o->timeout_ms;
+    budget_defaults(&l);
+    r->bud.lim.max_commands = l.max_commands;
+    r->bud.lim.max_loop_iterations = l.max_loop_iterations;
     r->bud.lim.timeout_ms = o->timeout_ms;
+  }
   r->bud.clock = NULL; /* the monotonic host clock: deadlines are real */
   r->bud.m = sb->m;
   r->bud.sc = sb->sc;

@@ -232,7 +232,7 @@ static vsh_sandbox *api_alloc(const vsh_config *cfg, mem *m) {
   sb->m = m;
   pthread_mutex_init(&sb->lock, NULL);
   atomic_init(&sb->owner, NULL);
-  sb->lim = cfg->limits;
+  sb->lim = sb->lim_asked = cfg->limits;
   budget_defaults(&sb->lim);
   sb->clock = cfg->clock;
   sb->clock_ud = cfg->clock_ud;
@@ -477,7 +477,7 @@ static void config_of(vsh_sandbox *sb, vsh_config *cfg) {
   vsh_config_init(cfg);
   cfg->cwd = sb->cwd;
   cfg->env = (const char *const *)sb->env;
-  cfg->limits = sb->lim;
+  cfg->limits = sb->lim_asked;
   cfg->clock = sb->clock;
   cfg->clock_ud = sb->clock_ud;
   cfg->random = sb->random;

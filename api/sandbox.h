@@ -43,7 +43,8 @@ struct vsh_sandbox {
   pthread_mutex_t lock;
   _Atomic(const void *) owner; /* api_thread_id() of the holder, or NULL */
   unsigned depth;              /* re-entries of the holder */
-  vsh_limits lim;
+  vsh_limits lim;              /* in force: the caller's, defaults filled in */
+  vsh_limits lim_asked;        /* as the caller gave them (0: default) */
   vsh_clock_fn clock;
   void *clock_ud;
   vsh_random_fn random;

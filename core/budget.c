@@ -3,10 +3,15 @@
 #include <time.h>
 
 void budget_defaults(vsh_limits *l) {
+  /* The count limits exist so that a runaway loop ends when the caller set
+   * no deadline. A caller who chose a deadline chose how long work may
+   * take: a default count the caller never asked for must not end the
+   * exec first, so unset counts are off then. */
+  uint64_t off = l->timeout_ms > 0 ? UINT64_MAX : 0;
   if (!l->max_commands)
-    l->max_commands = 1000000;
+    l->max_commands = off ? off : 1000000;
   if (!l->max_loop_iterations)
-    l->max_loop_iterations = 10000000;
+    l->max_loop_iterations = off ? off : 10000000;
   if (!l->max_call_depth)
     l->max_call_depth = 1000;
   if (!l->max_output_bytes)

@@ -51,7 +51,8 @@ typedef struct budget {
   uint64_t stop_value;
 } budget;
 
-/* Fill lim's zero fields with the defaults documented in vsh.h. */
+/* Fill lim's zero fields with the defaults documented in vsh.h; with a
+ * timeout set, unset command and loop counts are off (UINT64_MAX). */
 void budget_defaults(vsh_limits *lim);
 int64_t budget_now_ns(const budget *b); /* monotonic clock */
 

@@ -94,11 +94,20 @@ typedef void *(*vsh_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 /*
  * Per-exec budget. A field left 0 takes the default shown. Reaching a limit
  * ends the exec with status 126 and "vsh: NAME limit exceeded (N)" on stderr;
- * the deadline ends it with 124. The sandbox stays usable.
+ * the deadline ends it with 124, a vsh_cancel with 130. The sandbox stays
+ * usable, and what the exec wrote before it stopped is in the result and was
+ * delivered to the output callback.
+ *
+ * A limit the caller sets wins over a default: when a timeout is set (here,
+ * or per exec in vsh_exec_opts.timeout_ms), max_commands and
+ * max_loop_iterations left 0 are off, so only the deadline the caller chose
+ * ends a long loop. Set them explicitly to keep a count as well.
  */
 typedef struct vsh_limits {
-  uint64_t max_commands;        /* commands run per exec (default 1,000,000) */
-  uint64_t max_loop_iterations; /* loop iterations per exec (10,000,000) */
+  uint64_t max_commands;        /* commands run per exec (default 1,000,000; off
+                                   when a timeout is set) */
+  uint64_t max_loop_iterations; /* loop iterations per exec (10,000,000; off
+                                   when a timeout is set) */
   uint32_t max_call_depth;      /* nested function/source/eval (1,000) */
   uint64_t max_output_bytes;    /* stdout+stderr kept per exec (64 MiB) */
   uint64_t max_memory;          /* sandbox heap cap in bytes (1 GiB) */
