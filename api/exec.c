@@ -186,11 +186,12 @@ static void fill_result(sh_run *r, const vsh_exec_opts *o, vsh_result *res,
   size_t note = 0; /* bytes of msg that follow the captured stderr */
   res->flags = 0;
   if (b->stop) {
+    int n;
     if (b->stop == BUDGET_CANCELLED) {
       res->flags |= VSH_RESULT_CANCELLED;
       status = 130;
+      n = snprintf(msg, sizeof msg, "vsh: cancelled\n");
     } else {
-      int n;
       if (b->stop == BUDGET_TIMEOUT)
         n = snprintf(msg, sizeof msg,
                      "vsh: timeout: deadline of %lld ms "
@@ -200,17 +201,17 @@ static void fill_result(sh_run *r, const vsh_exec_opts *o, vsh_result *res,
         n = snprintf(msg, sizeof msg, "vsh: %s limit exceeded (%llu)\n",
                      budget_stop_name(b->stop),
                      (unsigned long long)b->stop_value);
-      if (!(o && o->on_output && (o->flags & VSH_EXEC_NO_CAPTURE)))
-        note = (size_t)n;
-      /* A streaming host sees the note where the output stopped. */
-      if (o && o->on_output)
-        o->on_output(o->output_ud, 2, msg, (size_t)n);
       status = budget_stop_status(b->stop);
       res->flags |=
           b->stop == BUDGET_TIMEOUT ? VSH_RESULT_TIMED_OUT : VSH_RESULT_LIMIT;
       if (b->stop == BUDGET_OUTPUT)
         res->flags |= VSH_RESULT_OUTPUT_TRUNCATED;
     }
+    if (!(o && o->on_output && (o->flags & VSH_EXEC_NO_CAPTURE)))
+      note = (size_t)n;
+    /* A streaming host sees the note where the output stopped. */
+    if (o && o->on_output)
+      o->on_output(o->output_ud, 2, msg, (size_t)n);
   }
   res->out = api_strdup_out(r->out.data ? r->out.data : "", r->out.len);
   res->out_len = r->out.len;

@@ -200,7 +200,9 @@ static int add_stubs(vsh_sandbox *sb) {
     if (rc)
       return rc;
   }
-  static const char *const extra[] = {"bash", "sh", NULL};
+  /* The shell itself, and pwd: a shell builtin that is also a file of
+   * /usr/bin on a real system (`type -a pwd` lists both). */
+  static const char *const extra[] = {"bash", "sh", "pwd", NULL};
   for (int i = 0; extra[i]; i++) {
     int rc = vfs_add_command_stub(sb->v, extra[i]);
     if (rc)

@@ -315,12 +315,6 @@ unsigned fu_mode_apply(const fu_mode *m, unsigned old, int is_dir,
 
 /* ---- time --------------------------------------------------------------- */
 
-void fu_gmtime(int64_t sec, struct tm *tm) {
-  time_t t = (time_t)sec;
-  if (!gmtime_r(&t, tm))
-    memset(tm, 0, sizeof *tm);
-}
-
 static void split_ns(int64_t ns, int64_t *sec, long *frac) {
   *sec = ns / 1000000000;
   int64_t r = ns % 1000000000;
@@ -331,19 +325,18 @@ static void split_ns(int64_t ns, int64_t *sec, long *frac) {
   *frac = (long)r;
 }
 
-const char *fu_time_full(bi_ctx *c, int64_t ns) {
+const char *fu_time_full(bi_ctx *c, const tz_zone *z, int64_t ns) {
   int64_t sec;
   long frac;
   split_ns(ns, &sec, &frac);
-  struct tm tm;
-  fu_gmtime(sec, &tm);
-  char *r = arena_alloc(c->scratch, 64);
-  if (!r)
-    return "?";
-  snprintf(r, 64, "%04d-%02d-%02d %02d:%02d:%02d.%09ld +0000",
-           tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-           tm.tm_sec, frac);
-  return r;
+  tz_tm tm;
+  tz_localtime(z, sec, frac, &tm);
+  buf b;
+  buf_init(&b, c->m);
+  tz_format(&b, "%Y-%m-%d %H:%M:%S.%N %z", &tm, TZ_FMT_GNU);
+  char *r = b.oom ? NULL : arena_strndup(c->scratch, buf_cstr(&b), b.len);
+  buf_free(&b);
+  return r ? r : "?";
 }
 
 int64_t fu_now(bi_ctx *c) {

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "builtins/builtin.h"
+#include "builtins/tzutil.h"
 #include "vfs/vfs.h"
 
 /* The vfs stat record (a short local name for vfs_stat_t). */
@@ -48,11 +49,10 @@ fu_mode *fu_mode_parse(bi_ctx *c, const char *text);
 unsigned fu_mode_apply(const fu_mode *m, unsigned old, int is_dir,
                        unsigned umask);
 
-/* Broken-down time of t seconds. TZ other than unset/UTC is not supported:
- * every time is shown in UTC ("+0000"). */
-void fu_gmtime(int64_t sec, struct tm *tm);
-/* "2024-01-02 03:04:05.123456789 +0000" (stat %y). */
-const char *fu_time_full(bi_ctx *c, int64_t ns);
+/* Times are shown in the script's zone: bi_tz_open, then tz_localtime
+ * and tz_format (core/tz.h). */
+/* "2024-01-02 03:04:05.123456789 -0500" (stat %y) in zone z. */
+const char *fu_time_full(bi_ctx *c, const tz_zone *z, int64_t ns);
 /* Now in ns: the shell's clock hook, else the vfs clock. */
 int64_t fu_now(bi_ctx *c);
 

@@ -13,6 +13,12 @@
 #include "builtins/textutil.h"
 #include "vfs/vfs.h"
 
+/* /dev/urandom's bytes come from the sandbox random hook. */
+static void ctx_random(void *ud, void *p, size_t n) {
+  bi_ctx *c = ud;
+  c->random(c, p, n);
+}
+
 stream *bi_open_read(bi_ctx *c, const char *path, int *err) {
   if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0 ||
       strcmp(path, "/dev/fd/0") == 0)
@@ -39,6 +45,10 @@ stream *bi_open_read(bi_ctx *c, const char *path, int *err) {
     return stream_ref(c->in);
   case VFS_DEV_ZERO:
     s = stream_zero(c->m, c->bud);
+    break;
+  case VFS_DEV_URANDOM:
+    s = c->random ? stream_random(c->m, c->bud, ctx_random, c)
+                  : stream_zero(c->m, c->bud);
     break;
   default: /* null, stdout/stderr (nothing to read), host specials */
     s = stream_null(c->m, c->bud);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 int tu_hexval(int ch) {
   if (ch >= '0' && ch <= '9')
     return ch - '0';
@@ -182,6 +184,15 @@ size_t tu_escape(bi_ctx *c, const char *s, size_t n, int mode, buf *out,
       buf_putc(out, ch);
       return 1;
     }
+    if (v >= 0x80 && !tu_utf8_locale(c)) {
+      /* a character the C locale cannot hold: bash writes the escape
+       * back, normalized */
+      if (v <= 0xFFFF)
+        buf_printf(out, "\\u%04X", (unsigned)v);
+      else
+        buf_printf(out, "\\U%08X", (unsigned)v);
+      return i;
+    }
     char enc[8];
     buf_append(out, enc, tu_utf8_put(v, enc));
     return i;
@@ -213,9 +224,9 @@ size_t tu_escape(bi_ctx *c, const char *s, size_t n, int mode, buf *out,
 int tu_utf8_locale(bi_ctx *c) {
   const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
   for (int i = 0; i < 3; i++) {
-    const char *v = c->getenv ? c->getenv(c, names[i]) : NULL;
-    if (v && *v)
-      return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
+    int r = u8_locale_name(c->getenv ? c->getenv(c, names[i]) : NULL);
+    if (r >= 0)
+      return r;
   }
   return 0;
 }
@@ -234,7 +245,7 @@ void tu_file_error(bi_ctx *c, const char *name, int err) {
 }
 
 void tu_records_init(tu_records *t, bi_ctx *c, char **names, int n, int delim,
-                     const writer *w) {
+                     writer *w) {
   bi_inputs_init(&t->in, c, names, n);
   t->s = NULL;
   t->delim = delim;
@@ -268,6 +279,7 @@ int tu_records_next(tu_records *t, const char **rec, size_t *len) {
     if (!(t->s = bi_inputs_next(&t->in)))
       return 0;
     rd_init(&t->r, t->in.c->m, t->s);
+    rd_flush_to(&t->r, t->w);
   }
 }
 

@@ -43,7 +43,8 @@ size_t tu_utf8_put(uint32_t cp, char *out);
 size_t tu_utf8_get(const char *s, size_t n, uint32_t *cp);
 
 /* Whether the locale variables (LC_ALL, then LC_CTYPE, then LANG: the
- * first one set) name a UTF-8 locale. */
+ * first one naming a locale, see u8_locale_name) select a UTF-8 locale;
+ * the C locale when none does. */
 int tu_utf8_locale(bi_ctx *c);
 
 /* bi_error for functions taking their own format and arguments: "NAME:
@@ -66,18 +67,18 @@ void tu_file_error(bi_ctx *c, const char *name, int err);
  * opened or read is reported ("NAME: FILE: reason") and the status becomes
  * 1; a read failing with ECANCELED ends the loop at once (the shell reports
  * the limit). No file is opened any more once the writer w (NULL: none)
- * has failed.
+ * has failed; w is flushed whenever the input must wait (rd_flush_to).
  */
 typedef struct tu_records {
   bi_inputs in;
   reader r;
   stream *s; /* the file being read, NULL between files */
   int delim;
-  const writer *w;
+  writer *w;
   int status;
 } tu_records;
 void tu_records_init(tu_records *t, bi_ctx *c, char **names, int n, int delim,
-                     const writer *w);
+                     writer *w);
 /* The next record, delimiter included when present: 1, or 0 at the end. */
 int tu_records_next(tu_records *t, const char **rec, size_t *len);
 /* Releases the file being read (after an early stop); returns the status. */

@@ -85,8 +85,13 @@ static int poll_at(budget *b, int now) {
    * checks. */
   ++b->tick;
   if (b->m && (mem_failed(b->m) ||
-               (((b->tick & 255) == 0 || now) && mem_over_cap(b->m)))) {
-    budget_set_stop(b, BUDGET_MEMORY, b->lim.max_memory);
+               (((b->tick & 255) == 0 || now) &&
+                (mem_over_cap(b->m) ||
+                 (b->mem_limit && mem_used(b->m) > b->mem_limit))))) {
+    budget_set_stop(b, BUDGET_MEMORY,
+                    b->mem_limit && b->mem_limit < b->lim.max_memory
+                        ? b->mem_limit
+                        : b->lim.max_memory);
     return 1;
   }
   return 0;

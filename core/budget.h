@@ -46,8 +46,9 @@ typedef struct budget {
   const sched *sc; /* a killed job's fibers stop at their checks; or NULL */
   unsigned kills;  /* groups killed in sc so far (0: nothing to look for) */
   unsigned tick;
-  uint32_t hangup;  /* polls left before BUDGET_HANGUP; 0: not hung up */
-  budget_stop stop; /* sticky once set */
+  uint32_t hangup;    /* polls left before BUDGET_HANGUP; 0: not hung up */
+  uint64_t mem_limit; /* a lower memory cap the script set; 0: none */
+  budget_stop stop;   /* sticky once set */
   uint64_t stop_value;
 } budget;
 

@@ -27,6 +27,8 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "core/utf8.h"
+
 typedef int32_t cp_t;
 #define BADBYTE 0x200000 /* cp of an undecodable byte b: BADBYTE | b */
 #define PEL_MAX 128      /* NFA states; longer patterns use slower paths */
@@ -54,10 +56,18 @@ typedef struct px {
 
 /* ---- characters ---------------------------------------------------- */
 
-static size_t dec(const unsigned char *s, size_t i, size_t n, cp_t *cp) {
+static size_t dec(const px *x, size_t i, size_t n, cp_t *cp) {
+  const unsigned char *s = x->s;
   unsigned char c = s[i];
   if (c < 0x80) {
     *cp = c;
+    return 1;
+  }
+  if (x->flags & PAT_BYTES) {
+    /* a byte of the C locale: in no class, its own case, ordered as bytes
+     * are (ranges keep working, since only BADBYTE values occur above
+     * 0x7f) */
+    *cp = BADBYTE | c;
     return 1;
   }
   utf8proc_int32_t v;
@@ -71,15 +81,11 @@ static size_t dec(const unsigned char *s, size_t i, size_t n, cp_t *cp) {
 }
 
 static cp_t lower(cp_t c) {
-  if (c < 0x80)
-    return c >= 'A' && c <= 'Z' ? c + 32 : c;
-  return c < 0x110000 ? utf8proc_tolower(c) : c;
+  return u8_tolower(c);
 }
 
 static cp_t upper(cp_t c) {
-  if (c < 0x80)
-    return c >= 'a' && c <= 'z' ? c - 32 : c;
-  return c < 0x110000 ? utf8proc_toupper(c) : c;
+  return u8_toupper(c);
 }
 
 static int ceq(cp_t a, cp_t b, unsigned flags) {
@@ -89,7 +95,14 @@ static int ceq(cp_t a, cp_t b, unsigned flags) {
 /* One literal character of the pattern at p[i], honouring '\\' escapes.
  * A multi-byte character may arrive with each byte escaped (quoted text),
  * so up to four bytes are gathered before decoding. */
-static size_t plit(const unsigned char *p, size_t i, size_t pe, cp_t *cp) {
+static size_t plit(const unsigned char *p, size_t i, size_t pe, unsigned flags,
+                   cp_t *cp) {
+  if (flags & PAT_BYTES) {
+    if (p[i] == '\\' && i + 1 < pe)
+      i++;
+    *cp = p[i] < 0x80 ? p[i] : (BADBYTE | p[i]);
+    return i + 1;
+  }
   unsigned char b[4];
   size_t after[4];
   int nb = 0;
@@ -226,7 +239,8 @@ static size_t bracket(const unsigned char *p, size_t i, size_t pe, cp_t c,
         } else {
           /* [=c=] and [.c.]: the character itself (no collation data) */
           cp_t e;
-          if (k > j + 2 && plit(p, j + 2, k, &e) == k && ceq(e, c, flags))
+          if (k > j + 2 && plit(p, j + 2, k, flags, &e) == k &&
+              ceq(e, c, flags))
             m = 1;
         }
         j = k + 2;
@@ -234,10 +248,10 @@ static size_t bracket(const unsigned char *p, size_t i, size_t pe, cp_t c,
       }
     }
     cp_t lo;
-    j = plit(p, j, pe, &lo);
+    j = plit(p, j, pe, flags, &lo);
     if (j + 1 < pe && p[j] == '-' && p[j + 1] != ']') {
       cp_t hi;
-      j = plit(p, j + 1, pe, &hi);
+      j = plit(p, j + 1, pe, flags, &hi);
       m |= in_range(c, lo, hi, flags);
     } else {
       m |= ceq(lo, c, flags);
@@ -284,7 +298,7 @@ static size_t next_el(const px *x, size_t pi, size_t pe, pel *e) {
     }
   }
   e->kind = E_LIT;
-  return plit(x->p, pi, pe, &e->cp);
+  return plit(x->p, pi, pe, x->flags, &e->cp);
 }
 
 /* Bytes of s consumed when non-star element e matches at si, or 0. */
@@ -292,7 +306,7 @@ static size_t el_match(const px *x, const pel *e, size_t si, size_t se) {
   if (si >= se)
     return 0;
   cp_t c;
-  size_t k = dec(x->s, si, se, &c);
+  size_t k = dec(x, si, se, &c);
   switch (e->kind) {
   case E_LIT:
     return ceq(e->cp, c, x->flags) ? k : 0;
@@ -376,7 +390,7 @@ static int match_plain(const px *x, size_t pi, size_t pe, size_t si,
     /* Let the last star swallow one more character. If it cannot (a '/'
      * or leading '.'), no earlier star can either, so there is no match. */
     cp_t c;
-    size_t k = dec(x->s, star_s, se, &c);
+    size_t k = dec(x, star_s, se, &c);
     if (!wild_ok(x, star_s, c))
       return 0;
     star_s += k;
@@ -424,7 +438,7 @@ static int star_group_in(px *x, size_t a, size_t b, size_t r, size_t pe,
     return 1;
   for (size_t k = si; k < se;) {
     cp_t c;
-    k += dec(x->s, k, se, &c);
+    k += dec(x, k, se, &c);
     if (any_alt(x, a, b, si, k) && star_group(x, a, b, r, pe, k, se))
       return 1;
     if (x->steps <= 0)
@@ -458,12 +472,12 @@ static int group_match(px *x, unsigned char op, size_t a, size_t b, size_t r,
       if (k >= se || x->steps <= 0)
         return 0;
       cp_t c;
-      k += dec(x->s, k, se, &c);
+      k += dec(x, k, se, &c);
     }
   case '+':
     for (size_t k = si; k < se;) {
       cp_t c;
-      k += dec(x->s, k, se, &c);
+      k += dec(x, k, se, &c);
       if (any_alt(x, a, b, si, k) && star_group(x, a, b, r, pe, k, se))
         return 1;
       if (x->steps <= 0)
@@ -479,7 +493,7 @@ static int group_match(px *x, unsigned char op, size_t a, size_t b, size_t r,
       if (k >= se || x->steps <= 0)
         return 0;
       cp_t c;
-      k += dec(x->s, k, se, &c);
+      k += dec(x, k, se, &c);
     }
   }
 }
@@ -499,7 +513,7 @@ static int xmatch_in(px *x, size_t pi, size_t pe, size_t si, size_t se) {
         cp_t c;
         if (k >= se || x->steps <= 0)
           return 0;
-        size_t l = dec(x->s, k, se, &c);
+        size_t l = dec(x, k, se, &c);
         if (!wild_ok(x, k, c))
           return 0;
         k += l;
@@ -547,6 +561,63 @@ static int match_range(px *x, int groups, size_t si, size_t se) {
     return match_plain(x, 0, x->pn, si, se);
   x->steps = XSTEPS;
   return xmatch(x, 0, x->pn, si, se);
+}
+
+/* Is the pattern's text, with its escaping backslashes left out, valid
+ * UTF-8? (Quoted characters arrive with each byte escaped.) */
+static int pat_valid(const unsigned char *p, size_t n) {
+  unsigned char b[4];
+  size_t i = 0;
+  while (i < n) {
+    if (p[i] == '\\' && i + 1 < n)
+      i++;
+    if (p[i] < 0x80) {
+      i++;
+      continue;
+    }
+    int nb = 0;
+    size_t j = i;
+    while (nb < 4 && j < n) {
+      if (p[j] == '\\' && j + 1 < n)
+        j++;
+      if (nb > 0 && (p[j] & 0xC0) != 0x80)
+        break;
+      b[nb++] = p[j++];
+    }
+    utf8proc_int32_t v;
+    utf8proc_ssize_t k = utf8proc_iterate(b, nb, &v);
+    if (k <= 0)
+      return 0;
+    /* step past the k bytes consumed, escapes included */
+    for (utf8proc_ssize_t m = 0; m < k; m++) {
+      if (p[i] == '\\' && i + 1 < n)
+        i++;
+      i++;
+    }
+  }
+  return 1;
+}
+
+unsigned pat_charset(const char *pat, size_t plen, const char *s, size_t slen,
+                     unsigned flags) {
+  if (flags & PAT_BYTES)
+    return flags;
+  const unsigned char *u = (const unsigned char *)s;
+  for (size_t i = 0; i < slen;) {
+    if (u[i] < 0x80) {
+      i++;
+      continue;
+    }
+    utf8proc_int32_t v;
+    utf8proc_ssize_t k = utf8proc_iterate(
+        u + i, slen - i > 4 ? 4 : (utf8proc_ssize_t)(slen - i), &v);
+    if (k <= 0)
+      return flags | PAT_BYTES;
+    i += (size_t)k;
+  }
+  if (!pat_valid((const unsigned char *)pat, plen))
+    return flags | PAT_BYTES;
+  return flags;
 }
 
 int pat_match(const char *pat, size_t plen, const char *s, size_t slen,
@@ -638,7 +709,7 @@ static int step(const px *x, const nfa *a, const long *st, long *nx, size_t si,
   for (size_t e = 0; e <= a->ne; e++)
     nx[e] = -1;
   cp_t c;
-  dec(x->s, si, x->n, &c);
+  dec(x, si, x->n, &c);
   for (size_t e = 0; e < a->ne; e++) {
     if (st[e] < 0)
       continue;
@@ -663,7 +734,7 @@ static size_t advance(const px *x, size_t si, long **st, long **nx) {
   long *t = *st;
   *st = *nx;
   *nx = t;
-  return si + dec(x->s, si, x->n, &c);
+  return si + dec(x, si, x->n, &c);
 }
 
 /* Prefix of s[from, n) matched by the NFA: shortest or longest length. */
@@ -751,7 +822,7 @@ long pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
     if (j >= slen)
       return best;
     cp_t c;
-    j += dec(x.s, j, slen, &c);
+    j += dec(&x, j, slen, &c);
   }
 }
 
@@ -775,7 +846,7 @@ long pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
     if (k >= slen)
       return best;
     cp_t c;
-    k += dec(x.s, k, slen, &c);
+    k += dec(&x, k, slen, &c);
   }
 }
 
@@ -802,7 +873,7 @@ long pat_find(const char *pat, size_t plen, const char *s, size_t slen,
       if (j >= slen)
         break;
       cp_t c;
-      j += dec(x.s, j, slen, &c);
+      j += dec(&x, j, slen, &c);
     }
     if (best >= 0) {
       *mlen = (size_t)best;
@@ -811,6 +882,6 @@ long pat_find(const char *pat, size_t plen, const char *s, size_t slen,
     if (i >= slen)
       return -1;
     cp_t c;
-    i += dec(x.s, i, slen, &c);
+    i += dec(&x, i, slen, &c);
   }
 }

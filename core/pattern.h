@@ -6,8 +6,8 @@
  * marked literal: the expander escapes them with a backslash so quoting
  * survives (a quoted '*' matches only '*').
  *
- * Matching works on UTF-8 characters (a '?' matches one character) and
- * falls back to bytes on invalid sequences.
+ * Matching works on UTF-8 characters (a '?' matches one character), an
+ * invalid byte standing for itself, or on bytes with PAT_BYTES.
  */
 #ifndef VSH_CORE_PATTERN_H
 #define VSH_CORE_PATTERN_H
@@ -19,9 +19,18 @@
 enum {
   PAT_EXTGLOB = 1u << 0,
   PAT_NOCASE = 1u << 1,
-  PAT_PERIOD = 1u << 2,  /* a leading '.' must be matched explicitly (glob) */
-  PAT_PATHNAME = 1u << 3 /* '*' and '?' do not match '/' (glob) */
+  PAT_PERIOD = 1u << 2,   /* a leading '.' must be matched explicitly (glob) */
+  PAT_PATHNAME = 1u << 3, /* '*' and '?' do not match '/' (glob) */
+  PAT_BYTES = 1u << 4     /* characters are bytes (the C locale) */
 };
+
+/* flags, plus PAT_BYTES when the pattern or the subject is not valid UTF-8:
+ * bash then matches that pair byte by byte, so "h\xff\xc3\xa9" (h, an
+ * invalid byte, e-acute) is matched by 'h???' and not by 'h??', although
+ * ${#x} counts three characters. Callers matching one subject many times
+ * ask once. */
+unsigned pat_charset(const char *pat, size_t plen, const char *s, size_t slen,
+                     unsigned flags);
 
 /* In pattern text, the byte '\\' followed by any byte means that byte
  * literally (this is how quoted parts are passed: the expander escapes

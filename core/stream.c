@@ -248,6 +248,13 @@ int stream_pipe(mem *m, sched *sc, budget *bud, size_t cap, stream **rd,
   return 0;
 }
 
+int stream_would_block(const stream *s) {
+  if (!s || s->ops != &pipe_rd_ops)
+    return 0;
+  const pipe_core *p = ((const pipe_end *)s)->p;
+  return p->len == 0 && p->writers > 0;
+}
+
 /* ---- memory reader ----------------------------------------------------- */
 
 typedef struct mem_rd {
@@ -319,6 +326,16 @@ typedef struct capture {
   fiber *waiter; /* that owner */
 } capture;
 
+/* Hands n bytes to the buffer and the callback; 0, or -1 when the buffer
+ * could not grow. */
+static int capture_put(capture *c, const void *p, size_t n) {
+  if (c->out && buf_append(c->out, p, n))
+    return -1;
+  if (c->cb)
+    c->cb(c->cb_ud, c->fd, p, n);
+  return 0;
+}
+
 static long capture_write(stream *s, const void *p, size_t n) {
   capture *c = (capture *)s;
   if (c->count && s->bud && budget_output(s->bud, n)) {
@@ -333,7 +350,7 @@ static long capture_write(stream *s, const void *p, size_t n) {
     s->err = ECANCELED;
     return -1;
   }
-  if (c->out && buf_append(c->out, p, n)) {
+  if (capture_put(c, p, n)) {
     /* Output the exec's result or a $(...) can no longer hold would be
      * lost without a trace: end the exec, which then reports memory. */
     if (s->bud)
@@ -341,8 +358,6 @@ static long capture_write(stream *s, const void *p, size_t n) {
     s->err = ENOMEM;
     return -1;
   }
-  if (c->cb)
-    c->cb(c->cb_ud, c->fd, p, n);
   return (long)n;
 }
 
@@ -358,6 +373,35 @@ static void capture_last_ref(stream *s) {
 
 static const stream_ops capture_ops = {NULL, capture_write, NULL,
                                        capture_release};
+
+/* A writer's held bytes after the exec was stopped (see writer in
+ * stream.h): a capture takes them without the usual checks, unless the
+ * stop was about output or memory itself, or no stop of the exec is set
+ * (a killed job's fibers see their own stop, and a killed command's
+ * buffered output is lost, as it would be with a signal). */
+static void capture_held(stream *s, const void *p, size_t n) {
+  if (s->ops != &capture_ops || !s->bud)
+    return;
+  switch (s->bud->stop) {
+  case BUDGET_TIMEOUT:
+  case BUDGET_CANCELLED:
+  case BUDGET_COMMANDS:
+  case BUDGET_LOOPS:
+  case BUDGET_DEPTH:
+  case BUDGET_FS_BYTES:
+  case BUDGET_FS_INODES:
+  case BUDGET_JOBS:
+    break;
+  default:
+    return;
+  }
+  capture *c = (capture *)s;
+  if (c->out && c->max && c->out->len + n > c->max)
+    return;
+  if (c->count)
+    s->bud->output += n;
+  (void)capture_put(c, p, n);
+}
 
 void stream_capture_finish(stream *s) {
   if (!s)
@@ -428,6 +472,31 @@ stream *stream_zero(mem *m, budget *bud) {
   return dev_new(m, bud, &zero_ops);
 }
 
+typedef struct rnd_stream {
+  stream s;
+  void (*fill)(void *ud, void *p, size_t n);
+  void *ud;
+} rnd_stream;
+
+static long random_read(stream *s, void *p, size_t n) {
+  rnd_stream *r = (rnd_stream *)s;
+  r->fill(r->ud, p, n);
+  return (long)n;
+}
+static const stream_ops random_ops = {random_read, null_write, NULL,
+                                      dev_release};
+
+stream *stream_random(mem *m, budget *bud,
+                      void (*fill)(void *ud, void *p, size_t n), void *ud) {
+  rnd_stream *r = mem_calloc(m, 1, sizeof *r);
+  if (!r)
+    return NULL;
+  stream_init(&r->s, &random_ops, m, bud, STREAM_R | STREAM_W);
+  r->fill = fill;
+  r->ud = ud;
+  return &r->s;
+}
+
 /* ---- reader ------------------------------------------------------------ */
 
 void rd_init(reader *r, mem *m, stream *s) {
@@ -440,6 +509,10 @@ void rd_init(reader *r, mem *m, stream *s) {
     r->whole = p;
     r->whole_len = n;
   }
+}
+
+void rd_flush_to(reader *r, writer *w) {
+  r->flush = w;
 }
 
 void rd_free(reader *r) {
@@ -465,7 +538,7 @@ static int fill(reader *r) {
     r->data = d;
     r->cap = nc;
   }
-  long k = stream_read(r->s, r->data + r->len, r->cap - r->len);
+  long k = wr_flush_read(r->flush, r->s, r->data + r->len, r->cap - r->len);
   if (k < 0) {
     r->err = r->s->err;
     return -1;
@@ -540,7 +613,7 @@ long rd_read(reader *r, void *p, size_t n) {
   }
   if (r->eof)
     return 0;
-  long k = stream_read(r->s, p, n);
+  long k = wr_flush_read(r->flush, r->s, p, n);
   if (k < 0)
     r->err = r->s->err;
   return k;
@@ -562,10 +635,20 @@ int wr_flush(writer *w) {
     w->len = 0;
     if (stream_write(w->s, w->data, n)) {
       w->err = w->s->err;
+      if (w->err == ECANCELED)
+        capture_held(w->s, w->data, n);
       return -1;
     }
   }
   return 0;
+}
+
+long wr_flush_read(writer *w, stream *s, void *p, size_t n) {
+  /* The bytes go on before the read waits, not from inside a write that
+   * waits: nothing here runs while this fiber is blocked. */
+  if (w && w->len && !w->err && stream_would_block(s))
+    wr_flush(w);
+  return stream_read(s, p, n);
 }
 
 int wr_write(writer *w, const void *p, size_t n) {

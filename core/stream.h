@@ -62,6 +62,10 @@ int stream_puts(stream *s, const char *str);
 int stream_printf(stream *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int stream_take_all(stream *s, const char **p, size_t *n);
+/* Non-zero when a read from s would wait for another fiber: the read end
+ * of a pipe that holds no bytes while its write end is still open. Memory
+ * readers, devices and VFS files never wait. */
+int stream_would_block(const stream *s);
 
 /* A pipe of capacity cap (0: 64 KiB) whose ends block the running fiber. */
 int stream_pipe(mem *m, sched *sc, budget *bud, size_t cap, stream **rd,
@@ -89,6 +93,12 @@ void stream_capture_finish(stream *s);
 void stream_capture_limit(stream *s, size_t max);
 stream *stream_null(mem *m, budget *bud);
 stream *stream_zero(mem *m, budget *bud);
+/* /dev/urandom: reads are filled by fill(ud, p, n) (the sandbox's random
+ * hook, so a deterministic sandbox stays so); writes are discarded. */
+stream *stream_random(mem *m, budget *bud,
+                      void (*fill)(void *ud, void *p, size_t n), void *ud);
+
+struct writer;
 
 /* Buffered line reader over a stream, for builtins. */
 typedef struct reader {
@@ -99,9 +109,16 @@ typedef struct reader {
   const char *whole; /* take_all fast path */
   size_t whole_len, whole_pos;
   int eof, err;
+  struct writer *flush; /* see rd_flush_to */
 } reader;
 
 void rd_init(reader *r, mem *m, stream *s);
+/* Pairs r with the writer w of the same builtin (NULL: none): before r
+ * waits for input that is not there yet (stream_would_block), w hands
+ * the bytes it holds on, so what a filter printed reaches the next stage
+ * (or the embedder) while the filter waits, not when its buffer fills.
+ * Reads that do not wait flush nothing: big inputs keep the buffering. */
+void rd_flush_to(reader *r, struct writer *w);
 void rd_free(reader *r);
 /* Next record ending in delim (included when present). Returns 1 with
  * line and len valid until the next call, 0 at end, -1 on error (r->err). */
@@ -110,7 +127,11 @@ int rd_record(reader *r, int delim, const char **line, size_t *len);
 long rd_read(reader *r, void *p, size_t n);
 
 /* Buffered writer for builtins: flush at the end (wr_flush). Every call
- * returns 0 or -1 with w->err (EPIPE: end the builtin with 141). */
+ * returns 0 or -1 with w->err (EPIPE: end the builtin with 141). When the
+ * exec has been stopped (a deadline, a limit, a cancel), a flush still
+ * hands the held bytes to the exec's output capture, which never blocks:
+ * they were printed before the stop, so the result keeps them; the flush
+ * then fails with ECANCELED as any write would. */
 typedef struct writer {
   stream *s;
   size_t len;
@@ -125,5 +146,9 @@ int wr_puts(writer *w, const char *s);
 int wr_printf(writer *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int wr_flush(writer *w);
+/* stream_read for a builtin that reads its input without a reader: w
+ * (NULL: none) is flushed first when the read would wait, as rd_flush_to
+ * does. A failed flush is left in w->err for the next write to report. */
+long wr_flush_read(writer *w, stream *s, void *p, size_t n);
 
 #endif

@@ -94,9 +94,10 @@ typedef void *(*vsh_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 /*
  * Per-exec budget. A field left 0 takes the default shown. Reaching a limit
  * ends the exec with status 126 and "vsh: NAME limit exceeded (N)" on stderr;
- * the deadline ends it with 124, a vsh_cancel with 130. The sandbox stays
- * usable, and what the exec wrote before it stopped is in the result and was
- * delivered to the output callback.
+ * the deadline ends it with 124 ("vsh: timeout: ..."), a vsh_cancel with 130
+ * ("vsh: cancelled"). The sandbox stays usable, and what the exec wrote
+ * before it stopped (also what a command still held in its output buffer)
+ * is in the result and was delivered to the output callback.
  *
  * A limit the caller sets wins over a default: when a timeout is set (here,
  * or per exec in vsh_exec_opts.timeout_ms), max_commands and

@@ -153,7 +153,14 @@ enum {
   O_PRIVILEGED = 1u << 23,
   O_EMACS = 1u << 24,
   O_VI = 1u << 25,
-  O_HISTORY = 1u << 26
+  O_HISTORY = 1u << 26,
+  /* Not set -o options: how the shell was started, for $- (i, and s
+   * or c for where commands come from; neither for a script file). */
+  O_INTERACTIVE = 1u << 27,
+  O_SRC_STDIN = 1u << 28,
+  O_SRC_FILE = 1u << 29,
+  /* shopt histappend: the shopt bits are all taken */
+  O_HISTAPPEND = 1u << 30
 };
 
 enum {
@@ -187,7 +194,8 @@ enum {
   SO_CHECKJOBS = 1u << 27,
   SO_ASSOC_EXPAND_ONCE = 1u << 28,
   SO_PATSUB_REPLACEMENT = 1u << 29,
-  SO_LITHIST = 1u << 30
+  SO_LITHIST = 1u << 30,
+  SO_GLOBSKIPDOTS = 1u << 31
 };
 
 /* ---- control flow ------------------------------------------------------ */
@@ -204,10 +212,12 @@ enum {
 /* Pipe buffer: small enough that a pipeline does not push the C heap past
  * glibc's trim threshold on every exec (brk churn costs ~100 us). */
 #define SH_PIPE_CAP 16384
-#define SH_NFD 64
+/* Descriptors a script may name (bash scripts use 99>&1 and up). */
+#define SH_NFD 256
 #define SH_NSIG 65 /* 0 = EXIT, 1..64 signals; ERR/DEBUG/RETURN below */
 enum { TRAP_EXIT = 0, TRAP_ERR = 65, TRAP_DEBUG = 66, TRAP_RETURN = 67 };
 #define SH_NTRAP 68
+#define SH_NULIMIT 17 /* resources ulimit knows (sb_ulimit.c) */
 
 typedef struct sh_frame {
   const char *func;   /* FUNCNAME entry ("main", "source" ...) */
@@ -225,10 +235,11 @@ typedef struct sh_job {
   sh_node *node;
   struct sh_run *run;
   struct sh_job *next;
-  int jobno; /* [N] in the job table; 0 once it left it (the status stays
-                for `wait PID`) */
-  int owner; /* pid of the shell whose table holds it */
-  int sig;   /* the signal `kill` ended it with, or 0 */
+  int jobno;  /* [N] in the job table; 0 once it left it (the status stays
+                 for `wait PID`) */
+  int owner;  /* pid of the shell whose table holds it */
+  int sig;    /* the signal `kill` ended it with, or 0 */
+  int wanted; /* among the ids of a `wait -n ID...` in progress */
 } sh_job;
 
 /* The host layer (api/) under the shell: the sandbox's clock and random
@@ -250,6 +261,16 @@ typedef struct sh_kept {
   arena a;
   struct sh_kept *next;
 } sh_kept;
+
+/* A variable named by text at run time, "name" or "name[sub]" (unset
+ * 'a[$k]', test -v, printf -v, the target of a nameref): the subscript is
+ * expanded as it would be in ${name[sub]}. Arena memory. */
+typedef struct sh_ref {
+  const char *name;
+  const char *sub; /* NULL: no subscript */
+  size_t sublen;
+  int at; /* 1: name[@], 2: name[*] (sub NULL) */
+} sh_ref;
 
 /*
  * Execution re-entered from below. Expansion ($(...), <(...)) and the shell
@@ -274,6 +295,9 @@ typedef struct sh_ops {
   int (*assign_one)(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace);
   int (*wait_job)(sh_exec *ex, int pid, int *found);
   void (*fill_bi_ctx)(sh_exec *ex, bi_ctx *c, int argc, char **argv);
+  /* Split and expand a run-time reference (expand/, for state/): 0, 1
+   * when t is not NAME or NAME[SUB], -1 after an expansion error. */
+  int (*parse_ref)(sh_exec *ex, const char *t, size_t tl, sh_ref *r);
 } sh_ops;
 
 /* One vsh_exec / vsh_session_exec call. */
@@ -299,6 +323,13 @@ struct sh_run {
   stream *closed; /* what a closed fd reads and writes */
   sh_kept *kept;  /* parse arenas kept to the end of the run */
   int cancelled;
+  /* Signals sent to a shell ($$) by one of its subshells or child shells
+   * (bit sig-1 of mask): it acts on them once its current command ends. */
+  struct {
+    int pid;
+    uint64_t mask;
+  } sig_pend[8];
+  int nsig_pend;
 };
 
 typedef struct sh_redir_save {
@@ -332,15 +363,23 @@ struct sh_exec {
   sh_frame *frame;
   int func_depth;
   int source_depth;
+  /* The depths a new shell process (bash -c, a script) inherits for the
+   * depth limit: return works only above them. */
+  int func_base, source_base;
   int loop_depth;
   int status;       /* $? */
   int jump, jump_n; /* J_* with a count for break/continue */
   int exit_status;  /* for J_EXIT / J_RETURN */
   int lineno;
-  int errexit_ok;  /* >0: in a context where set -e is ignored */
+  int errexit_ok; /* >0: in a context where set -e is ignored */
+  /* The command directly under a `!` (its own failure neither trips set -e
+   * nor the ERR trap; what runs inside it still may). */
+  const sh_node *inverted;
   int in_subshell; /* BASH_SUBSHELL */
   int is_stage;    /* a pipeline stage or subshell: EPIPE ends it */
   int pid;         /* BASHPID (fake) */
+  int shell_pid;   /* $$: 1 for the top shell, a child shell's own pid; a
+                      subshell keeps its shell's */
   int last_bg_pid; /* $! */
   int in_trap;
   int cmdsub_status; /* status of the last $(...) in this command */
@@ -371,17 +410,29 @@ struct sh_exec {
   void *procsubs;    /* pending /dev/fd files (exec_pipe.c) */
   size_t nprocsubs, capprocsubs;
   sh_assign **decl_assigns; /* declare-like builtins: parsed NAME=... */
+  sh_scope *decl_temp;      /* the temporary scope of that command's own
+                               prefix assignments, or NULL */
   sh_map *comp;             /* complete specs (sb_complete.c), owned */
   uint64_t comp_seq;
   int in_compfunc; /* a compgen -F function is running (compopt) */
   int traps_set;   /* the trap builtin changed traps in this process */
-  void *hist;      /* history list (sb_history.c), owned */
+  void *hist;      /* history list (state/hist.c), owned */
+  void *cmdhash;   /* commands found on PATH (state/hash.c), owned */
   int discard;     /* the pending J_EXIT is sh_discard's, not a real exit */
   /* Signal traps (bit sig-1) whose handler is running, and those raised
    * again meanwhile: bash runs such a trap again after its handler
    * returns, never inside it. */
   uint64_t trap_running, trap_pending;
   int trap_depth; /* trap handlers running, for the call-depth limit */
+  /* ERR (1) and DEBUG (2) handlers running: neither runs inside itself,
+   * but each runs inside the other and inside signal and EXIT traps; 4: a
+   * background simple command, whose own failure runs no ERR trap */
+  unsigned pseudo_trap_running;
+  /* ulimit values this shell set (sb_ulimit.c): [0] soft, [1] hard of each
+   * resource whose bit is in ulim_set; the others are the sandbox's. */
+  uint64_t ulim[2][SH_NULIMIT];
+  uint32_t ulim_set;
+  void *binds; /* bind's changes to readline's maps (sb_bind.c), owned */
 };
 
 /* ---- process state (state/proc.c, state/vars_misc.c) ------------------ */
@@ -476,6 +527,18 @@ sh_var *sh_var_find(sh_exec *ex, const char *name); /* visible, after
 sh_var *sh_var_find_raw(sh_exec *ex, const char *name, sh_scope **where);
 /* Scalar value (array: element 0), or NULL when unset. Specials computed. */
 const char *sh_getvar(sh_exec *ex, const char *name);
+/* Whether the shell's locale variables (LC_ALL, then LC_CTYPE, then LANG:
+ * the first one naming a locale, see u8_locale_name) select a UTF-8
+ * locale; characters are then UTF-8 sequences, else single bytes (the C
+ * locale, also when none is set). Read at each use, as bash resets its
+ * locale on every assignment. */
+int sh_utf8(sh_exec *ex);
+/* s[0, n) with its letters in upper case (upper) or lower case, only the
+ * first character when first is set; letters as the locale has them (any
+ * cased character under UTF-8, ASCII ones in the C locale). An arena
+ * string of *outlen bytes, or NULL out of memory (reported). */
+char *sh_case_conv(sh_exec *ex, const char *s, size_t n, int upper, int first,
+                   size_t *outlen);
 /* Set a scalar (honours -i -l -u, readonly, arrays' element 0). flags:
  * SV_LOCAL (current function scope), SV_GLOBAL, SV_EXPORT, SV_APPEND.
  * Returns 0, or -1 after printing an error (readonly). */
@@ -494,6 +557,16 @@ int sh_setvar_int(sh_exec *ex, const char *name, int64_t v);
 int sh_var_set_direct(sh_exec *ex, sh_var *v, const char *val, size_t len,
                       int append);
 int sh_unsetvar(sh_exec *ex, const char *name);
+/* unset 'name[sub]' (r from sh_parse_ref; sub_text is the subscript as
+ * written, for messages): 0, or 1 after an error message. */
+int sh_unset_elem(sh_exec *ex, const sh_ref *r, const char *sub_text);
+/* Whether name is a nameref whose final target is an array element or
+ * a[@] (1, *r filled in with the subscript expanded), not (0), or -1 after
+ * an expansion error. */
+int sh_nameref_elem(sh_exec *ex, const char *name, sh_ref *r);
+/* The text a nameref chain ends at (name itself when it is not a
+ * nameref); NULL for a cycle. */
+const char *sh_nameref_target(sh_exec *ex, const char *name);
 /* The variable to modify for name (creating it, maybe in the overlay or a
  * function scope). NULL after an error (readonly message printed when
  * !quiet). */
@@ -578,13 +651,16 @@ typedef struct fb {
 } fb;
 
 enum { PV_UNSET, PV_STR, PV_LIST, PV_WORD };
+/* ${!prefix*} and ${!a[*]} unquoted with a null IFS stay one word, joined
+ * with nothing and with spaces (bash's choices), unlike $* and ${a[*]}. */
+enum { PV_STAR_NAMES = 2, PV_STAR_KEYS = 3 };
 typedef struct pval {
   int kind;
   const char *s;
   size_t len;
   char **v;
   size_t n;
-  int star;      /* list from [*] / $* */
+  int star;      /* list from [*] / $* (or a PV_STAR_ kind) */
   sh_word *word; /* PV_WORD: expand this word in place */
 } pval;
 
@@ -634,5 +710,22 @@ char *sh_abspath(sh_exec *ex, const char *p);
 char *sh_normpath(arena *ar, const char *p);
 /* Find a command in PATH; arena string or NULL. */
 char *sh_path_search(sh_exec *ex, const char *name, int want_exec);
+
+/* The table of commands found on PATH (state/hash.c), bash's `hash`. */
+typedef struct sh_hashent {
+  char *name; /* first: an sh_map entry */
+  char *path;
+  int hits;
+  uint32_t seq;
+} sh_hashent;
+/* The remembered file of name, or NULL; count: one more use of it. */
+const char *sh_hash_get(sh_exec *ex, const char *name, int count);
+int sh_hash_put(sh_exec *ex, const char *name, const char *path, int hits);
+int sh_hash_remove(sh_exec *ex, const char *name); /* -1: not there */
+void sh_hash_clear(sh_exec *ex);
+void sh_hash_free(sh_exec *ex);
+int sh_hash_copy(sh_exec *dst, const sh_exec *src);
+/* Every entry, in the order bash lists them (NULL, *n 0: none). */
+sh_hashent **sh_hash_list(sh_exec *ex, arena *ar, size_t *n);
 
 #endif

@@ -228,8 +228,9 @@ int vfs_read_file(vfs *v, const char *cwd, const char *path, char **data,
   bool empty;
   if ((rc = readable(v, n, &empty)))
     return rc;
-  if (n->type == VFS_CHR && n->dev == VFS_DEV_ZERO)
-    return -EFBIG;
+  if (n->type == VFS_CHR &&
+      (n->dev == VFS_DEV_ZERO || n->dev == VFS_DEV_URANDOM))
+    return -EFBIG; /* endless */
   if (!empty && (rc = load_if_lazy(v, n)))
     return rc;
   const blob *b = empty ? NULL : n->u.data;

@@ -12,6 +12,8 @@
 typedef struct fstream {
   stream s;
   vfs_file *f;
+  uint64_t max_size; /* a write may not grow the file past it */
+  int append;
 } fstream;
 
 static long fs_read(stream *s, void *p, size_t n) {
@@ -24,7 +26,29 @@ static long fs_read(stream *s, void *p, size_t n) {
 }
 
 static long fs_write(stream *s, const void *p, size_t n) {
-  long k = vfs_write(((fstream *)s)->f, p, n);
+  fstream *fs = (fstream *)s;
+  if (fs->max_size != UINT64_MAX) {
+    size_t len = 0;
+    int64_t at;
+    if (fs->append) {
+      vfs_file_data(fs->f, &len);
+      at = (int64_t)len;
+    } else {
+      at = vfs_seek(fs->f, 0, SEEK_CUR);
+    }
+    uint64_t room = at < 0 || (uint64_t)at >= fs->max_size
+                        ? 0
+                        : fs->max_size - (uint64_t)at;
+    if (room < n) {
+      /* as write(2) under RLIMIT_FSIZE: what fits, then EFBIG */
+      if (room == 0) {
+        s->err = EFBIG;
+        return -1;
+      }
+      n = (size_t)room;
+    }
+  }
+  long k = vfs_write(fs->f, p, n);
   if (k < 0) {
     s->err = (int)-k;
     return -1;
@@ -61,6 +85,8 @@ stream *vfs_stream_new(mem *m, budget *bud, vfs_file *f, int oflags) {
   if (!s)
     return NULL;
   s->f = f;
+  s->max_size = UINT64_MAX;
+  s->append = (oflags & O_APPEND) != 0;
   unsigned sf = 0;
   int acc = oflags & O_ACCMODE;
   if (acc == O_RDONLY || acc == O_RDWR)
@@ -69,4 +95,9 @@ stream *vfs_stream_new(mem *m, budget *bud, vfs_file *f, int oflags) {
     sf |= STREAM_W;
   stream_init(&s->s, &fs_ops, m, bud, sf);
   return &s->s;
+}
+
+void vfs_stream_max_size(stream *s, uint64_t max) {
+  if (s && s->ops == &fs_ops)
+    ((fstream *)s)->max_size = max;
 }

@@ -225,11 +225,10 @@ int vfs_default_layout(vfs *v) {
   static const struct {
     const char *name;
     int dev;
-  } devs[] = {{"null", VFS_DEV_NULL},
-              {"zero", VFS_DEV_ZERO},
-              {"stdin", VFS_DEV_STDIN},
-              {"stdout", VFS_DEV_STDOUT},
-              {"stderr", VFS_DEV_STDERR}};
+  } devs[] = {{"null", VFS_DEV_NULL},      {"zero", VFS_DEV_ZERO},
+              {"stdin", VFS_DEV_STDIN},    {"stdout", VFS_DEV_STDOUT},
+              {"stderr", VFS_DEV_STDERR},  {"random", VFS_DEV_URANDOM},
+              {"urandom", VFS_DEV_URANDOM}};
   for (size_t i = 0; i < sizeof devs / sizeof devs[0]; i++)
     if ((rc = add_dev(v, devs[i].name, devs[i].dev)))
       return rc;

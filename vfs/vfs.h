@@ -61,7 +61,9 @@ enum vfs_dev {
   VFS_DEV_STDIN = 3,
   VFS_DEV_STDOUT = 4,
   VFS_DEV_STDERR = 5,
-  VFS_DEV_OTHER = 6 /* a host special file: reads as empty, writes fail */
+  VFS_DEV_OTHER = 6,  /* a host special file: reads as empty, writes fail */
+  VFS_DEV_URANDOM = 7 /* /dev/urandom and /dev/random: the sandbox's random
+                         hook gives the bytes (the vfs itself reads none) */
 };
 
 #define VFS_NAME_MAX 255
@@ -281,6 +283,9 @@ void vfs_close(vfs_file *f);
  * mode says); the stream owns the handle and closes it when released. NULL
  * when out of memory (the handle is then still the caller's). */
 stream *vfs_stream_new(mem *m, budget *bud, vfs_file *f, int oflags);
+/* Writes through s (if it is a file's stream) may not grow the file past
+ * max bytes: they write what fits, then fail with EFBIG. */
+void vfs_stream_max_size(stream *s, uint64_t max);
 
 /* ------------------------------------------------------------------------ */
 /* Snapshot, fork, diff                                                     */

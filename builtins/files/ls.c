@@ -118,8 +118,9 @@ typedef struct lsx {
   int nhide;
   int status;
   int64_t now;
-  int first_block; /* nothing printed yet */
-  int stop;        /* output failed */
+  const tz_zone *zone; /* the script's TZ, for -l times */
+  int first_block;     /* nothing printed yet */
+  int stop;            /* output failed */
 } lsx;
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -357,8 +358,8 @@ static const char *fmt_time(lsx *x, int64_t ns) {
   int64_t sec = ns / 1000000000;
   if (ns % 1000000000 < 0)
     sec--;
-  struct tm tm;
-  fu_gmtime(sec, &tm);
+  tz_tm tm;
+  tz_localtime(x->zone, sec, 0, &tm);
   char *r = arena_alloc(c->scratch, 128);
   if (!r)
     return "?";
@@ -372,30 +373,34 @@ static const char *fmt_time(lsx *x, int64_t ns) {
   int recent = ns > x->now - half_year && ns <= x->now;
   switch (x->time_style) {
   case TS_FULL:
-    return fu_time_full(c, ns);
+    return fu_time_full(c, x->zone, ns);
   case TS_LONG:
-    snprintf(r, 128, "%04d-%02d-%02d %02d:%02d", tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min);
+    snprintf(r, 128, "%04lld-%02d-%02d %02d:%02d", (long long)tm.year, tm.mon,
+             tm.mday, tm.hour, tm.min);
     return r;
   case TS_ISO:
     if (recent)
-      snprintf(r, 128, "%02d-%02d %02d:%02d", tm.tm_mon + 1, tm.tm_mday,
-               tm.tm_hour, tm.tm_min);
+      snprintf(r, 128, "%02d-%02d %02d:%02d", tm.mon, tm.mday, tm.hour, tm.min);
     else
-      snprintf(r, 128, "%04d-%02d-%02d ", tm.tm_year + 1900, tm.tm_mon + 1,
-               tm.tm_mday);
+      snprintf(r, 128, "%04lld-%02d-%02d ", (long long)tm.year, tm.mon,
+               tm.mday);
     return r;
-  case TS_FORMAT:
-    if (strftime(r, 128, x->time_fmt, &tm) == 0)
-      r[0] = 0;
-    return r;
+  case TS_FORMAT: {
+    tm.nsec = (long)(ns - sec * 1000000000);
+    buf b;
+    buf_init(&b, c->m);
+    tz_format(&b, x->time_fmt, &tm, TZ_FMT_GNU);
+    char *f = b.oom ? NULL : arena_strndup(c->scratch, buf_cstr(&b), b.len);
+    buf_free(&b);
+    return f ? f : "?";
+  }
   default:
     if (recent)
-      snprintf(r, 128, "%s %2d %02d:%02d", months[tm.tm_mon], tm.tm_mday,
-               tm.tm_hour, tm.tm_min);
+      snprintf(r, 128, "%s %2d %02d:%02d", months[tm.mon - 1], tm.mday, tm.hour,
+               tm.min);
     else
-      snprintf(r, 128, "%s %2d  %d", months[tm.tm_mon], tm.tm_mday,
-               tm.tm_year + 1900);
+      snprintf(r, 128, "%s %2d  %lld", months[tm.mon - 1], tm.mday,
+               (long long)tm.year);
     return r;
   }
 }
@@ -411,6 +416,8 @@ static const char *size_text(lsx *x, const ent *e) {
     int maj = 1, min = 3;
     if (e->st.dev == VFS_DEV_ZERO)
       min = 5;
+    else if (e->st.dev == VFS_DEV_URANDOM)
+      min = 9;
     else if (e->st.dev >= VFS_DEV_STDIN && e->st.dev <= VFS_DEV_STDERR)
       maj = 136, min = 0;
     snprintf(r, 32, "%d, %d", maj, min);
@@ -1125,6 +1132,7 @@ int bi_ls(bi_ctx *c) {
   ent *dirs = arena_calloc(c->scratch, sizeof(ent) * n);
   if (!files || !dirs)
     return 2;
+  x.zone = bi_tz_open(c);
   size_t nf = 0, nd = 0;
   /* Without -d, -F or -l, a command-line symlink to a directory is
    * followed (lists the directory); -H and -L always follow. */
@@ -1171,6 +1179,7 @@ int bi_ls(bi_ctx *c) {
   int headers = n > 1 || x.recursive;
   for (size_t i = 0; i < nd && !x.stop; i++)
     list_dir(&x, dirs[i].path, headers, 1);
+  tz_close(x.zone);
   if (x.stop || wr_flush(&x.w) < 0)
     return fu_out_status(&x.w);
   return x.status;

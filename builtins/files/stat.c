@@ -82,7 +82,8 @@ static const char terse_fmt[] =
 typedef struct stx {
   bi_ctx *c;
   writer w;
-  int plain_names; /* default format: quote names only when needed */
+  int plain_names;     /* default format: quote names only when needed */
+  const tz_zone *zone; /* the script's TZ, for %x %y %z */
 } stx;
 
 /* Linux's major/minor numbers for the sandbox's devices. */
@@ -94,6 +95,8 @@ static void dev_numbers(const fu_stat *st, unsigned *maj, unsigned *min) {
   *min = 3;
   if (st->dev == VFS_DEV_ZERO)
     *min = 5;
+  else if (st->dev == VFS_DEV_URANDOM)
+    *min = 9;
   else if (st->dev >= VFS_DEV_STDIN && st->dev <= VFS_DEV_STDERR)
     *maj = 136, *min = 0;
 }
@@ -360,19 +363,19 @@ static void show(stx *x, const char *fmt, int escapes, const char *name,
       put_epoch(x, flags, width, prec, 0);
       break;
     case 'x':
-      put_str(x, spec, fu_time_full(c, st->atime_ns));
+      put_str(x, spec, fu_time_full(c, x->zone, st->atime_ns));
       break;
     case 'X':
       put_epoch(x, flags, width, prec, st->atime_ns);
       break;
     case 'y':
-      put_str(x, spec, fu_time_full(c, st->mtime_ns));
+      put_str(x, spec, fu_time_full(c, x->zone, st->mtime_ns));
       break;
     case 'Y':
       put_epoch(x, flags, width, prec, st->mtime_ns);
       break;
     case 'z':
-      put_str(x, spec, fu_time_full(c, st->ctime_ns));
+      put_str(x, spec, fu_time_full(c, x->zone, st->ctime_ns));
       break;
     case 'Z':
       put_epoch(x, flags, width, prec, st->ctime_ns);
@@ -433,6 +436,7 @@ int bi_stat(bi_ctx *c) {
   memset(&x, 0, sizeof x);
   x.c = c;
   wr_init(&x.w, c->out);
+  x.zone = bi_tz_open(c);
   int status = 0;
   for (int i = 0; i < g.noperands; i++) {
     const char *p = g.operands[i];
@@ -457,7 +461,10 @@ int bi_stat(bi_ctx *c) {
     }
     show(&x, f, escapes, p, &st);
     if (x.w.err)
-      return fu_out_status(&x.w);
+      break;
   }
+  tz_close(x.zone);
+  if (x.w.err)
+    return fu_out_status(&x.w);
   return fu_out_end(&x.w, status);
 }

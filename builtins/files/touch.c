@@ -2,13 +2,14 @@
  *
  * Dates (-d) understand the forms scripts use: "@EPOCH[.frac]",
  * "YYYY-MM-DD", "YYYY-MM-DD[ T]HH:MM[:SS[.frac]]" with an optional zone
- * ("Z", "UTC", "+HH:MM", "-HHMM"), and "now". Times without a zone are UTC
- * (TZ is not interpreted: see fileutil.h). */
+ * ("Z", "UTC", "+HH:MM", "-HHMM"), and "now". Times without a zone, and
+ * -t stamps, are local times of the script's TZ (UTC when unset). */
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/tzutil.h"
 
 const char bi_usage_touch[] = "Usage: touch [OPTION]... FILE...";
 const char bi_help_touch[] =
@@ -37,7 +38,8 @@ const char bi_help_touch[] =
     "      --help             print this summary and quit\n"
     "      --version          print the version line and quit\n"
     "\n"
-    "Times are read and shown in UTC; TZ is not interpreted.\n";
+    "Times without a zone are local times of the zone TZ names (UTC when\n"
+    "TZ is unset).\n";
 
 enum { OPT_TIME = 0x100 };
 
@@ -95,7 +97,8 @@ static int valid_ymdhms(int64_t y, int mo, int d, int h, int mi, int s) {
          h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 60;
 }
 
-static int parse_date(bi_ctx *c, const char *s, int64_t *out) {
+static int parse_date(bi_ctx *c, const tz_zone *zone, const char *s,
+                      int64_t *out) {
   while (isspace((unsigned char)*s))
     s++;
   if (!strcmp(s, "now")) {
@@ -141,11 +144,14 @@ static int parse_date(bi_ctx *c, const char *s, int64_t *out) {
   while (*p == ' ')
     p++;
   int64_t off = 0; /* seconds east of UTC */
+  int have_zone = 1;
   if (*p == 'Z' || *p == 'z') {
     p++;
   } else if (!strncmp(p, "UTC", 3) || !strncmp(p, "GMT", 3)) {
     p += 3;
-  } else if (*p == '+' || *p == '-') {
+  } else if (*p != '+' && *p != '-') {
+    have_zone = 0; /* local time, in the script's TZ */
+  } else {
     int sign = *p++ == '-' ? -1 : 1, oh, om = 0;
     if (digits(&p, 2, &oh) < 0)
       return -1;
@@ -159,12 +165,15 @@ static int parse_date(bi_ctx *c, const char *s, int64_t *out) {
     return -1;
   int64_t t = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 +
               mi * 60 + sec - off;
+  if (!have_zone && tz_mktime(zone, y, mo, d, h, mi, sec, -1, &t))
+    return -1; /* skipped by a daylight saving change */
   *out = t * 1000000000 + ns;
   return 0;
 }
 
 /* -t [[CC]YY]MMDDhhmm[.ss] */
-static int parse_stamp(bi_ctx *c, const char *s, int64_t *out) {
+static int parse_stamp(bi_ctx *c, const tz_zone *zone, const char *s,
+                       int64_t *out) {
   const char *dot = strchr(s, '.');
   size_t n = dot ? (size_t)(dot - s) : strlen(s);
   if (strspn(s, "0123456789") != n || (n != 8 && n != 10 && n != 12))
@@ -190,16 +199,16 @@ static int parse_stamp(bi_ctx *c, const char *s, int64_t *out) {
   } else if (yy >= 0) {
     y = yy >= 69 ? 1900 + yy : 2000 + yy; /* POSIX's century rule */
   } else {
-    struct tm tm;
-    int64_t now = fu_now(c);
-    fu_gmtime(now / 1000000000, &tm);
-    y = tm.tm_year + 1900;
+    tz_tm tm;
+    tz_localtime(zone, fu_now(c) / 1000000000, 0, &tm);
+    y = tm.year;
   }
   if (!valid_ymdhms(y, mo, d, h, mi, sec))
     return -1;
-  *out = (days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 +
-          mi * 60 + sec) *
-         1000000000;
+  int64_t t;
+  if (tz_mktime(zone, y, mo, d, h, mi, sec, -1, &t))
+    return -1;
+  *out = t * 1000000000;
   return 0;
 }
 
@@ -276,7 +285,10 @@ int bi_touch(bi_ctx *c) {
     /* With -r too, GNU takes the date relative to the reference; plain
      * dates are absolute, so the date simply wins. */
     int64_t t;
-    if (parse_date(c, date, &t) < 0) {
+    const tz_zone *zone = bi_tz_open(c);
+    int bad = parse_date(c, zone, date, &t) < 0;
+    tz_close(zone);
+    if (bad) {
       bi_error(c, "invalid date format %s", fu_quote(c, date));
       return 1;
     }
@@ -284,7 +296,10 @@ int bi_touch(bi_ctx *c) {
   }
   if (stamp) {
     int64_t t;
-    if (parse_stamp(c, stamp, &t) < 0) {
+    const tz_zone *zone = bi_tz_open(c);
+    int bad = parse_stamp(c, zone, stamp, &t) < 0;
+    tz_close(zone);
+    if (bad) {
       bi_error(c, "invalid date format %s", fu_quote(c, stamp));
       return 1;
     }

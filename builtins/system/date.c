@@ -2,13 +2,16 @@
  * date.c - GNU date.
  *
  * The time comes from the sandbox clock (c->now_ns), a file's mtime (-r) or
- * a -d STRING. Every time is shown in UTC: the sandbox has no zone database,
- * so TZ is ignored (a TZ naming another zone still prints UTC; -u changes
- * nothing). Formatting is our own strftime with GNU's extensions (%N, %:z,
- * %q, %P, the - _ 0 ^ # flags and field widths), independent of the host
- * locale and zone. -d understands the common GNU forms: ISO dates and
- * times, "@EPOCH", month names, "now", "today", "yesterday", "tomorrow",
- * weekday names and relative items ("3 days ago", "+2 hours", "next week").
+ * a -d STRING, and is shown in the zone of the script's exported TZ (UTC
+ * without one; see core/tz.h for where zone data comes from). Formatting is
+ * tz_format, our own strftime with GNU's extensions (%N, %:z, %q, %P, the
+ * - _ 0 ^ # flags and field widths), independent of the host's locale and
+ * zone. -d understands the common GNU forms: ISO dates and times, "@EPOCH",
+ * month names, "now", "today", "yesterday", "tomorrow", weekday names,
+ * relative items ("3 days ago", "+2 hours", "next week") and zones (Z,
+ * +hh:mm, UTC, EST, the local zone's abbreviations, a leading
+ * TZ="Area/City" for the whole string); a local time that a
+ * daylight saving change skips is invalid, as in GNU.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <strings.h>
 
 #include "builtins/textutil.h"
+#include "builtins/tzutil.h"
 #include "vfs/vfs.h"
 
 const char bi_usage_date[] = "Usage: date [OPTION]... [+FORMAT]\n"
@@ -46,56 +50,9 @@ const char bi_help_date[] =
     "      --help                 print this summary and quit\n"
     "      --version              print the version line and quit\n"
     "\n"
-    "All times are UTC in this sandbox: TZ is ignored.\n";
-
-/* ---- calendar ---------------------------------------------------------- */
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (any month value:
- * it is normalised first, so "month 13" is January of the next year). */
-static int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
-  m -= 1;
-  y += m >= 0 ? m / 12 : -((11 - m) / 12);
-  m = ((m % 12) + 12) % 12 + 1;
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-typedef struct tmx {
-  int64_t year;
-  int mon, mday, hour, min, sec, wday, yday; /* mon 1..12, yday 0.. */
-  long nsec;
-  int64_t epoch;
-} tmx;
-
-static int is_leap(int64_t y) {
-  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static void civil_from_epoch(int64_t t, long nsec, tmx *r) {
-  int64_t days = t >= 0 ? t / 86400 : -((86399 - t) / 86400);
-  int64_t secs = t - days * 86400;
-  r->epoch = t;
-  r->nsec = nsec;
-  r->hour = (int)(secs / 3600);
-  r->min = (int)(secs / 60 % 60);
-  r->sec = (int)(secs % 60);
-  r->wday = (int)(((days % 7) + 11) % 7); /* 1970-01-01 was a Thursday */
-  int64_t z = days + 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t y = yoe + era * 400;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  r->mday = (int)(doy - (153 * mp + 2) / 5 + 1);
-  r->mon = (int)(mp < 10 ? mp + 3 : mp - 9);
-  r->year = y + (r->mon <= 2);
-  r->yday = (int)(days - days_from_civil(r->year, 1, 1));
-}
+    "Local time is that of the zone TZ names (an IANA name such as\n"
+    "Europe/Berlin, or a POSIX string such as EST5EDT,M3.2.0,M11.1.0); UTC\n"
+    "when TZ is unset.\n";
 
 static const char *const wday_name[] = {"Sunday",    "Monday",   "Tuesday",
                                         "Wednesday", "Thursday", "Friday",
@@ -104,280 +61,13 @@ static const char *const mon_name[] = {
     "January", "February", "March",     "April",   "May",      "June",
     "July",    "August",   "September", "October", "November", "December"};
 
-/* ISO 8601 week number and its year. */
-static int iso_week(const tmx *t, int64_t *iso_year) {
-  int wd = (t->wday + 6) % 7; /* Monday = 0 */
-  int w = (t->yday - wd + 10) / 7;
-  int64_t y = t->year;
-  if (w < 1) {
-    y--;
-    int pyday = t->yday + 365 + is_leap(y);
-    w = (pyday - wd + 10) / 7;
-  } else {
-    int ylen = 365 + is_leap(y);
-    if (t->yday - wd + 3 >= ylen) { /* belongs to week 1 of next year */
-      w = 1;
-      y++;
-    }
-  }
-  *iso_year = y;
-  return w;
-}
-
-/* ---- formatting -------------------------------------------------------- */
-
-static void put_num(buf *o, int64_t v, int width, char pad, int flag_pad) {
-  /* flag_pad: '-' none, '_' spaces, '0' zeros, 0 default */
-  if (flag_pad == '-')
-    width = 0;
-  else if (flag_pad == '_')
-    pad = ' ';
-  else if (flag_pad == '0')
-    pad = '0';
-  char tmp[32];
-  int neg = v < 0;
-  uint64_t u = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  int n = 0;
-  do {
-    tmp[n++] = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
-  int len = n + neg;
-  if (pad == ' ') {
-    for (int i = len; i < width; i++)
-      buf_putc(o, ' ');
-    if (neg)
-      buf_putc(o, '-');
-  } else {
-    if (neg)
-      buf_putc(o, '-');
-    for (int i = len; i < width; i++)
-      buf_putc(o, '0');
-  }
-  while (n)
-    buf_putc(o, tmp[--n]);
-}
-
-static void put_str(buf *o, const char *s, int width, int upper, int flag_pad) {
-  size_t l = strlen(s);
-  for (int i = (int)l; i < width; i++)
-    buf_putc(o, flag_pad == '0' ? '0' : ' ');
-  for (size_t i = 0; i < l; i++)
-    buf_putc(o, upper == 1   ? toupper((unsigned char)s[i])
-                : upper == 2 ? tolower((unsigned char)s[i])
-                             : s[i]);
-}
-
-static void format_time(buf *o, const char *f, const tmx *t);
-
-/* A sub-format (%c, %D, ...) padded to width as a whole. */
-static void put_sub(buf *o, const char *f, const tmx *t, int width, int upper,
-                    int flag_pad) {
-  buf tmp;
-  buf_init(&tmp, o->m);
-  format_time(&tmp, f, t);
-  put_str(o, buf_cstr(&tmp), width, upper, flag_pad);
-  buf_free(&tmp);
-}
-
-static void format_time(buf *o, const char *f, const tmx *t) {
-  for (; *f; f++) {
-    if (*f != '%') {
-      buf_putc(o, *f);
-      continue;
-    }
-    const char *start = f++;
-    int flag_pad = 0, upper = 0, swap = 0, width = -1, colons = 0;
-    for (;; f++) {
-      if (*f == '-' || *f == '_' || *f == '0')
-        flag_pad = *f;
-      else if (*f == '^')
-        upper = 1;
-      else if (*f == '#')
-        swap = 1;
-      else
-        break;
-    }
-    if (isdigit((unsigned char)*f)) {
-      width = 0;
-      while (isdigit((unsigned char)*f))
-        width = width * 10 + (*f++ - '0');
-    }
-    while (*f == 'E' || *f == 'O')
-      f++;
-    while (*f == ':' && colons < 3) {
-      colons++;
-      f++;
-    }
-    if (colons && *f != 'z') {
-      buf_append(o, start, (size_t)(f - start + (*f != 0)));
-      if (!*f)
-        break;
-      continue;
-    }
-    int w = width;
-#define NUM(v, dw, pad) put_num(o, (v), w < 0 ? (dw) : w, (pad), flag_pad)
-    int64_t iy;
-    switch (*f) {
-    case 0:
-      buf_putc(o, '%');
-      f--;
-      break;
-    case '%':
-      buf_putc(o, '%');
-      break;
-    case 'n':
-      buf_putc(o, '\n');
-      break;
-    case 't':
-      buf_putc(o, '\t');
-      break;
-    case 'a':
-    case 'A': {
-      char s[16];
-      snprintf(s, sizeof s, "%.*s", *f == 'a' ? 3 : 9, wday_name[t->wday]);
-      put_str(o, s, w, upper || swap, flag_pad);
-      break;
-    }
-    case 'b':
-    case 'h':
-    case 'B': {
-      char s[16];
-      snprintf(s, sizeof s, "%.*s", *f == 'B' ? 9 : 3, mon_name[t->mon - 1]);
-      put_str(o, s, w, upper || swap, flag_pad);
-      break;
-    }
-    case 'c':
-      put_sub(o, "%a %b %e %H:%M:%S %Y", t, w, upper, flag_pad);
-      break;
-    case 'C':
-      NUM(t->year >= 0 ? t->year / 100 : -((99 - t->year) / 100), 2, '0');
-      break;
-    case 'd':
-      NUM(t->mday, 2, '0');
-      break;
-    case 'D':
-    case 'x':
-      put_sub(o, "%m/%d/%y", t, w, upper, flag_pad);
-      break;
-    case 'e':
-      NUM(t->mday, 2, ' ');
-      break;
-    case 'F':
-      put_sub(o, "%Y-%m-%d", t, w, upper, flag_pad);
-      break;
-    case 'g':
-      iso_week(t, &iy);
-      NUM(((iy % 100) + 100) % 100, 2, '0');
-      break;
-    case 'G':
-      iso_week(t, &iy);
-      NUM(iy, 4, '0');
-      break;
-    case 'H':
-      NUM(t->hour, 2, '0');
-      break;
-    case 'I':
-      NUM((t->hour + 11) % 12 + 1, 2, '0');
-      break;
-    case 'j':
-      NUM(t->yday + 1, 3, '0');
-      break;
-    case 'k':
-      NUM(t->hour, 2, ' ');
-      break;
-    case 'l':
-      NUM((t->hour + 11) % 12 + 1, 2, ' ');
-      break;
-    case 'm':
-      NUM(t->mon, 2, '0');
-      break;
-    case 'M':
-      NUM(t->min, 2, '0');
-      break;
-    case 'N': {
-      /* A width keeps that many leading digits (GNU: %3N = milliseconds). */
-      char s[16];
-      snprintf(s, sizeof s, "%09ld", t->nsec);
-      int keep = w < 0 ? 9 : w;
-      if (flag_pad == '-') {
-        size_t l = strlen(s);
-        while (l > 1 && s[l - 1] == '0')
-          s[--l] = 0;
-      }
-      if (keep <= 9)
-        s[keep] = 0;
-      buf_puts(o, s);
-      for (int i = 9; i < keep; i++)
-        buf_putc(o, '0');
-      break;
-    }
-    case 'p':
-    case 'P':
-      put_str(o, t->hour < 12 ? "AM" : "PM", w, (*f == 'P' || swap) ? 2 : upper,
-              flag_pad);
-      break;
-    case 'q':
-      NUM((t->mon - 1) / 3 + 1, 1, '0');
-      break;
-    case 'r':
-      put_sub(o, "%I:%M:%S %p", t, w, upper, flag_pad);
-      break;
-    case 'R':
-      put_sub(o, "%H:%M", t, w, upper, flag_pad);
-      break;
-    case 's':
-      NUM(t->epoch, 1, '0');
-      break;
-    case 'S':
-      NUM(t->sec, 2, '0');
-      break;
-    case 'T':
-    case 'X':
-      put_sub(o, "%H:%M:%S", t, w, upper, flag_pad);
-      break;
-    case 'u':
-      NUM(t->wday ? t->wday : 7, 1, '0');
-      break;
-    case 'U':
-      NUM((t->yday + 7 - t->wday) / 7, 2, '0');
-      break;
-    case 'V':
-      NUM(iso_week(t, &iy), 2, '0');
-      break;
-    case 'w':
-      NUM(t->wday, 1, '0');
-      break;
-    case 'W':
-      NUM((t->yday + 7 - (t->wday + 6) % 7) / 7, 2, '0');
-      break;
-    case 'y':
-      NUM(((t->year % 100) + 100) % 100, 2, '0');
-      break;
-    case 'Y':
-      NUM(t->year, 4, '0');
-      break;
-    case 'z': {
-      static const char *const zs[] = {"+0000", "+00:00", "+00:00:00", "+00"};
-      put_str(o, zs[colons], w, 0, flag_pad == '_' ? '_' : '0');
-      break;
-    }
-    case 'Z':
-      put_str(o, "UTC", w, swap ? 2 : upper, flag_pad);
-      break;
-    default:
-      /* Unknown conversions are copied as written. */
-      buf_append(o, start, (size_t)(f - start + 1));
-      break;
-    }
-#undef NUM
-  }
-}
-
 /* ---- parsing -d STRING ------------------------------------------------- */
 
 typedef struct dparse {
+  const tz_zone *zone; /* where a time without a zone is read */
   int have_date, have_time, have_wday, have_epoch;
+  int have_zone;    /* the string named a zone or an offset */
+  int64_t zone_off; /* that zone's seconds east of UTC */
   int64_t year;
   int mon, mday, hour, min, sec, wday;
   long nsec;
@@ -422,7 +112,17 @@ static int add_unit(dparse *p, const char *w, size_t n, int64_t mult) {
   for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
     if (strlen(u[i].name) != n || strncasecmp(w, u[i].name, n))
       continue;
+    /* Amounts past any calendar are refused (and never overflow). */
+    const int64_t lim = (int64_t)1 << 50;
+    if (mult > lim || mult < -lim)
+      return 0;
     int64_t v = mult * u[i].k;
+    int64_t *to = u[i].kind == 0   ? &p->rel_s
+                  : u[i].kind == 1 ? &p->rel_d
+                  : u[i].kind == 2 ? &p->rel_m
+                                   : &p->rel_y;
+    if ((v > 0 && *to > lim) || (v < 0 && *to < -lim))
+      return 0;
     switch (u[i].kind) {
     case 0:
       p->rel_s += v;
@@ -510,33 +210,81 @@ static const char *read_time(dparse *p, int64_t hour, const char *s) {
   }
   p->have_time = 1;
   /* A zone right after the time: Z, +hh[:mm], -hhmm. */
-  if (*s == 'Z' || *s == 'z') {
+  if ((*s == 'Z' || *s == 'z') && !isalpha((unsigned char)s[1])) {
+    p->have_zone = 1;
+    p->zone_off = 0;
     s++;
   } else if ((*s == '+' || *s == '-') && isdigit((unsigned char)s[1])) {
     int sign = *s == '-' ? -1 : 1;
     const char *q = read_num(s + 1, &v, &nd);
     int64_t off;
+    if (nd > 4)
+      return NULL;
     if (*q == ':') {
       int64_t mm;
       int nd2;
       q = read_num(q + 1, &mm, &nd2);
+      if (nd2 > 2)
+        return NULL;
       off = v * 3600 + mm * 60;
     } else if (nd <= 2) {
       off = v * 3600;
     } else {
       off = (v / 100) * 3600 + (v % 100) * 60;
     }
-    /* Local time = UTC + off, so UTC = local - off. */
-    p->rel_s -= sign * off;
+    p->have_zone = 1;
+    p->zone_off = sign * off;
     s = q;
   }
   return s;
 }
 
-static int64_t this_year(int64_t now) {
-  tmx t;
-  civil_from_epoch(now, 0, &t);
+static int64_t this_year(const dparse *p, int64_t now) {
+  tz_tm t;
+  tz_localtime(p->zone, now, 0, &t);
   return t.year;
+}
+
+/* Zone abbreviations a date string may carry: offset east of UTC in
+ * minutes, and whether it names daylight time (GNU's table, abridged). */
+static const struct {
+  const char *name;
+  int min;
+} zone_words[] = {{"GMT", 0},     {"UT", 0},      {"UTC", 0},    {"Z", 0},
+                  {"WET", 0},     {"WEST", 60},   {"BST", 60},   {"ART", -180},
+                  {"BRT", -180},  {"BRST", -120}, {"NST", -210}, {"NDT", -150},
+                  {"AST", -240},  {"ADT", -180},  {"CLT", -240}, {"CLST", -180},
+                  {"EST", -300},  {"EDT", -240},  {"CST", -360}, {"CDT", -300},
+                  {"MST", -420},  {"MDT", -360},  {"PST", -480}, {"PDT", -420},
+                  {"AKST", -540}, {"AKDT", -480}, {"HST", -600}, {"HAST", -600},
+                  {"HADT", -540}, {"SST", -720},  {"WAT", 60},   {"CET", 60},
+                  {"CEST", 120},  {"MET", 60},    {"MEZ", 60},   {"MEST", 120},
+                  {"MESZ", 120},  {"EET", 120},   {"EEST", 180}, {"CAT", 120},
+                  {"SAST", 120},  {"EAT", 180},   {"MSK", 180},  {"MSD", 240},
+                  {"IST", 330},   {"SGT", 480},   {"KST", 540},  {"JST", 540},
+                  {"GST", 600},   {"NZST", 720},  {"NZDT", 780}};
+
+/* A zone word: one of the table, or an abbreviation the script's own zone
+ * uses now or half a year away (GNU reads those from the zone too). */
+static int zone_word(const dparse *p, const char *w, size_t n, int64_t now,
+                     int64_t *off) {
+  for (int k = 0; k < 2; k++) {
+    tz_tm t;
+    tz_localtime(p->zone, now + k * 183 * 86400, 0, &t);
+    if (strlen(t.abbr) == n && !strncasecmp(t.abbr, w, n) &&
+        isalpha((unsigned char)*w)) {
+      *off = t.gmtoff;
+      return 1;
+    }
+  }
+  for (size_t i = 0; i < sizeof zone_words / sizeof zone_words[0]; i++) {
+    if (strlen(zone_words[i].name) == n &&
+        !strncasecmp(zone_words[i].name, w, n)) {
+      *off = zone_words[i].min * 60;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* A month and a day: of the current year, unless a date came before. */
@@ -544,15 +292,30 @@ static void set_month_day(dparse *p, int mon, int64_t mday, int64_t now) {
   p->mon = mon;
   p->mday = (int)mday;
   if (!p->have_date)
-    p->year = this_year(now);
+    p->year = this_year(p, now);
   p->have_date = 1;
 }
 
-static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
-                      long *out_ns) {
+static int parse_date(const tz_zone *zone, const char *str, int64_t now,
+                      long now_ns, int64_t *out, long *out_ns) {
   dparse p;
   memset(&p, 0, sizeof p);
+  p.zone = zone;
   const char *s = skip_sp(str);
+  if (!strncmp(s, "TZ=\"", 4)) {
+    /* TZ="Area/City" first: the rest is read in that zone. */
+    const char *q = strchr(s + 4, '"');
+    size_t n = q ? (size_t)(q - s - 4) : 0;
+    if (!q || n > 255 || !strncmp(skip_sp(q + 1), "TZ=\"", 4))
+      return -1; /* one zone only: no recursion to bound */
+    char name[256];
+    memcpy(name, s + 4, n);
+    name[n] = 0;
+    const tz_zone *z = tz_open(name);
+    int rc = parse_date(z, q + 1, now, now_ns, out, out_ns);
+    tz_close(z);
+    return rc;
+  }
   if (*s == '@') {
     s++;
     int neg = 0;
@@ -638,7 +401,7 @@ static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
           return -1;
         p.mon = (int)v;
         p.mday = (int)d;
-        p.year = y >= 0 ? y : this_year(now);
+        p.year = y >= 0 ? y : this_year(&p, now);
         p.have_date = 1;
         s = q;
         continue;
@@ -734,9 +497,8 @@ static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
       } else {
         return -1;
       }
-    } else if (word_eq(s, wn, "utc", 3) || word_eq(s, wn, "gmt", 3) ||
-               word_eq(s, wn, "z", 1) || word_eq(s, wn, "ut", 2)) {
-      ;
+    } else if (zone_word(&p, s, wn, now, &p.zone_off)) {
+      p.have_zone = 1;
     } else if (word_eq(s, wn, "am", 2) || word_eq(s, wn, "pm", 2)) {
       if (!p.have_time || p.hour > 12)
         return -1;
@@ -770,8 +532,16 @@ static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
     (void)last_rel;
     s = we;
   }
-  tmx t;
-  civil_from_epoch(now, now_ns, &t);
+  if (!p.have_date && !p.have_time && !p.have_wday && !p.have_zone &&
+      !p.rel_y && !p.rel_m && !p.rel_d) {
+    /* Only seconds to add: no trip through the calendar, which would
+     * lose which of two equal local times "now" is. */
+    *out = now + p.rel_s;
+    *out_ns = now_ns;
+    return 0;
+  }
+  tz_tm t;
+  tz_localtime(zone, now, now_ns, &t);
   int64_t year = t.year;
   int mon = t.mon, mday = t.mday, hour = t.hour, min = t.min, sec = t.sec;
   long nsec = now_ns;
@@ -793,13 +563,32 @@ static int parse_date(const char *str, int64_t now, long now_ns, int64_t *out,
     hour = min = sec = 0;
     nsec = 0;
   }
-  int64_t days = days_from_civil(year + p.rel_y, mon + p.rel_m, mday);
+  /* Years far past any calendar are refused, so nothing below overflows. */
+  const int64_t ylim = (int64_t)1 << 33;
+  if (year < -ylim || year > ylim || p.rel_y < -ylim || p.rel_y > ylim ||
+      p.rel_m < -ylim || p.rel_m > ylim || p.rel_d < -ylim * 366 ||
+      p.rel_d > ylim * 366 || p.rel_s < -(ylim * 366 * 86400) ||
+      p.rel_s > ylim * 366 * 86400)
+    return -1;
+  int64_t days = tz_days_from_civil(year + p.rel_y, mon + p.rel_m, mday);
+  int64_t dd = 0; /* days to move for a weekday, then relative days */
   if (p.have_wday && !p.have_date) {
     int cur = (int)(((days % 7) + 11) % 7);
-    days += (p.wday - cur + 7) % 7;
+    dd = (p.wday - cur + 7) % 7;
   }
-  days += p.rel_d;
-  *out = days * 86400 + hour * 3600 + min * 60 + sec + p.rel_s;
+  dd += p.rel_d;
+  if (p.have_zone) {
+    *out = (days + dd) * 86400 + hour * 3600 + min * 60 + sec - p.zone_off +
+           p.rel_s;
+  } else {
+    /* Calendar items move the local date; the clock time stays, so a
+     * day across a daylight saving change is 23 or 25 hours. */
+    int64_t base;
+    if (tz_mktime(zone, year + p.rel_y, mon + p.rel_m, mday + dd, hour, min,
+                  sec, -1, &base))
+      return -1;
+    *out = base + p.rel_s;
+  }
   *out_ns = nsec;
   return 0;
 }
@@ -850,7 +639,7 @@ int bi_date(bi_ctx *c) {
   static const char *const rfc_fmts[] = {"%Y-%m-%d", "%Y-%m-%d %H:%M:%S%:z",
                                          "%Y-%m-%d %H:%M:%S.%N%:z"};
   const char *dstr = NULL, *ref = NULL, *fmt = NULL, *setstr = NULL;
-  int ch;
+  int ch, utc = 0;
   bi_getopt g;
   bi_getopt_init(&g, c, "d:f:I::r:Rs:u", opts);
   while ((ch = bi_getopt_each(&g, 1)) > 0) {
@@ -869,6 +658,8 @@ int bi_date(bi_ctx *c) {
       setstr = g.arg;
       break;
     case 'u':
+      utc = 1;
+      break;
     case 0x101:
       break;
     case 'I': {
@@ -928,27 +719,28 @@ int bi_date(bi_ctx *c) {
   }
   int64_t t = now;
   long tn = nsec;
+  /* -u reads and shows UTC, as GNU's TZ=UTC0 does. */
+  const tz_zone *zone = utc ? tz_utc() : bi_tz_open(c);
+  int status = 1;
   if (setstr) {
     int64_t x;
     long xn;
-    if (parse_date(setstr, now, nsec, &x, &xn)) {
+    if (parse_date(zone, setstr, now, nsec, &x, &xn))
       bi_error(c, "invalid date %s", tu_quote(c, setstr));
-      return 1;
-    }
-    /* The sandbox clock belongs to the host. */
-    bi_error(c, "cannot set date: %s", bi_strerror(EPERM));
-    return 1;
+    else /* the sandbox clock belongs to the host */
+      bi_error(c, "cannot set date: %s", bi_strerror(EPERM));
+    goto out;
   }
-  if (dstr && parse_date(dstr, now, nsec, &t, &tn)) {
+  if (dstr && parse_date(zone, dstr, now, nsec, &t, &tn)) {
     bi_error(c, "invalid date %s", tu_quote(c, dstr));
-    return 1;
+    goto out;
   }
   if (ref) {
     vfs_stat_t st;
     int rc = c->vfs ? vfs_stat(c->vfs, c->cwd, ref, &st) : -ENOENT;
     if (rc) {
       bi_error(c, "%s: %s", ref, bi_strerror(-rc));
-      return 1;
+      goto out;
     }
     t = st.mtime_ns / 1000000000;
     tn = (long)(st.mtime_ns % 1000000000);
@@ -957,13 +749,17 @@ int bi_date(bi_ctx *c) {
       t--;
     }
   }
-  tmx tm;
-  civil_from_epoch(t, tn, &tm);
+  tz_tm tm;
+  tz_localtime(zone, t, tn, &tm);
   buf o;
   buf_init(&o, c->m);
-  format_time(&o, fmt ? fmt : "%a %b %e %H:%M:%S %Z %Y", &tm);
+  tz_format(&o, fmt ? fmt : "%a %b %e %H:%M:%S %Z %Y", &tm, TZ_FMT_GNU);
   buf_putc(&o, '\n');
-  int rc = stream_write(c->out, o.data, o.len);
+  int oom = o.oom; /* the budget reports it */
+  int rc = oom ? 0 : stream_write(c->out, o.data, o.len);
   buf_free(&o);
-  return rc ? bi_stream_status(c->out->err) : 0;
+  status = oom ? 1 : rc ? bi_stream_status(c->out->err) : 0;
+out:
+  tz_close(zone);
+  return status;
 }

@@ -358,7 +358,9 @@ static int term(tst *t) {
   }
   if (t->pos + 3 <= t->argc && is_binop(t->argv[t->pos + 1]))
     return binary_operator(t);
-  if (is_unop(a))
+  /* A unary operator needs its operand; as the last word it is a plain
+   * string (bash: [ -a -a -a -a ] is false, not an error). */
+  if (t->pos + 2 <= t->argc && is_unop(a))
     return unary_operator(t);
   advance(t, 0);
   return a[0] != 0;

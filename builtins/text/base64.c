@@ -205,6 +205,7 @@ int bi_base64(bi_ctx *c) {
     enc e = {{0, 0, 0}, 0, 0, wrap};
     reader r;
     rd_init(&r, c->m, in);
+    rd_flush_to(&r, &w);
     unsigned char tmp[12288];
     long k;
     while ((k = rd_read(&r, tmp, sizeof tmp)) > 0 && !w.err)

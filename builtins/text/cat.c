@@ -113,6 +113,7 @@ static void put_visible(writer *w, unsigned char ch, const catopt *o) {
 static int format_copy(bi_ctx *c, stream *in, catopt *o, writer *w, int *rerr) {
   reader r;
   rd_init(&r, c->m, in);
+  rd_flush_to(&r, w);
   const char *line;
   size_t len;
   int rc = 0, k;

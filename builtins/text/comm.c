@@ -145,6 +145,8 @@ int bi_comm(bi_ctx *c) {
   size_t dl = *odelim ? strlen(odelim) : 1;
   writer w;
   wr_init(&w, c->out);
+  for (int i = 0; i < 2; i++)
+    rd_flush_to(&s[i].r, &w);
   int status = 0, disorder = 0, fatal = 0;
   uint64_t counts[4] = {0, 0, 0, 0};
   int rerr = 0;

@@ -64,6 +64,7 @@ int ht_copy(bi_ctx *c, stream *in, const ht_opt *o, uint64_t skip,
             uint64_t count, writer *w, int *rerr) {
   reader r;
   rd_init(&r, c->m, in);
+  rd_flush_to(&r, w);
   int rc = 0;
   uint64_t left = count;
   if (o->bytes) {
@@ -128,7 +129,7 @@ int ht_window(stream *in, const ht_opt *o, uint64_t keep, writer *spill, buf *b,
       *rerr = ENOMEM;
       return 1;
     }
-    long k = stream_read(in, b->data + b->len, 65536);
+    long k = wr_flush_read(spill, in, b->data + b->len, 65536);
     if (k < 0) {
       *rerr = in->err;
       return 1;

@@ -403,6 +403,7 @@ int bi_od(bi_ctx *c) {
   for (stream *in; !w.err && taken < limit && (in = bi_inputs_next(&ins));) {
     reader r;
     rd_init(&r, c->m, in);
+    rd_flush_to(&r, &w);
     unsigned char tmp[4096];
     for (;;) {
       long k = rd_read(&r, tmp, sizeof tmp);

@@ -128,6 +128,7 @@ int bi_paste(bi_ctx *c) {
       return 1;
     }
     rd_init(&rd[i], c->m, in[i]);
+    rd_flush_to(&rd[i], &w);
     if (!strcmp(files[i], "-") && stdin_idx < 0)
       stdin_idx = i;
   }

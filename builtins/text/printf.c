@@ -19,6 +19,7 @@
 
 #include "builtins/numfmt.h"
 #include "builtins/textutil.h"
+#include "builtins/tzutil.h"
 
 const char bi_usage_printf[] = "printf: printf [-v var] format [arguments]";
 const char bi_help_printf[] =
@@ -201,8 +202,10 @@ static int shell_special(int ch) {
   return ch && strchr(" \t\n!\"$&'()*,;<>?[\\]^`{|}", ch) != NULL;
 }
 
-/* %q: $'...' when something is not printable, else backslashes. */
-static void shell_quote(const char *s, size_t n, buf *o) {
+/* %q: $'...' when something is not printable, else backslashes. Under
+ * UTF-8 printable multi-byte characters stay as they are; in the C locale
+ * every byte past ASCII is unprintable. */
+static void shell_quote(const char *s, size_t n, buf *o, int utf8) {
   if (n == 0) {
     buf_puts(o, "''");
     return;
@@ -210,7 +213,7 @@ static void shell_quote(const char *s, size_t n, buf *o) {
   int ansi = 0;
   for (size_t i = 0; i < n;) {
     uint32_t cp;
-    size_t k = tu_utf8_get(s + i, n - i, &cp);
+    size_t k = utf8 ? tu_utf8_get(s + i, n - i, &cp) : 1;
     unsigned char u = (unsigned char)s[i];
     if ((k == 1 && (u < 0x20 || u >= 0x7F)) || (k > 1 && cp < 0xA0)) {
       ansi = 1;
@@ -221,8 +224,8 @@ static void shell_quote(const char *s, size_t n, buf *o) {
   if (ansi) {
     buf_puts(o, "$'");
     for (size_t i = 0; i < n;) {
-      uint32_t cp;
-      size_t k = tu_utf8_get(s + i, n - i, &cp);
+      uint32_t cp = 0;
+      size_t k = utf8 ? tu_utf8_get(s + i, n - i, &cp) : 1;
       unsigned char u = (unsigned char)s[i];
       if (k > 1 && cp >= 0xA0) {
         buf_append(o, s + i, k);
@@ -301,16 +304,25 @@ static void put_time(pf *p, const char *tfmt, size_t tlen, int ljust, int width,
   intmax_t t = (a && *a) ? get_int(p, a) : -1;
   if (t == -1 || t == -2) /* now, and the shell's start (we take now) */
     t = p->c->now_ns ? p->c->now_ns(p->c) / 1000000000 : 0;
-  time_t tt = (time_t)t;
-  struct tm tm;
-  /* The sandbox has no zone database of its own: times are UTC. */
-  if (!gmtime_r(&tt, &tm))
-    memset(&tm, 0, sizeof tm);
+  /* Local time of the exported TZ, converted here: the host process's
+   * zone and environment are not the script's. */
+  const tz_zone *z = bi_tz_open(p->c);
+  tz_tm tm;
+  tz_localtime(z, (int64_t)t, 0, &tm);
+  tz_close(z);
   char *f = mem_strndup(p->c->m, tlen ? tfmt : "%X", tlen ? tlen : 2);
-  char res[1024];
-  size_t n = f ? strftime(res, sizeof res, f, &tm) : 0;
+  buf res;
+  buf_init(&res, p->c->m);
+  if (f)
+    tz_format(&res, f, &tm, 0); /* as glibc's strftime: no GNU extras */
   mem_free(p->c->m, f);
-  put_padded(p, res, n, ljust, width, prec);
+  /* bash formats into 128 bytes and prints nothing when that is short. */
+  if (!f || res.oom)
+    p->werr = ENOMEM;
+  else
+    put_padded(p, res.data ? res.data : "", res.len < 128 ? res.len : 0, ljust,
+               width, prec);
+  buf_free(&res);
 }
 
 /* Format one number: numfmt streams what a huge width or precision adds. */
@@ -434,7 +446,7 @@ static long do_conv(pf *p, const char *fmt, size_t len, size_t i) {
     }
     buf t;
     buf_init(&t, p->c->m);
-    shell_quote(a, n, &t);
+    shell_quote(a, n, &t, tu_utf8_locale(p->c));
     put_padded(p, t.data ? t.data : "", t.len, ljust, swidth, qprec);
     buf_free(&t);
     break;

@@ -1,9 +1,12 @@
 /*
  * rev.c - util-linux rev: each line reversed character by character.
  *
- * Characters are UTF-8 sequences (the sandbox locale is UTF-8), so "é"
- * stays intact; invalid bytes count as one character each. The newline
- * stays at the end.
+ * In a UTF-8 locale characters are UTF-8 sequences, so "é" stays intact,
+ * and invalid bytes count as one character each; in the C locale (no
+ * locale variable set) lines are reversed byte by byte. (util-linux itself
+ * stops with an error on such bytes in either case, a limit of its wide
+ * character input rather than something to copy.) The newline stays at the
+ * end.
  */
 #include <errno.h>
 #include <string.h>
@@ -20,13 +23,13 @@ const char bi_help_rev[] =
     " -h, --help     print this summary and quit\n"
     " -V, --version  print the version line and quit\n";
 
-static void rev_line(writer *w, const char *s, size_t n, char *tmp) {
+static void rev_line(writer *w, const char *s, size_t n, char *tmp, int utf8) {
   /* Fill tmp from the end: each character copied in order, placed before
    * the previous one. */
   size_t o = n, i = 0;
   while (i < n) {
     uint32_t cp;
-    size_t l = tu_utf8_get(s + i, n - i, &cp);
+    size_t l = utf8 ? tu_utf8_get(s + i, n - i, &cp) : 1;
     o -= l;
     memcpy(tmp + o, s + i, l);
     i += l;
@@ -54,6 +57,7 @@ int bi_rev(bi_ctx *c) {
   static char *dash[] = {"-", NULL};
   char **files = g.noperands ? g.operands : dash;
   int nfiles = g.noperands ? g.noperands : 1, status = 0;
+  int utf8 = tu_utf8_locale(c);
   writer w;
   wr_init(&w, c->out);
   buf tmp;
@@ -68,6 +72,7 @@ int bi_rev(bi_ctx *c) {
     }
     reader r;
     rd_init(&r, c->m, in);
+    rd_flush_to(&r, &w);
     const char *line;
     size_t len;
     int k;
@@ -80,7 +85,7 @@ int bi_rev(bi_ctx *c) {
         k = -1;
         break;
       }
-      rev_line(&w, line, body, tmp.data);
+      rev_line(&w, line, body, tmp.data, utf8);
       if (nl)
         wr_putc(&w, '\n');
       if (w.err)

@@ -79,9 +79,10 @@ static void digest_error(bi_ctx *c, const alg *a) {
 }
 
 /* Digest of a file operand through ctx. 0, an errno value (message not
- * printed) or SUM_EDIGEST. */
+ * printed) or SUM_EDIGEST. The lines of earlier files held in w go out
+ * while the file waits for input. */
 static int hash_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx, const char *name,
-                     unsigned char *out) {
+                     unsigned char *out, writer *w) {
   int err = 0;
   stream *in = bi_open_read(c, name, &err);
   if (!in)
@@ -100,7 +101,7 @@ static int hash_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx, const char *name,
   } else {
     char tmp[16384];
     long k;
-    while ((k = stream_read(in, tmp, sizeof tmp)) > 0)
+    while ((k = wr_flush_read(w, in, tmp, sizeof tmp)) > 0)
       if (!EVP_DigestUpdate(ctx, tmp, (size_t)k)) {
         err = SUM_EDIGEST;
         break;
@@ -328,6 +329,7 @@ static int check_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx,
   }
   reader r;
   rd_init(&r, c->m, in);
+  rd_flush_to(&r, w);
   buf name;
   buf_init(&name, c->m);
   const char *l;
@@ -354,7 +356,7 @@ static int check_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx,
     }
     good_lines++;
     const char *nm = buf_cstr(&name);
-    int e = hash_file(c, a, ctx, nm, got);
+    int e = hash_file(c, a, ctx, nm, got, w);
     if (e == ECANCELED) {
       rc = 1;
       break;
@@ -434,7 +436,7 @@ static int sum_files(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx, sum_opts *so,
       continue;
     }
     unsigned char d[EVP_MAX_MD_SIZE];
-    int e = hash_file(c, a, ctx, files[i], d);
+    int e = hash_file(c, a, ctx, files[i], d, &w);
     if (e == ECANCELED)
       return 1;
     if (e == SUM_EDIGEST) {

@@ -177,6 +177,10 @@ int bi_tac(bi_ctx *c) {
     size_t n;
     buf copy;
     buf_init(&copy, c->m);
+    /* the files before are done: their lines go out before this one is
+     * read, which may wait for a pipe */
+    if (i > 0 && stream_would_block(in))
+      wr_flush(&w);
     if (tu_slurp(c, in, &d, &n, &copy, &err)) {
       stream_unref(in);
       buf_free(&copy);

@@ -418,7 +418,7 @@ int bi_tr(bi_ctx *c) {
     int last = -1;
     rc = 0;
     for (;;) {
-      long k = stream_read(c->in, in, 65536);
+      long k = wr_flush_read(&w, c->in, in, 65536);
       if (k < 0) {
         if (c->in->err != ECANCELED)
           bi_error(c, "read error: %s", bi_strerror(c->in->err));

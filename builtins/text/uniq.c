@@ -220,12 +220,16 @@ int bi_uniq(bi_ctx *c) {
   wr_init(&w, out);
   reader r;
   rd_init(&r, c->m, in);
+  rd_flush_to(&r, &w);
   buf prev;
   buf_init(&prev, c->m);
   /* GNU's model: a line is printed when it is known to be unique (count
    * 0), the last of a repeated group ("first repeated"), or a non-last
    * member of one ("later repeated"), each kind switched by the options. */
   int out_unique = !rep && !all, out_first = !uniq_only, out_later = all;
+  /* Without options every group prints its first line: it can go out as
+   * soon as it is read (as GNU does), not when the next line arrives. */
+  int eager = out_unique && out_first && !out_later && !count && group < 0;
   int have = 0, rc = 0, k, first_delim = 1;
   unsigned long long n = 0; /* matches so far in the current group */
   const char *line;
@@ -260,7 +264,12 @@ int bi_uniq(bi_ctx *c) {
       key_of(&o, line, len, &kb, &kbl);
       match = zero_w || same(&o, ka, kal, kb, kbl);
     }
-    if (group >= 0) { /* every line, groups set apart */
+    if (eager) {
+      if (match)
+        goto next; /* keep the group's first line */
+      wr_write(&w, line, len);
+      wr_putc(&w, dl);
+    } else if (group >= 0) { /* every line, groups set apart */
       if (!match && ((have) || group == 1 || group == 3))
         wr_putc(&w, dl);
       wr_write(&w, line, len);
@@ -296,7 +305,7 @@ int bi_uniq(bi_ctx *c) {
     if (group >= 0) {
       if (group == 2 || group == 3)
         wr_putc(&w, dl);
-    } else {
+    } else if (!eager) {
       WRITELINE(0, n);
     }
   }

@@ -1,5 +1,5 @@
 /*
- * wc.c - GNU wc (coreutils 9.1 rules, UTF-8 locale).
+ * wc.c - GNU wc (coreutils 9.1 rules, UTF-8 or C locale).
  *
  * Lines and bytes alone are counted with memchr (or the file size); words,
  * characters and line width need a pass over the characters: ASCII through
@@ -8,7 +8,8 @@
  * characters do not either, and Unicode spaces (no-break ones included)
  * separate words. Column width follows GNU: the digits of the summed sizes
  * of the regular files, at least 7 when a pipe or a special file is
- * counted, no padding for a single count of a single operand.
+ * counted, no padding for a single count of a single operand. In the C
+ * locale a character is a byte, and bytes past ASCII are not printable.
  */
 #include <errno.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <utf8proc.h>
 
 #include "builtins/textutil.h"
+#include "core/utf8.h"
 #include "vfs/vfs.h"
 
 const char bi_usage_wc[] = "Usage: wc [OPTION]... [FILE]...\n"
@@ -49,6 +51,7 @@ typedef struct wcstate {
   counts n;
   uint64_t linepos;
   int in_word;
+  int bytes; /* the C locale: every byte is a character */
 } wcstate;
 
 enum { C_PRINT = 0, C_NL, C_SEP, C_CR, C_TAB, C_SPACE, C_CTRL };
@@ -126,6 +129,13 @@ static size_t count_chars(wcstate *s, const unsigned char *p, size_t n,
       s->in_word = 0;
       continue;
     }
+    if (s->bytes) {
+      /* a byte of the C locale past ASCII: a character that is neither
+       * printable nor a space, like the ASCII controls */
+      i++;
+      s->n.chars++;
+      continue;
+    }
     utf8proc_int32_t cp;
     utf8proc_ssize_t k =
         utf8proc_iterate(p + i, (utf8proc_ssize_t)(n - i), &cp);
@@ -145,7 +155,7 @@ static size_t count_chars(wcstate *s, const unsigned char *p, size_t n,
     s->n.chars++;
     if (!uni_print(cp))
       continue;
-    int w = utf8proc_charwidth(cp);
+    int w = u8_width(cp);
     if (w > 0)
       s->linepos += (uint64_t)w;
     if (uni_space(cp)) {
@@ -168,11 +178,13 @@ static uint64_t count_nl(const char *p, size_t n) {
   return k;
 }
 
-/* Count one stream. 0 or -1 with *err. */
-static int count_stream(bi_ctx *c, stream *in, int full, counts *out,
+/* Count one stream. 0 or -1 with *err. The counts of earlier files held
+ * in w go out while in waits. */
+static int count_stream(bi_ctx *c, stream *in, int full, counts *out, writer *w,
                         int *err) {
   wcstate s;
   memset(&s, 0, sizeof s);
+  s.bytes = full && !tu_utf8_locale(c);
   const char *p;
   size_t n;
   if (stream_take_all(in, &p, &n) == 0) {
@@ -193,7 +205,7 @@ static int count_stream(bi_ctx *c, stream *in, int full, counts *out,
     }
     size_t carry = 0;
     for (;;) {
-      long k = stream_read(in, b + carry, 65536);
+      long k = wr_flush_read(w, in, b + carry, 65536);
       if (k < 0) {
         *err = in->err;
         mem_free(c->m, b);
@@ -380,7 +392,7 @@ int bi_wc(bi_ctx *c) {
       tu_file_error(c, name, err);
       status = 1;
     } else {
-      int r = count_stream(c, in, full, &n, &err);
+      int r = count_stream(c, in, full, &n, &w, &err);
       stream_unref(in);
       if (r) {
         if (err == ECANCELED)

@@ -12,12 +12,20 @@
 int sh_builtin_disabled(sh_exec *ex, const char *name);
 const sh_builtin *sh_builtin_lookup(const char *name);
 const sh_builtin *sh_builtin_all(size_t *n);
+/* A command of builtins/ that bash has as a builtin (echo, test, ...):
+ * found without a PATH search. */
+int sh_is_bash_builtin(const char *name);
 /* Completion specs and history of one shell process (sb_complete.c,
- * sb_history.c): a subshell gets a copy, sh_free releases them. */
+ * state/hist.c): a subshell gets a copy, sh_free releases them. */
 void sh_comp_free(sh_exec *ex);
 int sh_comp_copy(sh_exec *dst, const sh_exec *src);
+void sh_bind_free(sh_exec *ex); /* sb_bind.c */
+int sh_bind_copy(sh_exec *dst, const sh_exec *src);
 void sh_hist_free(sh_exec *ex);
 int sh_hist_copy(sh_exec *dst, const sh_exec *src);
+/* "NAME: too many arguments", and the shell exits with 1 (shift, break,
+ * continue, return: sb_flow.c). Returns 1. */
+int sh_too_many_args(sh_exec *ex, const char *me);
 /* getopts / trap names. */
 int sh_signal_number(const char *name);
 const char *sh_signal_name(int n);
@@ -26,6 +34,14 @@ const char *sh_signal_name(int n);
 int sh_option_letter(sh_exec *ex, char ch, int on);
 int sh_set_option_name(sh_exec *ex, const char *name, int on);
 int sh_option_by_name(const char *name, unsigned *bit);
+/* Rewrite the readonly SHELLOPTS and BASHOPTS from the options now on;
+ * the import first turns on the options an inherited SHELLOPTS names. */
+void sh_sync_optvars(sh_exec *ex);
+void sh_import_optvars(sh_exec *ex);
+/* What ulimit set for this shell (sb_ulimit.c): non-zero when -n leaves no
+ * room for another open file; the -f size cap in bytes (UINT64_MAX: none). */
+int sh_ulimit_fd_refused(sh_exec *ex);
+uint64_t sh_ulimit_file_bytes(sh_exec *ex);
 
 /*
  * The options of a shell builtin (sb_getopt.c), read as bash's builtins

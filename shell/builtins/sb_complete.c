@@ -645,11 +645,13 @@ static void add_files(gen *g, int dirs_only, int exec_only) {
 }
 
 /* First field of each line of a colon file (/etc/passwd, /etc/group). */
-static void add_db(gen *g, const char *path) {
+/* The names of the entries of a passwd or group file; -1 when there is
+ * no such file. */
+static int add_db(gen *g, const char *path) {
   sh_exec *ex = g->ex;
   stream *s = sh_open_stream(ex, path, 0, &(int){0});
   if (!s)
-    return;
+    return -1;
   buf b;
   buf_init(&b, ex->m);
   char tmp[4096];
@@ -673,6 +675,7 @@ static void add_db(gen *g, const char *path) {
     p = nl ? nl + 1 : end;
   }
   buf_free(&b);
+  return 0;
 }
 
 static void add_commands(gen *g) {
@@ -765,10 +768,13 @@ static void gen_actions(gen *g, uint32_t acts) {
       add_files(g, 0, 0);
       break;
     case CA_USER:
-      add_db(g, "/etc/passwd");
-      break;
     case CA_GROUP:
-      add_db(g, "/etc/group");
+      /* Without the files, the sandbox's own two accounts (as id and
+       * whoami know them). */
+      if (add_db(g, a == CA_USER ? "/etc/passwd" : "/etc/group")) {
+        add_matching(g, "root");
+        add_matching(g, "user");
+      }
       break;
     default:
       /* bindings, hostnames, jobs, services: nothing in a sandbox that has

@@ -11,6 +11,7 @@
 #include "shell/builtins/builtins.h"
 #include "shell/expand/expand.h"
 #include "shell/sh.h"
+#include "shell/syntax/parse.h"
 
 enum {
   D_ARRAY = V_ARRAY,
@@ -41,6 +42,32 @@ static int print_all(sh_exec *ex, unsigned need, int decl_fmt) {
   return 0;
 }
 
+/* The scope holding the current function's locals (through a subshell's
+ * overlay), or NULL outside functions. */
+static sh_scope *locals_scope(sh_exec *ex) {
+  if (ex->func_depth == 0)
+    return NULL;
+  for (sh_scope *s = ex->scope; s; s = s->up)
+    if (s->kind == SC_FUNC)
+      return s;
+  return NULL;
+}
+
+/* `local` and `local -p` alone: the current function's variables. */
+static int print_locals(sh_exec *ex) {
+  sh_scope *fs = locals_scope(ex);
+  size_t n;
+  sh_var **all = fs ? sh_all_vars(ex, ex->ar, &n) : NULL;
+  buf b;
+  buf_init(&b, ex->m);
+  for (size_t i = 0; all && i < n; i++)
+    if (sh_map_get(&fs->map, all[i]->name))
+      sh_print_var(ex, &b, all[i], 1);
+  sh_out(ex, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  return 0;
+}
+
 static int print_funcs(sh_exec *ex, int names_only, int argc, char **argv,
                        int first) {
   buf b;
@@ -53,7 +80,11 @@ static int print_funcs(sh_exec *ex, int names_only, int argc, char **argv,
         st = 1;
         continue;
       }
-      if (names_only)
+      if (names_only && (ex->shopts & SO_EXTDEBUG))
+        /* extdebug adds where the function was defined */
+        buf_printf(&b, "%s %d %s\n", f->name, f->line,
+                   f->file ? f->file : "environment");
+      else if (names_only)
         buf_printf(&b, "%s\n", f->name);
       else
         sh_print_func(ex, &b, f);
@@ -71,6 +102,65 @@ static int print_funcs(sh_exec *ex, int names_only, int argc, char **argv,
   sh_out(ex, b.data ? b.data : "", b.len);
   buf_free(&b);
   return st;
+}
+
+/* A nameref's value must be able to name a variable (NAME or NAME[SUB])
+ * and, outside functions, not the nameref itself: 1 after bash's message
+ * when it cannot. */
+static int bad_nameref(sh_exec *ex, const char *me, const char *name,
+                       const char *val, int global_scope) {
+  size_t vl = strlen(val);
+  const char *br = strchr(val, '[');
+  size_t nl = br ? (size_t)(br - val) : vl;
+  if (!vl) {
+    sh_builtin_err(ex, me, "`': not a valid identifier");
+    return 1;
+  }
+  if (!sh_valid_name(val, nl) || (br && (val[vl - 1] != ']' || vl - nl < 3))) {
+    sh_builtin_err(ex, me, "`%s': invalid variable name for name reference",
+                   val);
+    return 1;
+  }
+  if (global_scope && strcmp(val, name) == 0) {
+    sh_builtin_err(ex, me, "%s: nameref variable self references not allowed",
+                   name);
+    return 1;
+  }
+  return 0;
+}
+
+/* After a refused nameref value: the variable as it was, and one this
+ * declare created is gone again. */
+static void nameref_undo(sh_exec *ex, sh_var *v, const char *name,
+                         unsigned was) {
+  v->flags = (v->flags & ~(unsigned)V_NAMEREF) | (was & V_NAMEREF);
+  if (!(v->flags & ~(unsigned)(V_LOCAL | V_NAMEREF)))
+    sh_unsetvar(ex, name);
+}
+
+/* declare -a "x=(1 2)": bash reads a list written inside a quoted
+ * argument as one; NULL when arg is not NAME=(...) or NAME+=(...). */
+static sh_assign *list_arg(sh_exec *ex, const char *arg) {
+  size_t n = strlen(arg);
+  const char *eq = strchr(arg, '=');
+  if (!eq || eq[1] != '(' || arg[n - 1] != ')')
+    return NULL;
+  sh_node *nd = NULL;
+  const char *err = NULL;
+  int line = 0;
+  char *src = arena_strndup(ex->ar, arg, n);
+  if (!src || sh_parse_all(ex->ar, src, n, NULL, &nd, &err, &line) || !nd)
+    return NULL;
+  if (nd->kind == N_LIST) {
+    if (nd->u.list.nitems != 1 || nd->u.list.items[0].async)
+      return NULL;
+    nd = nd->u.list.items[0].node;
+  }
+  if (!nd || nd->kind != N_SIMPLE || nd->redirs || nd->u.simple.nwords ||
+      !nd->u.simple.assigns || nd->u.simple.assigns->next ||
+      !nd->u.simple.assigns->is_array)
+    return NULL;
+  return nd->u.simple.assigns;
 }
 
 /* Common engine: mode 0 declare, 1 local, 2 export, 3 readonly. */
@@ -150,10 +240,8 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
   if (funcs || fnames)
     return print_funcs(ex, fnames, argc, argv, i);
   if (i >= argc) {
-    if (mode == 1 && !print && !on) {
-      /* `local` alone lists the locals */
-      return 0;
-    }
+    if (mode == 1 && !on)
+      return print_locals(ex); /* `local` and `local -p` alone */
     if (mode == 2)
       return print_all(ex, V_EXPORT, 1);
     if (mode == 3)
@@ -175,6 +263,8 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
   for (; i < argc; i++) {
     sh_assign *as = ex->decl_assigns ? ex->decl_assigns[i] : NULL;
     const char *arg = argv[i];
+    if (!as && (on & (D_ARRAY | D_ASSOC)))
+      as = list_arg(ex, arg);
     char *name;
     const char *val = NULL;
     int append = 0;
@@ -193,7 +283,26 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       if (eq)
         val = eq + 1;
     }
-    if (print) {
+    if (print && mode == 1) {
+      /* local -p NAME: only a local of this function */
+      sh_scope *fs = locals_scope(ex);
+      sh_var *v = fs ? sh_map_get(&fs->map, name) : NULL;
+      if (v)
+        v = sh_var_find_raw(ex, name, NULL);
+      if (!v) {
+        sh_builtin_err(ex, me, "%s: not found", name);
+        st = 1;
+        continue;
+      }
+      buf b;
+      buf_init(&b, ex->m);
+      sh_print_var(ex, &b, v, 1);
+      sh_out(ex, b.data, b.len);
+      buf_free(&b);
+      continue;
+    }
+    if (print && mode < 2) {
+      /* (readonly -p NAME and export -p NAME act on NAME) */
       sh_var *v = sh_var_find_raw(ex, name, NULL);
       sh_var *sv = v ? NULL : sh_special_array(ex, name);
       if (!v && sv)
@@ -217,6 +326,17 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       st = 1;
       continue;
     }
+    if ((br || (as && as->index)) && mode >= 2) {
+      /* export and readonly take whole variables only */
+      if (br)
+        sh_builtin_err(ex, me, "`%s': not a valid identifier", name);
+      else
+        sh_builtin_err(ex, me, "`%s[%.*s]': not a valid identifier", name,
+                       (int)as->index->src_len,
+                       as->index->src ? as->index->src : "");
+      st = 1;
+      continue;
+    }
     if (br && !as) {
       /* declare a[2]=x */
       *br = 0;
@@ -234,6 +354,13 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       for (sh_scope *s = ex->scope; s; s = s->up) {
         if (s->kind == SC_FUNC) {
           existing = sh_map_get(&s->map, name);
+          break;
+        }
+        if (s->kind == SC_TEMP && s != ex->decl_temp &&
+            (existing = sh_map_get(&s->map, name))) {
+          /* v=x eval 'local v=y': bash makes the temporary variable of
+           * the eval the local one, gone when the eval ends */
+          existing->flags |= V_LOCAL;
           break;
         }
         if (s == ex->global)
@@ -257,7 +384,8 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
         st = 1;
         continue;
       }
-      if (cur && (on & D_NAMEREF)) {
+      if (cur && ((on | off) & D_NAMEREF)) {
+        /* -n / +n act on the nameref itself, not on what it names */
         v = cur;
       } else if (cur && (cur->flags & V_READONLY)) {
         /* Only -x/-r reach here (checked above): bash lets `export x`
@@ -283,22 +411,26 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       st = 1;
       continue;
     }
-    /* Attributes. */
-    if ((on & D_ASSOC) && (v->flags & V_ARRAY)) {
+    /* Attributes. readonly -a / export -a name only say what kind of
+     * variable they mean: without a list they make no array. */
+    unsigned kind = on & (D_ARRAY | D_ASSOC);
+    if (mode >= 2 && !(as && as->is_array))
+      kind = 0;
+    if ((kind & D_ASSOC) && (v->flags & V_ARRAY)) {
       sh_builtin_err(ex, me, "%s: cannot convert indexed to associative array",
                      name);
       st = 1;
       continue;
     }
-    if ((on & D_ARRAY) && (v->flags & V_ASSOC)) {
+    if ((kind & D_ARRAY) && (v->flags & V_ASSOC)) {
       sh_builtin_err(ex, me, "%s: cannot convert associative to indexed array",
                      name);
       st = 1;
       continue;
     }
-    if ((on & D_ARRAY) && !(v->flags & V_ARRAY))
+    if ((kind & D_ARRAY) && !(v->flags & V_ARRAY))
       sh_var_make_array(ex, v);
-    if ((on & D_ASSOC) && !(v->flags & V_ASSOC)) {
+    if ((kind & D_ASSOC) && !(v->flags & V_ASSOC)) {
       char *old = (v->flags & V_SET) ? v->val : NULL;
       v->val = NULL;
       v->len = 0;
@@ -315,6 +447,13 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
         v->flags &= ~V_SET;
       }
     }
+    unsigned was = v->flags;
+    if ((on & D_NAMEREF) && !(was & V_NAMEREF) && !as && !val &&
+        (was & V_SET) && v->val &&
+        bad_nameref(ex, me, name, v->val, ex->func_depth == 0 || global)) {
+      st = 1; /* declare -n on a value that names nothing: unchanged */
+      continue;
+    }
     unsigned keep = on & (D_INT | D_LOWER | D_UPPER | D_EXPORT | D_NAMEREF);
     if (on & D_LOWER)
       v->flags &= ~V_UPPER;
@@ -329,13 +468,27 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       /* A nameref takes its text whole, even one written with a
        * subscript; other subscripts and lists are assigned as usual. */
       int nameref = (v->flags & V_NAMEREF) && !as->is_array;
+      /* bash expands the value before the assignments written in front
+       * of the command take effect: FOO=x readonly v=$FOO sees the old
+       * FOO. */
+      sh_scope *top = ex->scope;
+      if (ex->decl_temp && ex->scope == ex->decl_temp)
+        ex->scope = ex->scope->up;
       if (!nameref && (as->index || as->is_array)) {
         r = sh_reenter(ex)->assign_one(ex, as, f, NULL);
+        ex->scope = top;
       } else {
         size_t vl = 0;
         char *t = as->value ? sh_expand_str(ex, as->value, &vl)
                             : arena_strdup(ex->ar, "");
+        ex->scope = top;
         if (!t) {
+          st = 1;
+          continue;
+        }
+        if (nameref &&
+            bad_nameref(ex, me, name, t, ex->func_depth == 0 || global)) {
+          nameref_undo(ex, v, name, was);
           st = 1;
           continue;
         }
@@ -358,6 +511,12 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
         }
       }
     } else if (val) {
+      if ((v->flags & V_NAMEREF) &&
+          bad_nameref(ex, me, name, val, ex->func_depth == 0 || global)) {
+        nameref_undo(ex, v, name, was);
+        st = 1;
+        continue;
+      }
       if (v->flags & V_NAMEREF) {
         mem_free(ex->m, v->val);
         v->val = mem_strdup(ex->m, val);
@@ -416,52 +575,31 @@ int sb_unset(sh_exec *ex, int argc, char **argv) {
     char *br = strchr(name, '[');
     size_t nl = br ? (size_t)(br - name) : strlen(name);
     if (!sh_valid_name(name, nl) || (br && name[strlen(name) - 1] != ']')) {
+      if (mode != 'v') {
+        /* Not a variable's name, but a function may have it: bash
+         * unsets that quietly (-n too). */
+        sh_func_unset(ex, name);
+        continue;
+      }
       sh_builtin_err(ex, "unset", "`%s': not a valid identifier", name);
       st = 1;
       continue;
     }
     if (br) {
-      char *base = arena_strndup(ex->ar, name, nl);
-      size_t sl = strlen(br + 1) - 1;
-      char *sub = arena_strndup(ex->ar, br + 1, sl);
-      if (!base || !sub)
-        return sh_oom(ex);
-      sh_var *v = sh_var_find(ex, base);
-      if (!v)
-        continue;
-      if (strcmp(sub, "@") == 0 || strcmp(sub, "*") == 0) {
-        sh_unsetvar(ex, base);
-        continue;
-      }
-      sh_var *w = sh_var_lookup_for_write(ex, base, 0);
-      if (!w) {
+      size_t tl = strlen(name);
+      if (br + 2 == name + tl)
+        continue; /* a[] names nothing */
+      sh_ref r;
+      int k = sh_parse_ref(ex, name, tl, &r);
+      if (k) {
+        if (k > 0)
+          sh_builtin_err(ex, "unset", "`%s': not a valid identifier", name);
         st = 1;
         continue;
       }
-      if (w->flags & V_ASSOC) {
-        sh_arr_aunset(ex->m, w->arr, sub);
-      } else if (w->flags & V_ARRAY) {
-        int err = 0;
-        int64_t k = sh_arith(ex, sub, sl, &err);
-        if (err) {
-          st = 1;
-          continue;
-        }
-        if (k < 0) {
-          k += sh_arr_max_index(w->arr) + 1;
-          if (k < 0) {
-            sh_builtin_err(ex, "unset", "%s: bad array subscript", name);
-            st = 1;
-            continue;
-          }
-        }
-        sh_arr_iunset(ex->m, w->arr, k);
-      } else {
-        int err = 0;
-        int64_t k = sh_arith(ex, sub, sl, &err);
-        if (!err && (k == 0 || k == -1))
-          sh_unsetvar(ex, base);
-      }
+      char *sub_text = arena_strndup(ex->ar, br + 1, tl - nl - 2);
+      if (sh_unset_elem(ex, &r, sub_text))
+        st = 1;
       continue;
     }
     if (mode == 'n') {

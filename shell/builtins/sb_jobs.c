@@ -184,3 +184,25 @@ int sb_bg(sh_exec *ex, int argc, char **argv) {
   sh_builtin_err(ex, "bg", "no job control");
   return 1;
 }
+
+/* A script's shell is no login shell: logout refuses, as bash's does. */
+int sb_logout(sh_exec *ex, int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  sh_builtin_err(ex, "logout", "not login shell: use `exit'");
+  return 1;
+}
+
+/* Nothing could ever resume a stopped sandbox shell, so even -f refuses. */
+int sb_suspend(sh_exec *ex, int argc, char **argv) {
+  sh_getopt g;
+  sh_getopt_init(&g, ex, "suspend", argc, argv, "f");
+  g.usage = "[-f]";
+  int o;
+  while ((o = sh_getopt_next(&g)) > 0) {
+  }
+  if (o < 0)
+    return 2;
+  sh_builtin_err(ex, "suspend", "cannot suspend: no job control");
+  return 1;
+}

@@ -47,6 +47,33 @@ static int rb_add(sh_exec *ex, rbuf *b, char c, int esc) {
   return 0;
 }
 
+/* read -n/-N in a UTF-8 locale counts characters: after a byte lead that
+ * may start a multi-byte sequence, the bytes that complete it are read too.
+ * As bash does it (through glibc's decoder, which goes by the lead byte's
+ * length and checks only that continuation bytes follow), the byte that
+ * shows the sequence to be invalid is kept in the same character, even a
+ * newline; a byte that cannot start a sequence is a character alone.
+ * 0, or -1 out of memory. */
+static int rb_rest(sh_exec *ex, stream *in, rbuf *b, unsigned char lead,
+                   int esc) {
+  size_t len = lead >= 0xC2 && lead <= 0xDF   ? 2
+               : lead >= 0xE0 && lead <= 0xEF ? 3
+               : lead >= 0xF0 && lead <= 0xF7 ? 4
+               : lead >= 0xF8 && lead <= 0xFB ? 5
+               : lead >= 0xFC && lead <= 0xFD ? 6
+                                              : 1;
+  for (size_t have = 1; have < len; have++) {
+    char d;
+    if (stream_read(in, &d, 1) <= 0)
+      return 0;
+    if (rb_add(ex, b, d, esc))
+      return -1;
+    if (((unsigned char)d & 0xC0) != 0x80)
+      return 0;
+  }
+  return 0;
+}
+
 int sb_read(sh_exec *ex, int argc, char **argv) {
   int raw = 0, nchars = -1, exact = 0, silent = 0, tzero = 0;
   const char *arr = NULL, *prompt = NULL;
@@ -121,6 +148,8 @@ int sb_read(sh_exec *ex, int argc, char **argv) {
   rbuf b = {0};
   int got_delim = 0, err = 0;
   int count = 0;
+  /* -n and -N count characters (bytes in the C locale) */
+  int utf8 = nchars > 0 && sh_utf8(ex);
   for (;;) {
     if (nchars >= 0 && count >= nchars)
       break;
@@ -129,6 +158,8 @@ int sb_read(sh_exec *ex, int argc, char **argv) {
     if (k < 0) {
       if (in->err == 9 /* EBADF */)
         sh_builtin_err(ex, "read", "read error: 0: Bad file descriptor");
+      else if (in->err == 21 /* EISDIR: `< dir` */)
+        sh_builtin_err(ex, "read", "read error: 0: Is a directory");
       err = 1;
       break;
     }
@@ -147,12 +178,18 @@ int sb_read(sh_exec *ex, int argc, char **argv) {
         continue; /* line continuation */
       if (rb_add(ex, &b, d, 1))
         goto oom;
+      if (utf8 && (unsigned char)d >= 0x80 &&
+          rb_rest(ex, in, &b, (unsigned char)d, 1))
+        goto oom;
       count++;
       continue;
     }
     if (c == 0)
       continue; /* bash drops NUL bytes */
     if (rb_add(ex, &b, c, 0))
+      goto oom;
+    if (utf8 && (unsigned char)c >= 0x80 &&
+        rb_rest(ex, in, &b, (unsigned char)c, 0))
       goto oom;
     count++;
   }

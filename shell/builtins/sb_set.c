@@ -8,6 +8,7 @@
 
 #include "shell/builtins/builtins.h"
 #include "shell/sh.h"
+#include "shell/state/hist.h"
 
 typedef struct optname {
   const char *name;
@@ -74,10 +75,10 @@ static const optname shopt_opts[] = {
     {"failglob", SO_FAILGLOB, 0},
     {"force_fignore", SO_FORCE_FIGNORE, 0},
     {"globasciiranges", SO_GLOBASCIIRANGES, 0},
-    {"globskipdots", 1u << 31, 0},
+    {"globskipdots", SO_GLOBSKIPDOTS, 0},
     {"globstar", SO_GLOBSTAR, 0},
     {"gnu_errfmt", 0, 0},
-    {"histappend", 0, 0},
+    {"histappend", O_HISTAPPEND, 'o'}, /* kept in ex->opts */
     {"histreedit", 0, 0},
     {"histverify", 0, 0},
     {"hostcomplete", SO_HOSTCOMPLETE, 0},
@@ -148,7 +149,63 @@ int sh_set_option_name(sh_exec *ex, const char *name, int on) {
     ex->opts &= ~O_EMACS;
   if (bit == O_EMACS && on)
     ex->opts &= ~O_VI;
+  if (bit == O_HISTORY && on)
+    sh_hist_enable(ex);
   return 0;
+}
+
+static int shopt_get(sh_exec *ex, const optname *o);
+
+/* SHELLOPTS and BASHOPTS: the options that are on, by name, joined by ':'.
+ * They are readonly to scripts; the shell rewrites them after every
+ * change of an option. */
+static void sync_one(sh_exec *ex, const char *name, const optname *t,
+                     int shopt) {
+  buf b;
+  buf_init(&b, ex->m);
+  for (const optname *o = t; o->name; o++) {
+    int on = shopt ? shopt_get(ex, o) : (ex->opts & o->bit) != 0;
+    if (on) {
+      if (b.len)
+        buf_putc(&b, ':');
+      buf_puts(&b, o->name);
+    }
+  }
+  sh_var *v = b.oom ? NULL : sh_var_find_raw(ex, name, NULL);
+  if (!v && !b.oom)
+    v = sh_var_lookup_for_write(ex, name, SV_GLOBAL);
+  if (v && !(v->flags & (V_ARRAY | V_ASSOC | V_NAMEREF))) {
+    v->flags &= ~V_READONLY;
+    sh_var_set_direct(ex, v, b.len ? b.data : "", b.len, 0);
+    v->flags |= V_READONLY;
+  } else if (b.oom) {
+    sh_oom(ex);
+  }
+  buf_free(&b);
+}
+
+void sh_sync_optvars(sh_exec *ex) {
+  sync_one(ex, "SHELLOPTS", set_opts, 0);
+  sync_one(ex, "BASHOPTS", shopt_opts, 1);
+}
+
+void sh_import_optvars(sh_exec *ex) {
+  /* A SHELLOPTS from the environment turns its options on (bash reads
+   * it at startup, which is how `export SHELLOPTS` passes set -x on). */
+  sh_var *v = sh_var_find_raw(ex, "SHELLOPTS", NULL);
+  const char *val = v && (v->flags & V_SET) && v->val ? v->val : NULL;
+  while (val && *val) {
+    const char *e = strchr(val, ':');
+    size_t n = e ? (size_t)(e - val) : strlen(val);
+    char nm[32];
+    if (n < sizeof nm) {
+      memcpy(nm, val, n);
+      nm[n] = 0;
+      sh_set_option_name(ex, nm, 1);
+    }
+    val = e ? e + 1 : NULL;
+  }
+  sh_sync_optvars(ex);
 }
 
 static int list_set_o(sh_exec *ex, int plus) {
@@ -166,10 +223,62 @@ static int list_set_o(sh_exec *ex, int plus) {
   return 0;
 }
 
+static int set_main(sh_exec *ex, int argc, char **argv);
+
 int sb_set(sh_exec *ex, int argc, char **argv) {
+  int st = set_main(ex, argc, argv);
+  if (argc > 1)
+    sh_sync_optvars(ex);
+  return st;
+}
+
+static int by_var_name(const void *a, const void *b) {
+  return strcmp((*(sh_var *const *)a)->name, (*(sh_var *const *)b)->name);
+}
+
+/* The variables `set` lists: the shell's, and the arrays bash computes
+ * (BASH_LINENO, ...: empty ones print as NAME=()), in name order. */
+static sh_var **set_listing(sh_exec *ex, size_t *n) {
+  static const char *const computed[] = {
+      "BASH_ALIASES", "BASH_ARGC", "BASH_ARGV", "BASH_CMDS", "BASH_LINENO",
+      "BASH_SOURCE",  "DIRSTACK",  "GROUPS",    "FUNCNAME"};
+  const size_t nc = sizeof computed / sizeof computed[0];
+  size_t nv;
+  sh_var **all = sh_all_vars(ex, ex->ar, &nv);
+  sh_var **v = arena_alloc(ex->ar, (nv + nc) * sizeof *v);
+  if (!v)
+    return NULL;
+  size_t k = 0;
+  for (size_t i = 0; all && i < nv; i++)
+    v[k++] = all[i];
+  for (size_t i = 0; i < nc; i++) {
+    if (sh_var_find(ex, computed[i]))
+      continue;
+    sh_var *t = sh_special_array(ex, computed[i]);
+    if (!t && i == nc - 1)
+      continue; /* FUNCNAME: only while a function runs */
+    if (!t) {
+      t = arena_calloc(ex->ar, sizeof *t);
+      sh_arr *a = arena_calloc(ex->ar, sizeof *a);
+      if (!t || !a)
+        return NULL;
+      t->name = (char *)computed[i];
+      t->flags = V_ARRAY | V_SET;
+      t->arr = a;
+    }
+    v[k++] = t;
+  }
+  qsort(v, k, sizeof *v, by_var_name);
+  *n = k;
+  return v;
+}
+
+static int set_main(sh_exec *ex, int argc, char **argv) {
   if (argc == 1) {
-    size_t n;
-    sh_var **all = sh_all_vars(ex, ex->ar, &n);
+    size_t n = 0;
+    sh_var **all = set_listing(ex, &n);
+    if (!all)
+      return sh_oom(ex) ? 1 : 1;
     buf b;
     buf_init(&b, ex->m);
     for (size_t i = 0; all && i < n; i++)
@@ -234,6 +343,8 @@ int sb_set(sh_exec *ex, int argc, char **argv) {
 
 int sb_shift(sh_exec *ex, int argc, char **argv) {
   int64_t n = 1;
+  if (argc > 2)
+    return sh_too_many_args(ex, "shift");
   if (argc > 1) {
     if (sh_parse_int(argv[1], &n)) {
       sh_builtin_err(ex, "shift", "%s: numeric argument required", argv[1]);
@@ -262,12 +373,20 @@ int sb_shift(sh_exec *ex, int argc, char **argv) {
 }
 
 static int shopt_get(sh_exec *ex, const optname *o) {
-  if (o->bit == (1u << 31))
-    return 1; /* globskipdots: always on */
+  if (o->letter == 'o')
+    return (ex->opts & o->bit) != 0;
   return o->bit && (ex->shopts & o->bit);
 }
 
+static int shopt_main(sh_exec *ex, int argc, char **argv);
+
 int sb_shopt(sh_exec *ex, int argc, char **argv) {
+  int st = shopt_main(ex, argc, argv);
+  sh_sync_optvars(ex);
+  return st;
+}
+
+static int shopt_main(sh_exec *ex, int argc, char **argv) {
   int set = 0, unset = 0, quiet = 0, print = 0, oflag = 0;
   sh_getopt g;
   sh_getopt_init(&g, ex, "shopt", argc, argv, "suqpo");
@@ -357,7 +476,12 @@ int sb_shopt(sh_exec *ex, int argc, char **argv) {
       continue;
     }
     if (set || unset) {
-      if (o->bit && o->bit != (1u << 31)) {
+      if (o->letter == 'o') {
+        if (set)
+          ex->opts |= o->bit;
+        else
+          ex->opts &= ~o->bit;
+      } else if (o->bit) {
         if (set)
           ex->shopts |= o->bit;
         else

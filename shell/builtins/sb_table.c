@@ -12,6 +12,7 @@ SB(alias)
 SB(unalias)
 SB(bash)
 SB(bg)
+SB(bind)
 SB(break)
 SB(builtin)
 SB(caller)
@@ -29,14 +30,17 @@ SB(eval)
 SB(exec)
 SB(exit)
 SB(export)
+SB(fc)
 SB(fg)
 SB(getopts)
 SB(hash)
 SB(help)
+SB(history)
 SB(jobs)
 SB(kill)
 SB(let)
 SB(local)
+SB(logout)
 SB(mapfile)
 SB(popd)
 SB(pushd)
@@ -48,9 +52,11 @@ SB(set)
 SB(shift)
 SB(shopt)
 SB(source)
+SB(suspend)
 SB(times)
 SB(trap)
 SB(type)
+SB(ulimit)
 SB(umask)
 SB(unset)
 SB(wait)
@@ -63,6 +69,7 @@ static const sh_builtin table[] = {
     {"alias", sb_alias, 0},
     {"bash", sb_bash, 0},
     {"bg", sb_bg, 0},
+    {"bind", sb_bind, 0},
     {"break", sb_break, SB_SPECIAL},
     {"builtin", sb_builtin, 0},
     {"caller", sb_caller, 0},
@@ -80,14 +87,17 @@ static const sh_builtin table[] = {
     {"exec", sb_exec, SB_SPECIAL},
     {"exit", sb_exit, SB_SPECIAL},
     {"export", sb_export, SB_SPECIAL | SB_DECL},
+    {"fc", sb_fc, 0},
     {"fg", sb_fg, 0},
     {"getopts", sb_getopts, 0},
     {"hash", sb_hash, 0},
     {"help", sb_help, 0},
+    {"history", sb_history, 0},
     {"jobs", sb_jobs, 0},
     {"kill", sb_kill, 0},
     {"let", sb_let, 0},
     {"local", sb_local, SB_DECL},
+    {"logout", sb_logout, 0},
     {"mapfile", sb_mapfile, 0},
     {"popd", sb_popd, 0},
     {"pushd", sb_pushd, 0},
@@ -101,10 +111,12 @@ static const sh_builtin table[] = {
     {"shift", sb_shift, SB_SPECIAL},
     {"shopt", sb_shopt, 0},
     {"source", sb_source, SB_SPECIAL},
+    {"suspend", sb_suspend, 0},
     {"times", sb_times, SB_SPECIAL},
     {"trap", sb_trap, SB_SPECIAL},
     {"type", sb_type, 0},
     {"typeset", sb_declare, SB_DECL},
+    {"ulimit", sb_ulimit, 0},
     {"umask", sb_umask, 0},
     {"unalias", sb_unalias, 0},
     {"unset", sb_unset, SB_SPECIAL},

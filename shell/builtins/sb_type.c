@@ -28,6 +28,10 @@ static int in_list(const char *const *l, const char *s) {
   return 0;
 }
 
+int sh_is_bash_builtin(const char *name) {
+  return in_list(bash_builtins, name);
+}
+
 static int is_builtin(sh_exec *ex, const char *name) {
   if (sh_builtin_lookup(name) && strcmp(name, "bash") != 0 &&
       strcmp(name, "sh") != 0)
@@ -68,11 +72,11 @@ static void say_file(buf *b, const char *name, const char *path, int mode,
 
 /* Describe name; mode 't' (type -t), 'v' (command -v), 'V' (type). */
 static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
-                    int path_only, int force_path) {
+                    int path_only, int force_path, int no_funcs) {
   int found = 0;
   if (!force_path) {
     const char *al = sh_alias_get(ex, name);
-    if (al && (ex->shopts & SO_EXPAND_ALIASES || 1)) {
+    if (al && (ex->shopts & SO_EXPAND_ALIASES)) {
       found = 1;
       if (mode == 't')
         buf_puts(b, "alias\n");
@@ -91,7 +95,7 @@ static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
       if (!all)
         return 1;
     }
-    sh_func *f = sh_func_find(ex, name);
+    sh_func *f = no_funcs ? NULL : sh_func_find(ex, name);
     if (f) {
       found = 1;
       if (say_kind(b, name, mode, path_only, "function", "a function"))
@@ -114,6 +118,15 @@ static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
       return 1;
     }
     return found;
+  }
+  /* A remembered command is that file (-a looks at PATH itself). */
+  const char *hashed = all ? NULL : sh_hash_get(ex, name, 0);
+  if (hashed) {
+    if (mode == 'V' && !path_only)
+      buf_printf(b, "%s is hashed (%s)\n", name, hashed);
+    else
+      say_file(b, name, hashed, mode, path_only);
+    return 1;
   }
   /* PATH: every match with -a */
   const char *path = sh_getvar(ex, "PATH");
@@ -142,6 +155,15 @@ static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
       break;
     p = e + 1;
   }
+  if (!found && !all) {
+    /* No executable file: like bash, the first file of that name that
+     * is not (running it would then fail with "Permission denied"). */
+    char *ne = sh_path_search(ex, name, 0);
+    if (ne) {
+      say_file(b, name, ne, mode, path_only);
+      return 1;
+    }
+  }
   if (!found && sh_host_lookup(ex, name)) {
     found = 1;
     if (mode == 't')
@@ -155,7 +177,7 @@ static int describe(sh_exec *ex, buf *b, const char *name, int mode, int all,
 }
 
 int sb_type(sh_exec *ex, int argc, char **argv) {
-  int mode = 'V', all = 0, path_only = 0, force = 0;
+  int mode = 'V', all = 0, path_only = 0, force = 0, no_funcs = 0;
   sh_getopt g;
   sh_getopt_init(&g, ex, "type", argc, argv, "tapPf");
   g.usage = "[-afptP] name [name ...]";
@@ -175,6 +197,9 @@ int sb_type(sh_exec *ex, int argc, char **argv) {
       path_only = 1;
       force = 1;
       break;
+    case 'f':
+      no_funcs = 1;
+      break;
     }
   }
   if (o < 0)
@@ -185,7 +210,7 @@ int sb_type(sh_exec *ex, int argc, char **argv) {
   buf_init(&b, ex->m);
   for (; i < argc; i++) {
     size_t before = b.len;
-    if (!describe(ex, &b, argv[i], mode, all, path_only, force)) {
+    if (!describe(ex, &b, argv[i], mode, all, path_only, force, no_funcs)) {
       st = 1;
       if (mode != 't' && !path_only) {
         sh_out(ex, b.data ? b.data : "", b.len);
@@ -200,8 +225,41 @@ int sb_type(sh_exec *ex, int argc, char **argv) {
   return st;
 }
 
+/* bash's standard PATH for command -p, as the sandbox lays it out. */
+static const char std_dirs[] = "/usr/bin:/bin";
+
+/* name as an executable file of the standard PATH, or NULL. */
+static char *std_path_find(sh_exec *ex, const char *name) {
+  const char *p = std_dirs;
+  for (;;) {
+    const char *e = strchr(p, ':');
+    size_t dl = e ? (size_t)(e - p) : strlen(p);
+    size_t n = dl + strlen(name) + 2;
+    char *full = arena_alloc(ex->ar, n);
+    if (!full) {
+      sh_oom(ex);
+      return NULL;
+    }
+    snprintf(full, n, "%.*s/%s", (int)dl, p, name);
+    vfs_stat_t st;
+    if (vfs_stat(ex->run->v, ex->cwd, full, &st) == 0 && st.type != VFS_DIR &&
+        vfs_access(ex->run->v, ex->cwd, full, X_OK) == 0)
+      return full;
+    if (!e)
+      return NULL;
+    p = e + 1;
+  }
+}
+
+/* Does the sandbox have its /usr/bin layout (the command stubs)? Without
+ * it, commands are found by name alone. */
+static int std_path_has_layout(sh_exec *ex) {
+  vfs_stat_t st;
+  return vfs_stat(ex->run->v, "/", "/usr/bin/bash", &st) == 0;
+}
+
 int sb_command(sh_exec *ex, int argc, char **argv) {
-  int v = 0, V = 0;
+  int v = 0, V = 0, std_path = 0;
   sh_getopt g;
   sh_getopt_init(&g, ex, "command", argc, argv, "vVp");
   int o;
@@ -210,6 +268,8 @@ int sb_command(sh_exec *ex, int argc, char **argv) {
       v = 1;
     else if (o == 'V')
       V = 1;
+    else if (o == 'p')
+      std_path = 1;
   }
   if (o < 0)
     return 2;
@@ -222,7 +282,7 @@ int sb_command(sh_exec *ex, int argc, char **argv) {
     buf b;
     buf_init(&b, ex->m);
     for (; i < argc; i++) {
-      if (describe(ex, &b, argv[i], V ? 'V' : 'v', 0, 0, 0)) {
+      if (describe(ex, &b, argv[i], V ? 'V' : 'v', 0, 0, 0, 0)) {
         any = 1;
       } else {
         if (V) {
@@ -236,6 +296,24 @@ int sb_command(sh_exec *ex, int argc, char **argv) {
     buf_free(&b);
     return !any;
   }
+  const char *name = argv[i];
+  if (std_path && !strchr(name, '/') && !is_builtin(ex, name)) {
+    /* -p: the file from the standard PATH, whatever PATH says. */
+    char *full = std_path_find(ex, name);
+    if (ex->jump == J_ABORT)
+      return 1;
+    if (!full && (!bi_lookup(name) || std_path_has_layout(ex))) {
+      sh_err(ex, "%s: command not found", name);
+      return 127;
+    }
+    if (full) {
+      char *save = argv[i];
+      argv[i] = full;
+      int st = sh_reenter(ex)->dispatch(ex, argc - i, argv + i, 1);
+      argv[i] = save;
+      return st;
+    }
+  }
   return sh_reenter(ex)->dispatch(ex, argc - i, argv + i, 1);
 }
 
@@ -247,6 +325,11 @@ int sb_builtin(sh_exec *ex, int argc, char **argv) {
   if (argc < 2)
     return 0;
   const char *name = argv[1];
+  /* Only bash's builtins: the other commands are files for bash. */
+  if (!is_builtin(ex, name)) {
+    sh_builtin_err(ex, "builtin", "%s: not a shell builtin", name);
+    return 1;
+  }
   const sh_builtin *sb = sh_builtin_lookup(name);
   if (sb)
     return sb->fn(ex, argc - 1, argv + 1);
@@ -486,6 +569,7 @@ int sb_getopts(sh_exec *ex, int argc, char **argv) {
     optind = nargs + 1;
     sh_setvar_int(ex, "OPTIND", optind);
     sh_setvar(ex, name, "?", 1, 0);
+    sh_unsetvar(ex, "OPTARG"); /* bash: no argument at the end */
     ex->getopts_ind = (int)optind;
     return 1;
   }
@@ -493,6 +577,7 @@ int sb_getopts(sh_exec *ex, int argc, char **argv) {
   if (ex->getopts_sub == 0) {
     if (arg[0] != '-' || arg[1] == 0) {
       sh_setvar(ex, name, "?", 1, 0);
+      sh_unsetvar(ex, "OPTARG");
       ex->getopts_ind = (int)optind;
       return 1;
     }
@@ -500,6 +585,7 @@ int sb_getopts(sh_exec *ex, int argc, char **argv) {
       sh_setvar_int(ex, "OPTIND", optind + 1);
       ex->getopts_ind = (int)optind + 1;
       sh_setvar(ex, name, "?", 1, 0);
+      sh_unsetvar(ex, "OPTARG");
       return 1;
     }
     ex->getopts_sub = 1;

@@ -11,17 +11,50 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "shell/builtins/builtins.h"
 #include "shell/exec/exec.h"
 #include "shell/expand/expand.h"
 #include "shell/sh.h"
 
 /* bash's errexit: a failing command outside a tested context ends the
  * shell. Also fires the ERR trap under the same conditions. */
+/* The signals a subshell or child shell sent to the top shell: their
+ * traps run now, between two commands, as bash runs a trap once the
+ * foreground child it waited for is done; without a trap the default
+ * action ends the shell. */
+static void take_signals(sh_exec *ex) {
+  sh_run *r = ex->run;
+  uint64_t p = 0;
+  for (int k = 0; k < r->nsig_pend; k++) {
+    if (r->sig_pend[k].pid != ex->pid)
+      continue;
+    p = r->sig_pend[k].mask;
+    r->sig_pend[k] = r->sig_pend[--r->nsig_pend];
+    break;
+  }
+  for (int sig = 1; sig <= 64 && !ex->jump; sig++) {
+    if (!(p & (1ull << (sig - 1))))
+      continue;
+    if (ex->traps[sig]) {
+      if (ex->traps[sig][0])
+        sh_run_trap(ex, sig);
+    } else if (sig != 17 && sig != 18 && sig != 23 && sig != 28) {
+      ex->jump = J_EXIT;
+      ex->exit_status = 128 + sig;
+    }
+  }
+}
+
 void sh_after_command(sh_exec *ex, int status) {
+  if (ex->run->nsig_pend &&
+      ex->pid == (ex->shell_pid > 1 ? ex->shell_pid : 1) && !ex->jump)
+    take_signals(ex);
   if (status == 0 || ex->errexit_ok || ex->jump)
     return;
   /* Functions do not see the ERR trap unless set -E. */
-  if (ex->traps[TRAP_ERR] && !ex->in_trap &&
+  int bg_simple =
+      (ex->pseudo_trap_running & 4) && !ex->func_depth && !ex->source_depth;
+  if (ex->traps[TRAP_ERR] && !(ex->pseudo_trap_running & 1) && !bg_simple &&
       (!ex->func_depth || (ex->opts & O_ERRTRACE))) {
     int save = ex->status;
     ex->status = status;
@@ -38,11 +71,19 @@ void sh_after_command(sh_exec *ex, int status) {
  * and each for iteration or arithmetic-for expression, at the top level
  * (inside functions only with set -o functrace). Its status is not kept. */
 void sh_debug_trap(sh_exec *ex, int line) {
-  if (!ex->traps[TRAP_DEBUG] || ex->in_trap || ex->jump ||
+  if (!ex->traps[TRAP_DEBUG] || (ex->pseudo_trap_running & 2) || ex->jump ||
       (ex->func_depth && !(ex->opts & O_FUNCTRACE)))
     return;
   ex->lineno = line;
   sh_run_trap(ex, TRAP_DEBUG);
+}
+
+/* Is name a special builtin while the shell is in POSIX mode? */
+static int special_name(sh_exec *ex, const char *name) {
+  if (!(ex->opts & O_POSIX))
+    return 0;
+  const sh_builtin *sb = sh_builtin_lookup(name);
+  return sb && (sb->flags & SB_SPECIAL);
 }
 
 static int exec_redirected(sh_exec *ex, sh_node *n, sh_node *body,
@@ -56,6 +97,10 @@ static int exec_redirected(sh_exec *ex, sh_node *n, sh_node *body,
     sh_redir_restore(ex, save, nsave);
     sh_procsub_finish(ex, pmark);
     ex->status = 1;
+    /* bash 5.2: a compound command whose redirection fails is a failed
+     * command for set -e and the ERR trap. */
+    if (ex->inverted != n)
+      sh_after_command(ex, 1);
     return 1;
   }
   int st = fn(ex, body);
@@ -149,6 +194,11 @@ static int exec_for(sh_exec *ex, sh_node *n) {
   arena_mark mk = arena_save(ex->ar);
   sh_strv items = {0};
   ex->lineno = n->line;
+  const char *var = n->u.for_.var;
+  if (!sh_valid_name(var, strlen(var))) {
+    sh_err(ex, "`%s': not a valid identifier", var);
+    return ex->status = 1;
+  }
   if (loop_items(ex, n, &items)) {
     arena_release(ex->ar, mk);
     return ex->status = 1;
@@ -223,6 +273,7 @@ static int exec_for_arith(sh_exec *ex, sh_node *n) {
       break;
     arena_release(ex->ar, mk);
     sh_debug_trap(ex, n->line);
+    ex->lineno = n->line; /* $LINENO in the header is the for's line */
     if (n->u.for_arith.cond) {
       if (arith_or_fatal(ex, n->u.for_arith.cond, &v, 0)) {
         st = 1;
@@ -234,8 +285,10 @@ static int exec_for_arith(sh_exec *ex, sh_node *n) {
     st = sh_exec_node(ex, n->u.for_arith.body);
     if (ex->jump && loop_jump(ex))
       break;
-    if (n->u.for_arith.step)
+    if (n->u.for_arith.step) {
       sh_debug_trap(ex, n->line);
+      ex->lineno = n->line;
+    }
     if (n->u.for_arith.step && arith_or_fatal(ex, n->u.for_arith.step, &v, 0)) {
       st = 1;
       break;
@@ -320,7 +373,7 @@ static int exec_case(sh_exec *ex, sh_node *n) {
         arena_release(ex->ar, mk);
         return ex->status = 1;
       }
-      if (pat_match(p, pl, w, wl, fl))
+      if (pat_match(p, pl, w, wl, pat_charset(p, pl, w, wl, fl)))
         match = 1;
     }
     if (!match)
@@ -357,7 +410,8 @@ static int exec_arith_cmd(sh_exec *ex, sh_node *n) {
     st = v ? 0 : 1;
   arena_release(ex->ar, mk);
   ex->status = st;
-  sh_after_command(ex, st);
+  if (ex->inverted != n)
+    sh_after_command(ex, st);
   return st;
 }
 
@@ -414,8 +468,64 @@ static int exec_cond_node(sh_exec *ex, sh_node *n) {
   if (st == 2 && !ex->jump) {
     /* an error inside [[ ]] (bad regex aside) already reported */
   }
-  sh_after_command(ex, st == 1 || st == 2 ? st : st);
+  if (ex->inverted != n)
+    sh_after_command(ex, st);
   return st;
+}
+
+/* One %[p][l]R/U/S value of TIMEFORMAT: seconds with p decimals (at
+ * most 3), or with l as MmS.FFs. */
+static void time_value(buf *b, int64_t ns, int prec, int lng) {
+  int64_t ms = ns / 1000000;
+  int64_t sec = ms / 1000, frac = ms % 1000;
+  if (lng) {
+    buf_printf(b, "%lldm", (long long)(sec / 60));
+    sec %= 60;
+  }
+  buf_printf(b, "%lld", (long long)sec);
+  if (prec > 0) {
+    static const int div[] = {1, 100, 10, 1};
+    buf_printf(b, ".%0*lld", prec, (long long)(frac / div[prec]));
+  }
+  if (lng)
+    buf_putc(b, 's');
+}
+
+/* Expand a TIMEFORMAT; 0, or -1 after reporting a bad format (bash then
+ * prints nothing). The sandbox counts no CPU time: user and sys are 0. */
+static int time_format(sh_exec *ex, buf *b, const char *f, int64_t real) {
+  for (const char *p = f; *p; p++) {
+    if (*p != '%' || !p[1]) {
+      buf_putc(b, *p);
+      continue;
+    }
+    p++;
+    if (*p == '%') {
+      buf_putc(b, '%');
+      continue;
+    }
+    if (*p == 'P') {
+      buf_puts(b, "0.00");
+      continue;
+    }
+    int prec = 3, lng = 0;
+    if (*p >= '0' && *p <= '9') {
+      prec = *p - '0' > 3 ? 3 : *p - '0';
+      p++;
+    }
+    if (*p == 'l') {
+      lng = 1;
+      p++;
+    }
+    if (*p == 'R' || *p == 'U' || *p == 'S') {
+      time_value(b, *p == 'R' ? real : 0, prec, lng);
+      continue;
+    }
+    sh_err(ex, "TIMEFORMAT: `%c': invalid format character", *p ? *p : '%');
+    return -1;
+  }
+  buf_putc(b, '\n');
+  return 0;
 }
 
 static int exec_time(sh_exec *ex, sh_node *n) {
@@ -424,16 +534,17 @@ static int exec_time(sh_exec *ex, sh_node *n) {
   int64_t dt = sh_now_ns(ex) - t0;
   if (dt < 0)
     dt = 0;
+  if (ex->jump == J_ABORT)
+    return ex->status = st;
+  const char *fmt = n->u.time.posix ? "real %2R\nuser %2U\nsys %2S"
+                                    : sh_getvar(ex, "TIMEFORMAT");
+  if (!fmt)
+    fmt = "\nreal\t%3lR\nuser\t%3lU\nsys\t%3lS";
+  if (!*fmt)
+    return ex->status = st; /* an empty TIMEFORMAT prints nothing */
   buf b;
   buf_init(&b, ex->m);
-  long long ms = dt / 1000000;
-  if (n->u.time.posix)
-    buf_printf(&b, "real %lld.%02lld\nuser 0.00\nsys 0.00\n", ms / 1000,
-               (ms % 1000) / 10);
-  else
-    buf_printf(&b, "\nreal\t%lldm%lld.%03llds\nuser\t0m0.000s\nsys\t0m0.000s\n",
-               ms / 60000, (ms / 1000) % 60, ms % 1000);
-  if (ex->fd[2])
+  if (time_format(ex, &b, fmt, dt) == 0 && ex->fd[2])
     stream_write(ex->fd[2], b.data, b.len);
   buf_free(&b);
   return ex->status = st;
@@ -490,6 +601,22 @@ int sh_exec_node(sh_exec *ex, sh_node *n) {
     break;
   case N_FUNCDEF:
     ex->lineno = n->line;
+    if (special_name(ex, n->u.func.name)) {
+      /* POSIX mode: a special builtin cannot become a function, and the
+       * attempt ends a non-interactive shell */
+      sh_err(ex, "`%s': is a special builtin", n->u.func.name);
+      ex->jump = J_EXIT;
+      ex->exit_status = st = 2;
+      break;
+    }
+    if (strpbrk(n->u.func.name, "$`'\"\\")) {
+      /* bash takes nearly any word as a function name, but not one with
+       * an expansion or quotes in it ($f-x, 'f'); the parser keeps such a
+       * name as its source text */
+      sh_err(ex, "`%s': not a valid identifier", n->u.func.name);
+      st = 1;
+      break;
+    }
     st = sh_func_define(ex, n->u.func.name, n) ? 1 : 0;
     break;
   case N_ARITH:

@@ -56,8 +56,23 @@ int sh_run_argv(sh_exec *ex, int argc, char **argv, stream *in, stream *out,
                 stream *err, int no_funcs);
 /* Command substitution: run body with stdout captured into out. */
 int sh_cmdsub(sh_exec *ex, sh_node *body, buf *out);
-/* The source text of a script file run as a child shell (bash FILE). */
+/* `bash ARGS...` / `sh ARGS...` run as a command (exec_shell.c). */
 int sh_run_child_shell(sh_exec *ex, int argc, char **argv);
+/* A child shell process as `bash` starts one (exported variables only,
+ * one level deeper), and its end (EXIT trap, status, freed). NULL: out of
+ * memory or the depth limit (then ex->jump is J_ABORT). */
+sh_exec *sh_child_shell_new(sh_exec *ex);
+/* Would bash refuse to run this file text as a script ("cannot execute
+ * binary file")? */
+int sh_binary_text(const char *data, size_t len);
+/* A fresh process image for a command run with exactly the environment env
+ * ("K=V", NULL-terminated) in directory cwd (NULL: the shell's), as env(1)
+ * runs one: no functions, no shell variables; end it with
+ * sh_child_shell_finish. */
+sh_exec *sh_env_child_new(sh_exec *ex, char **env, const char *cwd);
+int sh_child_shell_finish(sh_exec *ex, sh_exec *c, int st);
+/* $0, BASH_SOURCE and the positional parameters of a script file. */
+void sh_child_script_names(sh_exec *c, const char *path, int argc, char **argv);
 void sh_wait_jobs(sh_exec *ex, int pid);
 int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv);
 int sh_eval_string(sh_exec *ex, const char *src, size_t len, const char *what);
@@ -68,8 +83,14 @@ int sh_exec_cond(sh_exec *ex, sh_cond *c);
 int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
                    size_t relen, int nocase, int *err);
 /* Apply a redirection list; saved fds go into *save (arena) so that
- * sh_redir_restore undoes them. perm: permanent (exec). Returns 0 or 1
- * after printing the error. */
+ * sh_redir_restore undoes them, except the fds {var}>file allocates, which
+ * bash leaves open. perm: SH_REDIR_PERM (exec's permanent form), or
+ * SH_REDIR_CHILD for a command bash would run in a child process (one
+ * without a word, or a program that is not a builtin): {var} is then not
+ * assigned and its fd is undone too. Returns 0 or 1 after printing the
+ * error. */
+#define SH_REDIR_PERM 1
+#define SH_REDIR_CHILD 2
 int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
                    size_t *nsave, int perm);
 void sh_redir_restore(sh_exec *ex, sh_redir_save *save, size_t nsave);

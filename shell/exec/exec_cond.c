@@ -18,11 +18,45 @@
 #include "shell/sh.h"
 
 /* POSIX ERE -> PCRE2. */
+/* Length of the interval {m}, {m,}, {m,n} or {,n} at re[i] (glibc's ERE
+ * forms), 0 when there is none. */
+static size_t ere_interval(const char *re, size_t i, size_t n) {
+  size_t j = i + 1, d1 = 0, d2 = 0;
+  while (j < n && re[j] >= '0' && re[j] <= '9')
+    j++, d1++;
+  if (j < n && re[j] == ',') {
+    j++;
+    while (j < n && re[j] >= '0' && re[j] <= '9')
+      j++, d2++;
+  }
+  if (j >= n || re[j] != '}' || (!d1 && !d2))
+    return 0;
+  return j + 1 - i;
+}
+
 static char *ere_to_pcre(sh_exec *ex, const char *re, size_t n, size_t *out) {
   buf b;
   buf_init(&b, ex->m);
+  int atom = 0; /* something an interval may repeat comes before */
   for (size_t i = 0; i < n; i++) {
     char c = re[i];
+    if (c == '{') {
+      /* glibc refuses a { that starts no interval, or one with nothing
+       * before it to repeat ([[ { =~ { ]] is status 2) */
+      size_t k = ere_interval(re, i, n);
+      if (!k || !atom) {
+        buf_free(&b);
+        return NULL;
+      }
+      if (re[i + 1] == ',')
+        buf_puts(&b, "{0"); /* PCRE2 reads {,n} as text */
+      else
+        buf_putc(&b, '{');
+      buf_append(&b, re + i + 1, k - 1);
+      i += k - 1;
+      continue;
+    }
+    atom = !(c == '(' || c == '|' || c == '^');
     if (c == '\\' && i + 1 < n) {
       char d = re[i + 1];
       if (d == '<' || d == '>') {
@@ -209,16 +243,8 @@ static int file_test(sh_exec *ex, char op, const char *path) {
 static int var_is_set(sh_exec *ex, const char *name) {
   const char *br = strchr(name, '[');
   size_t nl = strlen(name);
-  if (br && nl > 1 && name[nl - 1] == ']') {
-    char *base = arena_strndup(ex->ar, name, (size_t)(br - name));
-    char *sub = arena_strndup(ex->ar, br + 1, nl - (size_t)(br - name) - 2);
-    sh_var *v = base ? sh_var_find(ex, base) : NULL;
-    if (!v || !sub)
-      return 0;
-    if (strcmp(sub, "@") == 0 || strcmp(sub, "*") == 0)
-      return (v->flags & V_SET) && (!v->arr || v->arr->n);
-    return sh_getelem(ex, v, sub, strlen(sub)) != NULL;
-  }
+  if (br && nl > 1 && name[nl - 1] == ']')
+    return sh_ref_value(ex, name) != NULL;
   if (sh_is_special_var(name))
     return 1;
   sh_var *v = sh_var_find(ex, name);
@@ -350,7 +376,7 @@ int sh_exec_cond(sh_exec *ex, sh_cond *c) {
       unsigned fl = sh_pat_flags(ex) | PAT_EXTGLOB;
       if (ex->shopts & SO_NOCASEMATCH)
         fl |= PAT_NOCASE;
-      int m = pat_match(b, lb, a, la, fl);
+      int m = pat_match(b, lb, a, la, pat_charset(b, lb, a, la, fl));
       return op[0] == '!' ? (m ? 1 : 0) : (m ? 0 : 1);
     }
     if (is_re) {

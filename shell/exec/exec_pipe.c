@@ -78,8 +78,15 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
   if (c->args)
     c->args->refs++;
   c->arg0 = mem_strdup(m, ex->arg0 ? ex->arg0 : "bash");
+  if (ex->last_arg) { /* a subshell starts with its parent's $_ */
+    size_t ll = strlen(ex->last_arg) + 1;
+    c->last_arg = mem_memdup(m, ex->last_arg, ll);
+    c->last_arg_cap = c->last_arg ? ll : 0;
+  }
   c->opts = ex->opts;
   c->shopts = ex->shopts;
+  memcpy(c->ulim, ex->ulim, sizeof c->ulim);
+  c->ulim_set = ex->ulim_set;
   for (int i = 0; i < SH_NFD; i++)
     c->fd[i] = stream_ref(ex->fd[i]);
   /* Traps are not inherited, except ignored signals. */
@@ -98,6 +105,8 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
   c->base_frame.func = "main";
   c->func_depth = ex->func_depth;
   c->source_depth = ex->source_depth;
+  c->func_base = ex->func_base;
+  c->source_base = ex->source_base;
   c->trap_depth = ex->trap_depth;
   c->status = ex->status;
   c->lineno = ex->lineno;
@@ -106,6 +115,7 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
   c->cmdsub_level = ex->cmdsub_level;
   c->is_stage = 1;
   c->pid = ++ex->run->next_pid;
+  c->shell_pid = ex->shell_pid; /* a subshell keeps its shell's $$ */
   /* $(...) and pipeline stages see their shell's jobs (`jobs | cat`); a
    * job starts with a table of its own. */
   c->jobs_pid = flat ? 0 : (ex->jobs_pid ? ex->jobs_pid : ex->pid);
@@ -131,7 +141,7 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
     }
   }
   if (!c->cwd || !c->arg0 || (flat && !c->errname_own) || sh_comp_copy(c, ex) ||
-      sh_hist_copy(c, ex)) {
+      sh_bind_copy(c, ex) || sh_hist_copy(c, ex) || sh_hash_copy(c, ex)) {
     sh_free(c);
     return NULL;
   }
@@ -169,7 +179,9 @@ void sh_free(sh_exec *ex) {
   mem_free(m, ex->script_name);
   mem_free(m, ex->errname_own);
   sh_comp_free(ex);
+  sh_bind_free(ex);
   sh_hist_free(ex);
+  sh_hash_free(ex);
   sh_procsub_finish(ex, 0);
   mem_free(m, ex->procsubs);
   if (ex->own_arena)
@@ -300,13 +312,20 @@ int sh_exec_pipeline(sh_exec *ex, sh_node *n) {
   int bang = n->u.pipe.bang;
   ex->lineno = n->line;
   if (nc == 1) {
-    if (bang)
+    /* bash ignores failures under ! only when set -e is already on: a
+     * `set -e` run inside `! f` takes effect there. */
+    int ignore = bang && (ex->opts & O_ERREXIT);
+    if (ignore)
       ex->errexit_ok++;
+    const sh_node *inv = ex->inverted;
+    if (bang)
+      ex->inverted = n->u.pipe.cmds[0];
     int st = sh_exec_node(ex, n->u.pipe.cmds[0]);
-    if (bang) {
+    ex->inverted = inv;
+    if (ignore)
       ex->errexit_ok--;
+    if (bang)
       st = !st;
-    }
     ex->pipestatus[0] = bang ? !st : st;
     ex->npipestatus = 1;
     return ex->status = st;
@@ -389,6 +408,18 @@ int sh_exec_pipeline(sh_exec *ex, sh_node *n) {
     last->status = run_child(last->c, last->n);
   }
   close_fds(last->c);
+  /* bash's child for a last stage `( ... )` still holds the ERR trap and
+   * runs it when the subshell fails, before the shell runs it again for
+   * the pipeline: a failing last subshell shows the trap twice. */
+  if (!(ex->shopts & SO_LASTPIPE) && last->n->kind == N_SUBSHELL &&
+      last->status && !bang && !ex->jump && !ex->errexit_ok &&
+      ex->traps[TRAP_ERR] && !(ex->pseudo_trap_running & 1) &&
+      (!ex->func_depth || (ex->opts & O_ERRTRACE))) {
+    int save = ex->status;
+    ex->status = last->status;
+    sh_run_trap(ex, TRAP_ERR);
+    ex->status = save;
+  }
   w.pending--;
   while (w.pending > 0)
     fiber_block(r->sc);
@@ -450,6 +481,10 @@ int sh_exec_bg(sh_exec *ex, sh_node *n) {
   arena_init(&c->own_ar, ex->m);
   c->own_arena = 1;
   c->ar = &c->own_ar;
+  /* bash's child for `cmd &` runs just that command: its failure is not
+   * the ERR trap's (set -E), unlike a failure inside `{ ...; } &` */
+  if (n->kind == N_SIMPLE)
+    c->pseudo_trap_running |= 4;
   /* Without job control, an async command reads /dev/null. */
   stream *nul = stream_null(ex->m, &r->bud);
   if (nul) {
@@ -496,17 +531,18 @@ static int own_job(sh_exec *ex, sh_job *j) {
 }
 
 /* Wait for job pid (0: all of this shell's, -1: the next one of them to
- * end, as `wait -n`). Returns the status of that job (or 0); *found is 0
- * when there is no such job. A job waited for leaves the job table. */
+ * end, as `wait -n`; -2: the next of those marked wanted, as `wait -n
+ * ID...`). Returns the status of that job (or 0); *found is 0 when there
+ * is no such job. A job waited for leaves the job table. */
 int sh_wait_job(sh_exec *ex, int pid, int *found) {
   sh_run *r = ex->run;
   int st = 0;
   *found = 0;
-  if (pid == -1) {
+  if (pid == -1 || pid == -2) {
     for (;;) {
       sh_job *running = NULL;
       for (sh_job *j = r->jobs; j; j = j->next) {
-        if (!own_job(ex, j) || j->jobno == 0)
+        if (!own_job(ex, j) || j->jobno == 0 || (pid == -2 && !j->wanted))
           continue;
         if (j->done) {
           *found = 1;

@@ -11,7 +11,9 @@
 
 #include "shell/builtins/builtins.h"
 #include "shell/exec/exec.h"
+#include "shell/expand/expand.h"
 #include "shell/sh.h"
+#include "shell/state/hist.h"
 #include "shell/syntax/parse.h"
 
 /* ---- the read-parse-execute loop
@@ -49,7 +51,69 @@ void sh_run_release_kept(sh_run *r) {
   }
 }
 
-/* mode: 0 top level (syntax error exits), 1 eval/source (status 2). */
+/* Where the text of the next command starts, for the history list. */
+typedef struct hist_pos {
+  size_t off;
+  int line;
+} hist_pos;
+
+/* A shell with `set -o history` records each command line it reads at its
+ * top level: the lines from the end of the last command to the line the
+ * parser stopped after. */
+static void hist_line(sh_exec *ex, sh_parser *p, const char *src, size_t len,
+                      hist_pos *at) {
+  int upto = sh_parse_line(p);
+  size_t start = at->off, i = at->off;
+  while (at->line < upto && i < len) {
+    const char *nl = memchr(src + i, '\n', len - i);
+    i = nl ? (size_t)(nl - src) + 1 : len;
+    at->line++;
+  }
+  if (i == start && i < len)
+    i = len; /* the last line, without a newline */
+  at->off = i;
+  /* a shell reading a file or standard input numbers its commands */
+  if (ex->opts & (O_SRC_FILE | O_SRC_STDIN)) {
+    sh_hist *h = sh_hist_get(ex);
+    if (h)
+      h->ncmd++;
+  }
+  if (ex->opts & O_HISTORY)
+    sh_hist_record(ex, src + start, i - start);
+}
+
+/* A syntax error in a sourced file, as bash words it: the file's name,
+ * not the shell's, leads, and an unexpected token is followed by the line
+ * it is on. */
+static void source_syntax_error(sh_exec *ex, const char *file, const char *src,
+                                size_t len, int first_line, int line,
+                                const char *msg) {
+  stream *e = ex->fd[2];
+  if (!e)
+    return;
+  if (!msg)
+    msg = "syntax error";
+  buf b;
+  buf_init(&b, ex->m);
+  buf_printf(&b, "%s: line %d: %s\n", file, line, msg);
+  if (strncmp(msg, "syntax error near", 17) == 0) {
+    size_t i = 0;
+    for (int l = first_line > 0 ? first_line : 1; l < line && i < len; l++) {
+      const char *nl = memchr(src + i, '\n', len - i);
+      i = nl ? (size_t)(nl - src) + 1 : len;
+    }
+    const char *nl = i < len ? memchr(src + i, '\n', len - i) : NULL;
+    size_t end = nl ? (size_t)(nl - src) : len;
+    buf_printf(&b, "%s: line %d: `%.*s'\n", file, line, (int)(end - i),
+               src + i);
+  }
+  if (!b.oom)
+    stream_write(e, b.data, b.len);
+  buf_free(&b);
+}
+
+/* mode: 0 top level (syntax error exits), 1 eval/source (status 2), 3 a
+ * sourced file (as 1, with the file's name in a syntax error). */
 static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
                     int mode) {
   arena pa;
@@ -59,7 +123,17 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
   po.alias_ud = ex;
   po.extglob = extglob_hook;
   po.first_line = first_line > 0 ? first_line : 1;
-  sh_parser *p = sh_parser_new(&pa, src, len, &po);
+  if (len && memchr(src, 0, len)) {
+    /* bash's reader drops NUL bytes from a script. */
+    char *t = arena_alloc(&pa, len);
+    size_t k = 0;
+    for (size_t i = 0; t && i < len; i++)
+      if (src[i])
+        t[k++] = src[i];
+    src = t;
+    len = k;
+  }
+  sh_parser *p = src ? sh_parser_new(&pa, src, len, &po) : NULL;
   /* Room to keep the arena, taken now: when the tree must outlive this
    * call, giving it up for lack of memory is no longer safe. */
   sh_kept *keep = p ? arena_alloc(&pa, sizeof *keep) : NULL;
@@ -71,6 +145,7 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
   int kept_before = ex->run->keep_ast;
   ex->run->keep_ast = 0;
   int ran_any = 0;
+  hist_pos rec = {0, po.first_line};
   for (;;) {
     if (sh_stopped(ex)) {
       ex->jump = J_ABORT;
@@ -87,20 +162,40 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
       }
       ex->lineno = sh_parse_error_line(p);
       const char *msg = sh_parse_error(p);
-      if (mode == 0 && !ex->script_name)
+      if (mode == 0 && !ex->script_name && !(ex->opts & O_SRC_STDIN))
         sh_err_noline(ex, "-c: line %d: %s", sh_parse_error_line(p),
                       msg ? msg : "syntax error");
+      else if (mode == 3 && ex->frame && ex->frame->source)
+        source_syntax_error(ex, ex->frame->source, src, len, first_line,
+                            sh_parse_error_line(p), msg);
       else
         sh_err(ex, "%s", msg ? msg : "syntax error");
+      if (sh_parse_error_assign(p)) {
+        st = ex->status = 1;
+        continue;
+      }
       st = 2;
-      ex->status = 2;
-      if (mode == 0) {
+      /* A script ended by an error inside [[ ]] exits with the status it
+       * had: bash's conditional parser reports without setting $?. */
+      if (mode == 0 && sh_parse_error_cond(p))
+        st = ex->status;
+      int cmdsub = sh_parse_error_cmdsub(p);
+      if (cmdsub) /* a subshell ends with 1 */
+        st = ex->in_subshell ? 1 : 127;
+      ex->status = st;
+      if (mode == 0 || cmdsub) {
         ex->jump = J_EXIT;
-        ex->exit_status = 2;
+        ex->exit_status = st;
       }
       break;
     }
     ran_any = 1;
+    if (mode == 0)
+      hist_line(ex, p, src, len, &rec);
+    /* set -n: read and check commands without running them (ignored by
+     * interactive shells, so `set +n` stays reachable there). */
+    if ((ex->opts & O_NOEXEC) && !(ex->opts & O_INTERACTIVE))
+      continue;
     st = sh_exec_node(ex, n);
     if (ex->jump == J_EXIT && ex->discard) {
       /* bash drops the rest of this command; the script goes on, while
@@ -127,6 +222,11 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
 }
 
 int sh_run_script(sh_exec *ex, const char *src, size_t len, int first_line) {
+  /* A command string (bash -c) is also $BASH_EXECUTION_STRING. */
+  if (!ex->script_name && !(ex->opts & O_SRC_STDIN) && !memchr(src, 0, len) &&
+      sh_setvar(ex, "BASH_EXECUTION_STRING", src, len, SV_GLOBAL) &&
+      ex->jump == J_ABORT)
+    return 1;
   return run_text(ex, src, len, first_line, 0);
 }
 
@@ -154,6 +254,9 @@ int sh_run_trap(sh_exec *ex, int which) {
     return 126;
   int save_status = ex->status;
   int save_line = ex->lineno;
+  unsigned pseudo = which == TRAP_ERR ? 1 : which == TRAP_DEBUG ? 2 : 0;
+  unsigned save_pseudo = ex->pseudo_trap_running;
+  ex->pseudo_trap_running |= pseudo;
   ex->trap_running |= bit;
   ex->in_trap++;
   ex->trap_depth++;
@@ -167,9 +270,12 @@ int sh_run_trap(sh_exec *ex, int which) {
         sh_oom(ex);
       break;
     }
-    run_text(ex, copy, strlen(copy), ex->lineno, 1);
+    /* a signal's handler counts its lines from 1; ERR, DEBUG and RETURN
+     * handlers see the line of the command that set them off */
+    run_text(ex, copy, strlen(copy), bit ? 1 : ex->lineno, 1);
     mem_free(ex->m, copy);
   } while ((ex->trap_pending & bit) && !ex->jump && !sh_stopped(ex));
+  ex->pseudo_trap_running = save_pseudo;
   ex->trap_depth--;
   ex->in_trap--;
   ex->trap_running &= ~bit;
@@ -188,7 +294,7 @@ void sh_run_exit_trap(sh_exec *ex) {
   ex->traps[TRAP_EXIT] = NULL;
   int st = ex->status;
   ex->in_trap++;
-  run_text(ex, t, strlen(t), ex->lineno, 1);
+  run_text(ex, t, strlen(t), 1, 1); /* its lines count from 1 */
   ex->in_trap--;
   mem_free(ex->m, t);
   if (ex->jump != J_EXIT)
@@ -225,7 +331,7 @@ int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv) {
   ex->frame = &fr;
   ex->source_depth++;
   int save_line = ex->lineno;
-  int st = run_text(ex, text, len, 1, 1);
+  int st = run_text(ex, text, len, 1, 3);
   ex->lineno = save_line;
   ex->source_depth--;
   ex->frame = fr.up;
@@ -252,23 +358,63 @@ int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv) {
  * runs itself (directly, or through env, timeout, xargs, find -exec) ends
  * at the limit instead of exhausting the stack. NULL: out of memory, or
  * the limit (then ex->jump is J_ABORT). */
+/* The directory a new shell starts in, as bash finds it: the PWD of its
+ * environment when that names the current directory, else the physical
+ * path (no PWD, or one that names another place). */
+static const char *child_cwd(sh_exec *ex, char **env) {
+  const char *pwd = NULL;
+  for (size_t i = 0; env && env[i]; i++)
+    if (strncmp(env[i], "PWD=", 4) == 0)
+      pwd = env[i] + 4;
+  vfs *v = ex->run->v;
+  char *here = NULL, *there = NULL;
+  if (vfs_canon_dir(v, "/", ex->cwd, &here))
+    return ex->cwd;
+  const char *res = ex->cwd;
+  if (!pwd || pwd[0] != '/' || vfs_canon_dir(v, "/", pwd, &there) ||
+      strcmp(here, there) != 0) {
+    char *c = arena_strdup(ex->ar, here);
+    if (c)
+      res = c;
+    else
+      sh_oom(ex);
+  } else if (strcmp(pwd, ex->cwd) != 0) {
+    char *c = arena_strdup(ex->ar, pwd);
+    if (c)
+      res = c;
+    else
+      sh_oom(ex);
+  }
+  vfs_release(v, here);
+  if (there)
+    vfs_release(v, there);
+  return res;
+}
+
 static sh_exec *child_shell(sh_exec *ex) {
   if (!sh_depth_ok(ex))
     return NULL;
   char **env = sh_environ(ex, ex->ar);
-  sh_exec *c = sh_new_root(ex->run, ex->cwd, (const char *const *)env, NULL, 1);
+  sh_exec *c = sh_new_root(ex->run, child_cwd(ex, env),
+                           (const char *const *)env, NULL, 1);
   if (!c)
     return NULL;
   for (int i = 0; i < SH_NFD; i++) {
     stream_unref(c->fd[i]);
     c->fd[i] = stream_ref(ex->fd[i]);
   }
+  /* resource limits pass on to a child process */
+  memcpy(c->ulim, ex->ulim, sizeof c->ulim);
+  c->ulim_set = ex->ulim_set;
   c->func_depth = ex->func_depth;
   c->source_depth = ex->source_depth + 1;
+  c->func_base = c->func_depth;
+  c->source_base = c->source_depth;
   c->trap_depth = ex->trap_depth;
   c->in_subshell = ex->in_subshell;
   c->is_stage = 1;
   c->pid = ++ex->run->next_pid;
+  c->shell_pid = c->pid; /* a new shell process: its own $$ */
   /* SHLVL goes up by one */
   const char *lvl = sh_getvar(c, "SHLVL");
   char t[16];
@@ -317,6 +463,7 @@ int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
   if (!c)
     return ex->jump == J_ABORT ? 126 : sh_oom(ex);
   script_names(c, path, argc - 1, argv + 1);
+  c->opts |= O_SRC_FILE;
   /* A shebang naming something other than a shell still runs as bash. */
   char *text = mem_memdup(c->m, data, len);
   if (!text) {
@@ -328,111 +475,67 @@ int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
   return finish_child_shell(ex, c, st);
 }
 
-/* bash [-eux...] [-o opt] (-c SCRIPT [NAME [ARGS]] | FILE [ARGS] | -s) */
-int sh_run_child_shell(sh_exec *ex, int argc, char **argv) {
-  int i = 1;
-  const char *script = NULL;
-  int from_stdin = 0;
-  unsigned set_on = 0, set_off = 0;
-  sh_exec *c = child_shell(ex);
-  if (!c)
-    return ex->jump == J_ABORT ? 126 : sh_oom(ex);
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    }
-    if ((a[0] != '-' && a[0] != '+') || !a[1])
-      break;
-    if ((strcmp(a, "--rcfile") == 0 || strcmp(a, "--init-file") == 0) &&
-        i + 1 < argc) {
-      i++;
-      continue;
-    }
-    if (strcmp(a, "--norc") == 0 || strcmp(a, "--noprofile") == 0 ||
-        strcmp(a, "--posix") == 0 || strcmp(a, "--login") == 0)
-      continue;
-    if (strcmp(a, "--version") == 0) {
-      sh_outs(ex, "bash (GNU bash compatible; vsh) 5.2.15(1)-release\n");
-      sh_free(c);
+int sh_binary_text(const char *data, size_t len) {
+  /* bash looks at the first 80 bytes: an ELF header, or a NUL before the
+   * end of the first line (the first two after a #! line). */
+  if (len > 80)
+    len = 80;
+  if (len >= 4 && memcmp(data, "\177ELF", 4) == 0)
+    return 1;
+  int lines = len >= 2 && data[0] == '#' && data[1] == '!' ? 2 : 1;
+  for (size_t i = 0; i < len; i++) {
+    if (data[i] == '\n' && --lines == 0)
       return 0;
-    }
-    int on = a[0] == '-';
-    for (const char *p = a + 1; *p; p++) {
-      if (*p == 'c') {
-        script = "";
-      } else if (*p == 's') {
-        from_stdin = 1;
-      } else if (*p == 'o' || *p == 'O') {
-        if (i + 1 < argc) {
-          if (*p == 'o') {
-            sh_set_option_name(c, argv[++i], on);
-          } else {
-            char *sa[] = {"shopt", on ? "-s" : "-u", argv[++i], NULL};
-            sh_dispatch(c, 3, sa, 1);
-          }
-        }
-      } else if (*p == 'i' || *p == 'l' || *p == 'r') {
-        /* interactive/login/restricted: ignored */
-      } else {
-        sh_option_letter(c, *p, on);
-      }
-    }
+    if (data[i] == 0)
+      return 1;
   }
-  (void)set_on;
-  (void)set_off;
-  int st;
-  if (script) {
-    if (i >= argc) {
-      sh_err_noline(ex, "-c: option requires an argument");
-      sh_free(c);
-      return 2;
-    }
-    const char *text = argv[i++];
-    if (i < argc) {
-      mem_free(c->m, c->arg0);
-      c->arg0 = mem_strdup(c->m, argv[i++]);
-    }
-    set_args(c, argc - i, argv + i);
-    size_t tl = strlen(text);
-    char *copy = mem_memdup(c->m, text, tl);
-    st = copy ? sh_run_script(c, copy, tl, 1) : 1;
-    mem_free(c->m, copy);
-    return finish_child_shell(ex, c, st);
+  return 0;
+}
+
+/* For exec_shell.c, which runs `bash` and `sh` as commands. */
+sh_exec *sh_child_shell_new(sh_exec *ex) {
+  return child_shell(ex);
+}
+
+sh_exec *sh_env_child_new(sh_exec *ex, char **env, const char *cwd) {
+  if (!sh_depth_ok(ex))
+    return NULL;
+  sh_exec *c = sh_new_root(ex->run, cwd ? cwd : ex->cwd,
+                           (const char *const *)env, NULL, 1);
+  if (!c)
+    return NULL;
+  for (int i = 0; i < SH_NFD; i++) {
+    stream_unref(c->fd[i]);
+    c->fd[i] = stream_ref(ex->fd[i]);
   }
-  if (i < argc && !from_stdin) {
-    const char *path = argv[i];
-    char *data;
-    size_t len;
-    int e = vfs_read_file(ex->run->v, ex->cwd, path, &data, &len);
-    if (e) {
-      sh_err_noline(ex, "%s: %s", path, bi_strerror(-e));
-      sh_free(c);
-      return 127;
-    }
-    script_names(c, path, argc - i - 1, argv + i + 1);
-    char *text = mem_memdup(c->m, data, len);
-    vfs_release(ex->run->v, data);
-    st = text ? sh_run_script(c, text, len, 1) : 1;
-    mem_free(c->m, text);
-    return finish_child_shell(ex, c, st);
-  }
-  /* Script from standard input. */
-  set_args(c, argc - i, argv + i);
-  buf in;
-  buf_init(&in, ex->m);
-  stream *s = ex->fd[0];
-  char tmp[4096];
-  for (;;) {
-    long k = s ? stream_read(s, tmp, sizeof tmp) : 0;
-    if (k <= 0)
-      break;
-    buf_append(&in, tmp, (size_t)k);
-  }
-  st = sh_run_script(c, in.data ? in.data : "", in.len, 1);
-  buf_free(&in);
+  memcpy(c->ulim, ex->ulim, sizeof c->ulim);
+  c->ulim_set = ex->ulim_set;
+  c->func_depth = ex->func_depth;
+  c->source_depth = ex->source_depth + 1;
+  c->func_base = c->func_depth;
+  c->source_base = c->source_depth;
+  c->trap_depth = ex->trap_depth;
+  c->in_subshell = ex->in_subshell;
+  c->is_stage = 1;
+  c->pid = ++ex->run->next_pid;
+  c->shell_pid = c->pid; /* a new shell process: its own $$ */
+  /* A fresh shell exports PWD; a program gets only what env handed it. */
+  int has_pwd = 0;
+  for (size_t i = 0; env && env[i]; i++)
+    has_pwd |= strncmp(env[i], "PWD=", 4) == 0;
+  sh_var *pwd = has_pwd ? NULL : sh_var_find_raw(c, "PWD", NULL);
+  if (pwd)
+    pwd->flags &= ~V_EXPORT;
+  return c;
+}
+
+int sh_child_shell_finish(sh_exec *ex, sh_exec *c, int st) {
   return finish_child_shell(ex, c, st);
+}
+
+void sh_child_script_names(sh_exec *c, const char *path, int argc,
+                           char **argv) {
+  script_names(c, path, argc, argv);
 }
 
 /* ---- a fresh top-level shell
@@ -491,17 +594,18 @@ static sh_exec *root_alloc(sh_run *r, const char *cwd) {
   g->kind = SC_GLOBAL;
   g->owned = 1;
   ex->scope = ex->global = g;
-  ex->opts = O_HASHALL | O_BRACEEXPAND;
+  ex->opts = O_HASHALL | O_BRACEEXPAND | O_INTERACTIVE_COMMENTS;
   ex->shopts = SO_EXTQUOTE | SO_FORCE_FIGNORE | SO_GLOBASCIIRANGES |
                SO_HOSTCOMPLETE | SO_INTERACTIVE_COMMENTS |
                SO_PATSUB_REPLACEMENT | SO_PROGCOMP | SO_PROMPTVARS |
                SO_SOURCEPATH | SO_CHECKWINSIZE | SO_CMDHIST |
-               SO_COMPLETE_FULLQUOTE;
+               SO_COMPLETE_FULLQUOTE | SO_GLOBSKIPDOTS;
   ex->arg0 = mem_strdup(m, "bash");
   ex->cwd = mem_strdup(m, cwd ? cwd : "/home/user");
   ex->args = sh_args_new(m, 0, NULL);
   ex->frame = &ex->base_frame;
   ex->pid = 1;
+  ex->shell_pid = 1;
   ex->errname = "bash";
   if (!ex->arg0 || !ex->cwd || !ex->args)
     goto fail;
@@ -537,6 +641,7 @@ sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
     set_default(ex, "PATH", "/usr/bin:/bin", 0);
     /* bash sets these shell variables whatever its environment says */
     set_default(ex, "HOSTNAME", "localhost", 0);
+    set_default(ex, "SHELL", "/bin/bash", 0);
   }
   sh_setvar(ex, "PWD", ex->cwd, strlen(ex->cwd), SV_EXPORT);
   set_default(ex, "IFS", " \t\n", 0);
@@ -552,6 +657,7 @@ sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
   set_ro(ex, "BASH_VERSION", "5.2.15(1)-release", 0);
   set_ro(ex, "UID", "1000", V_INTEGER);
   set_ro(ex, "EUID", "1000", V_INTEGER);
+  sh_import_optvars(ex);
   {
     sh_var *v = sh_var_lookup_for_write(ex, "BASH_VERSINFO", 0);
     if (v && !sh_var_make_array(ex, v)) {
@@ -710,4 +816,5 @@ const sh_ops sh_exec_ops = {
     sh_cmdsub,          sh_procsub_later, sh_procsub_cleanup_later,
     sh_eval_string,     sh_source_file,   sh_run_trap,
     sh_run_child_shell, sh_dispatch,      sh_call_function,
-    sh_assign_one,      sh_wait_job,      sh_fill_bi_ctx};
+    sh_assign_one,      sh_wait_job,      sh_fill_bi_ctx,
+    sh_parse_ref};

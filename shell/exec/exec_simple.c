@@ -75,7 +75,112 @@ static int push_kv(sh_exec *ex, kv **items, size_t *n, size_t *cap, kv it) {
   return 0;
 }
 
+static int assign_items(sh_exec *ex, sh_assign *a, sh_var *v, kv *items,
+                        size_t ni, int pairs, sh_arr *before);
+
+/* w with its tildes as plain text (a copy when it has any). */
+static sh_word *tilde_as_text(sh_exec *ex, sh_word *w) {
+  size_t k = 0;
+  while (w && k < w->nparts && w->parts[k].kind != WP_TILDE)
+    k++;
+  if (!w || k == w->nparts)
+    return w;
+  sh_word *c = arena_alloc(ex->ar, sizeof *c);
+  sh_part *ps = arena_alloc(ex->ar, w->nparts * sizeof *ps);
+  if (!c || !ps)
+    return w;
+  *c = *w;
+  memcpy(ps, w->parts, w->nparts * sizeof *ps);
+  for (size_t i = k; i < w->nparts; i++) {
+    if (ps[i].kind != WP_TILDE)
+      continue;
+    char *t = arena_alloc(ex->ar, ps[i].u.lit.len + 2);
+    if (!t)
+      return w;
+    t[0] = '~';
+    memcpy(t + 1, ps[i].u.lit.text, ps[i].u.lit.len);
+    t[ps[i].u.lit.len + 1] = 0;
+    ps[i].kind = WP_LIT;
+    ps[i].quoted = 1;
+    ps[i].u.lit.text = t;
+    ps[i].u.lit.len++;
+  }
+  c->parts = ps;
+  return c;
+}
+
+/* B=(b b) before a command: bash passes the list's text on as a string. */
+static int assign_list_text(sh_exec *ex, sh_assign *a, unsigned flags) {
+  buf b;
+  buf_init(&b, ex->m);
+  buf_putc(&b, '(');
+  for (size_t i = 0; i < a->narray; i++) {
+    sh_array_elem *e = &a->array[i];
+    if (i)
+      buf_putc(&b, ' ');
+    if (e->key && e->key->src) {
+      buf_putc(&b, '[');
+      buf_append(&b, e->key->src, e->key->src_len);
+      buf_puts(&b, e->append ? "]+=" : "]=");
+    }
+    if (e->value && e->value->src)
+      buf_append(&b, e->value->src, e->value->src_len);
+  }
+  buf_putc(&b, ')');
+  int r = b.oom ? sh_oom(ex) : sh_setvar(ex, a->name, b.data, b.len, flags);
+  buf_free(&b);
+  return r;
+}
+
+/* ([k]=-{a,b}-) for an indexed array: bash brace-expands the element as
+ * a word first, and the words that makes are plain elements, not
+ * [key]=value ones (an associative list keeps the braces). Done
+ * for literal text only (no quotes or expansions to keep apart). 1 when
+ * the element became such words, 0 when not, -1 out of memory. */
+static int keyed_braces(sh_exec *ex, sh_array_elem *e, kv **items, size_t *ni,
+                        size_t *cap) {
+  if (!(ex->opts & O_BRACEEXPAND) || !e->key->src || !e->value ||
+      !e->value->src || !memchr(e->value->src, '{', e->value->src_len))
+    return 0;
+  buf b;
+  buf_init(&b, ex->m);
+  buf_putc(&b, '[');
+  buf_append(&b, e->key->src, e->key->src_len);
+  buf_puts(&b, e->append ? "]+=" : "]=");
+  buf_append(&b, e->value->src, e->value->src_len);
+  int oom = b.oom;
+  if (oom || strpbrk(buf_cstr(&b), "'\"\\$`")) {
+    buf_free(&b);
+    return oom ? sh_oom(ex) : 0;
+  }
+  char **out = NULL;
+  size_t *lens = NULL;
+  size_t n = sh_brace_expand(ex->ar, b.data, b.len, &out, &lens);
+  buf_free(&b);
+  if (!n)
+    return errno == ENOMEM ? sh_oom(ex) : 0;
+  if (n < 2)
+    return 0;
+  for (size_t k = 0; k < n; k++) {
+    kv it = {0};
+    it.val = out[k];
+    it.vlen = lens[k];
+    if (push_kv(ex, items, ni, cap, it))
+      return -1;
+  }
+  return 1;
+}
+
 static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
+  if (flags & SV_TEMP)
+    return assign_list_text(ex, a, flags);
+  if (a->index) {
+    size_t il = 0;
+    char *sub = sh_expand_str(ex, a->index, &il);
+    sh_err(ex, "%s[%s]: cannot assign list to array member", a->name,
+           sub ? sub : "");
+    return 1;
+  }
   /* Expand every element first: the old value may be used (a=(${a[@]} x)). */
   sh_var *cur = sh_var_find(ex, a->name);
   int assoc = cur && (cur->flags & V_ASSOC);
@@ -85,10 +190,17 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
     return sh_oom(ex);
   for (size_t i = 0; i < a->narray; i++) {
     sh_array_elem *e = &a->array[i];
+    int braced = e->key && !assoc ? keyed_braces(ex, e, &items, &ni, &cap) : 0;
+    if (braced < 0)
+      return -1;
+    if (braced)
+      continue;
     if (e->key) {
       kv it = {0};
       it.key = sh_expand_str(ex, e->key, &it.klen);
-      it.val = sh_expand_str(ex, e->value, &it.vlen);
+      /* bash 5.2 leaves a tilde in an associative [key]=~ unexpanded */
+      it.val = sh_expand_str(ex, assoc ? tilde_as_text(ex, e->value) : e->value,
+                             &it.vlen);
       it.append = e->append;
       if (!it.key || !it.val)
         return -1;
@@ -124,9 +236,25 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
   sh_var *v = sh_var_lookup_for_write(ex, a->name, flags);
   if (!v)
     return -1;
+  if ((v->flags & V_NAMEREF) && (v->flags & V_SET) && !(flags & SV_LOCAL)) {
+    /* a nameref to an element (or to a[@]) takes no list */
+    const char *t = sh_nameref_target(ex, a->name);
+    if (t && strchr(t, '[')) {
+      sh_err(ex, "`%s': not a valid identifier", t);
+      return 1;
+    }
+  }
   assoc = (v->flags & V_ASSOC) != 0;
+  /* An associative list is key-value pairs when its first element has no
+   * [key]; in a list of [key]=value ones, an element without is skipped. */
+  int pairs = assoc && ni && !items[0].key;
+  /* Inside a=(...), [k]+=v appends to what a[k] held before (bash). */
+  sh_arr *before = NULL;
   if (!a->append) {
-    sh_arr_free(ex->m, v->arr, assoc);
+    if (assoc)
+      before = v->arr;
+    else
+      sh_arr_free(ex->m, v->arr, assoc);
     v->arr = NULL;
     mem_free(ex->m, v->val);
     v->val = NULL;
@@ -134,17 +262,51 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
   } else if (!assoc && sh_var_make_array(ex, v)) {
     return -1;
   }
-  if (!v->arr && !(v->arr = sh_arr_new(ex->m)))
+  if (!v->arr && !(v->arr = sh_arr_new(ex->m))) {
+    sh_arr_free(ex->m, before, 1);
     return sh_oom(ex);
+  }
   if (!assoc)
     v->flags |= V_ARRAY;
   v->flags |= V_SET;
   if ((flags & SV_EXPORT) || (ex->opts & O_ALLEXPORT))
     v->flags |= V_EXPORT;
+  int rc = assign_items(ex, a, v, items, ni, pairs, before);
+  sh_arr_free(ex->m, before, 1);
+  return rc;
+}
+
+/* The list's items into v (an array now). */
+static int assign_items(sh_exec *ex, sh_assign *a, sh_var *v, kv *items,
+                        size_t ni, int pairs, sh_arr *before) {
+  int assoc = (v->flags & V_ASSOC) != 0;
+  for (size_t i = 0; pairs && i < ni; i++) {
+    kv *it = &items[i];
+    if (!it->key)
+      continue;
+    /* "[k]=v" among pairs is a word like any other */
+    char *t = arena_alloc(ex->ar, it->klen + it->vlen + 4);
+    if (!t)
+      return sh_oom(ex);
+    memcpy(t, "[", 1);
+    memcpy(t + 1, it->key, it->klen);
+    memcpy(t + 1 + it->klen, "]=", 2);
+    memcpy(t + 3 + it->klen, it->val, it->vlen + 1);
+    it->val = t;
+    it->vlen += it->klen + 3;
+    it->key = NULL;
+  }
   int64_t next = sh_arr_max_index(v->arr) + 1;
   for (size_t i = 0; i < ni; i++) {
     kv *it = &items[i];
     if (assoc) {
+      if (!it->key && !pairs) {
+        sh_err(ex,
+               "%s: %s: must use subscript when assigning associative "
+               "array",
+               a->name, it->val);
+        continue;
+      }
       if (!it->key) {
         /* bash 5.1+: (k1 v1 k2 v2) pairs */
         const char *k = it->val;
@@ -160,7 +322,7 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
         continue;
       }
       if (it->append) {
-        sh_aent *e = sh_arr_aget(v->arr, it->key);
+        sh_aent *e = sh_arr_aget(before ? before : v->arr, it->key);
         if (e) {
           size_t ol = strlen(e->val);
           char *j = arena_alloc(ex->ar, ol + it->vlen + 1);
@@ -222,6 +384,39 @@ static int assign_array(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
   return 0;
 }
 
+/* The subscript of a[...]=v to expand: an indexed array's is arithmetic,
+ * where bash keeps single quotes (a['2']=3 is an error, a["2"]=3 is not),
+ * so its single-quoted parts keep their quotes. */
+static sh_word *index_word(sh_exec *ex, sh_assign *a) {
+  sh_word *w = a->index;
+  if (!w->src || !memchr(w->src, '\'', w->src_len))
+    return w;
+  sh_var *cur = sh_var_find(ex, a->name);
+  if (cur && (cur->flags & V_ASSOC))
+    return w;
+  sh_word *c = arena_alloc(ex->ar, sizeof *c);
+  sh_part *ps = arena_alloc(ex->ar, (w->nparts ? w->nparts : 1) * sizeof *ps);
+  if (!c || !ps)
+    return w;
+  *c = *w;
+  memcpy(ps, w->parts, w->nparts * sizeof *ps);
+  for (size_t i = 0; i < w->nparts; i++) {
+    if (ps[i].kind != WP_LIT || !ps[i].quoted)
+      continue;
+    char *t = arena_alloc(ex->ar, ps[i].u.lit.len + 3);
+    if (!t)
+      return w;
+    t[0] = '\'';
+    memcpy(t + 1, ps[i].u.lit.text, ps[i].u.lit.len);
+    t[ps[i].u.lit.len + 1] = '\'';
+    t[ps[i].u.lit.len + 2] = 0;
+    ps[i].u.lit.text = t;
+    ps[i].u.lit.len += 2;
+  }
+  c->parts = ps;
+  return c;
+}
+
 /* One assignment. flags: SV_* for the target scope. Returns 0, or non-zero
  * on error (message printed). */
 int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
@@ -234,7 +429,7 @@ int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace) {
     return -1;
   if (a->index) {
     size_t il;
-    char *sub = sh_expand_str(ex, a->index, &il);
+    char *sub = sh_expand_str(ex, index_word(ex, a), &il);
     if (!sub)
       return -1;
     if (trace) {
@@ -305,6 +500,9 @@ static void set_last_arg(sh_exec *ex, const char *s) {
  */
 
 static const char *svc_getenv(bi_ctx *c, const char *name) {
+  /* test -v 'a[$k]' asks for an element by its text */
+  if (strchr(name, '['))
+    return sh_ref_value(c->sh, name);
   return sh_getvar(c->sh, name);
 }
 
@@ -321,18 +519,41 @@ static int svc_run_argv(bi_ctx *c, char **argv, stream *in, stream *out,
                      err ? err : c->err, 1);
 }
 
+static int svc_run_argv_env(bi_ctx *c, char **argv, char **env, const char *cwd,
+                            stream *in, stream *out, stream *err) {
+  sh_exec *ex = c->sh;
+  if (!env)
+    env = sh_environ(ex, ex->ar);
+  sh_exec *k = env ? sh_env_child_new(ex, env, cwd) : NULL;
+  if (!k)
+    return ex->jump == J_ABORT ? 126 : sh_oom(ex);
+  stream *io[3] = {in ? in : c->in, out ? out : c->out, err ? err : c->err};
+  for (int i = 0; i < 3; i++) {
+    stream_unref(k->fd[i]);
+    k->fd[i] = stream_ref(io[i]);
+  }
+  int argc = 0;
+  while (argv[argc])
+    argc++;
+  int st = sh_dispatch(k, argc, argv, 1);
+  return sh_child_shell_finish(ex, k, st);
+}
+
 static int svc_setvar(bi_ctx *c, const char *name, const char *value,
                       size_t len) {
   sh_exec *ex = c->sh;
   const char *br = strchr(name, '[');
   if (br && name[strlen(name) - 1] == ']') {
-    char *nm = arena_strndup(ex->ar, name, (size_t)(br - name));
-    if (!nm || !sh_valid_name(nm, strlen(nm))) {
+    /* printf -v 'a[$k]': the subscript is expanded now, as bash does */
+    sh_ref r;
+    int k = sh_parse_ref(ex, name, strlen(name), &r);
+    if (k > 0 || (!k && r.at)) {
       sh_builtin_err(ex, c->argv[0], "`%s': not a valid identifier", name);
       return -1;
     }
-    size_t sl = strlen(br + 1) - 1;
-    return sh_setelem(ex, nm, br + 1, sl, value, len, 0) ? -1 : 0;
+    if (k < 0)
+      return -1;
+    return sh_setelem(ex, r.name, r.sub, r.sublen, value, len, 0) ? -1 : 0;
   }
   if (!sh_valid_name(name, strlen(name))) {
     sh_builtin_err(ex, c->argv[0], "`%s': not a valid identifier", name);
@@ -368,6 +589,7 @@ void sh_fill_bi_ctx(sh_exec *ex, bi_ctx *c, int argc, char **argv) {
   c->getenv = svc_getenv;
   c->environ = svc_environ;
   c->run_argv = svc_run_argv;
+  c->run_argv_env = svc_run_argv_env;
   c->setvar = svc_setvar;
   c->now_ns = svc_now;
   c->random = svc_random;
@@ -483,12 +705,37 @@ static int run_file(sh_exec *ex, const char *path, int argc, char **argv) {
   if (e) {
     const char *msg;
     sh_errno_msg(-e, &msg);
-    sh_err(ex, "%s: %s", argv[0], msg);
+    /* a file gone since PATH found it is named by its path */
+    sh_err(ex, "%s: %s", e == -ENOENT ? path : argv[0], msg);
+    return e == -ENOENT ? 127 : 126;
+  }
+  if (sh_binary_text(data, len)) {
+    vfs_release(v, data);
+    sh_err(ex, "%s: cannot execute binary file: Exec format error", argv[0]);
     return 126;
   }
   int st = sh_run_script_file(ex, path, data, len, argc, argv);
   vfs_release(v, data);
   return st;
+}
+
+/* In POSIX mode (set -o posix), the special builtin called name. */
+static const sh_builtin *posix_special(sh_exec *ex, const char *name) {
+  if (!(ex->opts & O_POSIX))
+    return NULL;
+  const sh_builtin *sb = sh_builtin_lookup(name);
+  return sb && (sb->flags & SB_SPECIAL) && !sh_builtin_disabled(ex, name)
+             ? sb
+             : NULL;
+}
+
+/* Is /usr/bin/name the stub of a command (the sandbox's default layout)? */
+static int layout_has(sh_exec *ex, const char *name) {
+  char path[96], stub[64];
+  if (strlen(name) + 10 > sizeof path)
+    return 0;
+  snprintf(path, sizeof path, "/usr/bin/%s", name);
+  return vfs_command_stub_name(ex->run->v, "/", path, stub, sizeof stub) == 1;
 }
 
 static int not_found(sh_exec *ex, const char *name) {
@@ -499,8 +746,19 @@ static int not_found(sh_exec *ex, const char *name) {
 /* Run an expanded command (no assignments, redirections already applied). */
 int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs) {
   const char *name = argv[0];
+  if (strchr(name, '/') && !no_funcs && !(ex->opts & O_POSIX)) {
+    /* bash looks for a function first even when the name has a slash
+     * (function ble/is-array { ...; }) */
+    sh_func *f = sh_func_find(ex, name);
+    if (f)
+      return sh_call_function(ex, f, argc, argv);
+  }
   if (!strchr(name, '/')) {
     if (!no_funcs) {
+      /* POSIX mode finds the special builtins before functions. */
+      const sh_builtin *sp = posix_special(ex, name);
+      if (sp)
+        return sp->fn(ex, argc, argv);
       sh_func *f = sh_func_find(ex, name);
       if (f)
         return sh_call_function(ex, f, argc, argv);
@@ -511,18 +769,34 @@ int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs) {
     const bi_def *d = bi_lookup(name);
     if (d && (d->flags & BI_NET) && !sh_have_net(ex))
       d = NULL;
-    if (d && !sh_builtin_disabled(ex, name))
+    if (d && sh_builtin_disabled(ex, name))
+      d = NULL;
+    /* The commands bash has as builtins run as such; the others are files
+     * of /usr/bin for bash, so PATH decides (a script earlier on PATH
+     * wins, a PATH without them does not find them). */
+    if (d && sh_is_bash_builtin(name))
       return run_bi(ex, d, argc, argv);
     const sh_host_cmd *h = sh_host_lookup(ex, name);
     if (h)
       return sh_call_host(ex, h, argc, argv);
+    /* bash does not search again for a remembered file that went: that
+     * fails as a missing file does (run_file) */
+    const char *hp = sh_hash_get(ex, name, 1);
+    if (hp)
+      return run_file(ex, hp, argc, argv);
     char *p = sh_path_search(ex, name, 0);
-    if (!p)
+    if (!p) {
+      /* A sandbox without the /usr/bin layout still has its commands. */
+      if (d && !layout_has(ex, name))
+        return run_bi(ex, d, argc, argv);
       return not_found(ex, name);
+    }
     if (vfs_access(ex->run->v, ex->cwd, p, X_OK)) {
       sh_err(ex, "%s: Permission denied", p);
       return 126;
     }
+    if (sh_hash_put(ex, name, p, 1))
+      return sh_oom(ex);
     return run_file(ex, p, argc, argv);
   }
   vfs_stat_t st;
@@ -531,7 +805,7 @@ int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs) {
     const char *msg;
     sh_errno_msg(-e, &msg);
     sh_err(ex, "%s: %s", name, msg);
-    return 127;
+    return e == -ENOENT ? 127 : 126; /* bash: only a missing file is 127 */
   }
   if (st.type == VFS_DIR) {
     sh_err(ex, "%s: Is a directory", name);
@@ -559,15 +833,36 @@ int sh_run_argv(sh_exec *ex, int argc, char **argv, stream *in, stream *out,
   return st;
 }
 
+static int runs_in_child(sh_exec *ex, const char *name);
+
 /* A pipeline stage or subshell whose stdout reader went away ends like a
- * process killed by SIGPIPE. */
-static void check_sigpipe(sh_exec *ex, int *st) {
+ * process killed by SIGPIPE. A program bash would run in a process of its
+ * own dies alone: its status is 141 and the shell around it goes on. */
+static void check_sigpipe(sh_exec *ex, int *st, const char *name) {
   stream *o = ex->fd[1];
   if (o && o->err == EPIPE && ex->is_stage && !ex->jump) {
+    *st = 141;
+    if (runs_in_child(ex, name))
+      return;
     ex->jump = J_EXIT;
     ex->exit_status = 141;
-    *st = 141;
   }
+}
+
+/* Would bash run this command in a child process (a program found on
+ * PATH or by path, not a function or builtin)? Redirections show it:
+ * {var}> and n>&m- change the shell itself only when it runs the command
+ * without forking. */
+static int runs_in_child(sh_exec *ex, const char *name) {
+  if (strchr(name, '/'))
+    return 1;
+  if (sh_func_find(ex, name))
+    return 0;
+  if (sh_builtin_disabled(ex, name))
+    return 1;
+  if (sh_builtin_lookup(name))
+    return strcmp(name, "bash") == 0 || strcmp(name, "sh") == 0;
+  return !sh_is_bash_builtin(name);
 }
 
 static int is_decl_word(sh_word *w) {
@@ -651,15 +946,23 @@ int sh_exec_simple(sh_exec *ex, sh_node *n) {
        * abandons the rest of the command line; arithmetic errors have
        * already ended the shell */
       st = 1;
-      if (!ex->jump)
+      if (!ex->jump && (ex->opts & O_POSIX) && !(ex->opts & O_INTERACTIVE)) {
+        /* POSIX mode ends the shell: a script with 1, a -c string with
+         * bash's 127 */
+        st = ex->script_name ? 1 : 127;
+        sh_fatal(ex, st);
+      } else if (!ex->jump) {
         sh_discard(ex);
+      }
       goto out;
     }
     st = ex->has_cmdsub ? ex->cmdsub_status : 0;
     if (n->redirs) {
       sh_redir_save *save = NULL;
       size_t nsave = 0;
-      if (sh_redir_apply(ex, n->redirs, &save, &nsave, 0))
+      /* bash runs a word-less command with {var}> in a child: the file
+       * is opened, the variable and the fd are left as they were. */
+      if (sh_redir_apply(ex, n->redirs, &save, &nsave, SH_REDIR_CHILD))
         st = 1;
       sh_redir_restore(ex, save, nsave);
     }
@@ -673,6 +976,9 @@ int sh_exec_simple(sh_exec *ex, sh_node *n) {
   sh_redir_save *save = NULL;
   size_t nsave = 0;
   sh_scope *temp = NULL;
+  /* POSIX mode: what the assignments before a special builtin leave in
+   * the temporary scope stays afterwards (exported, as bash does). */
+  int keep_temp = nassign && posix_special(ex, name) != NULL;
   if (nassign) {
     temp = sh_scope_push(ex, SC_TEMP);
     if (!temp) {
@@ -693,31 +999,62 @@ int sh_exec_simple(sh_exec *ex, sh_node *n) {
     xtrace_emit(ex, &tb);
     buf_free(&tb);
   }
-  if (argv.n == 1 && strcmp(name, "exec") == 0 && !ex->fd_exec_guard) {
+  if ((argv.n == 1 || (argv.n == 2 && strcmp(argv.v[1], "--") == 0)) &&
+      strcmp(name, "exec") == 0 && !ex->fd_exec_guard) {
     /* exec with only redirections changes the shell's own fds */
     st = n->redirs && sh_redir_apply(ex, n->redirs, NULL, NULL, 1) ? 1 : 0;
     goto pop;
   }
-  if (n->redirs && sh_redir_apply(ex, n->redirs, &save, &nsave, 0)) {
+  if (n->redirs &&
+      sh_redir_apply(ex, n->redirs, &save, &nsave,
+                     runs_in_child(ex, name) ? SH_REDIR_CHILD : 0)) {
     sh_redir_restore(ex, save, nsave);
     st = 1;
     goto pop;
   }
   sh_assign **saved_decl = ex->decl_assigns;
+  sh_scope *saved_temp = ex->decl_temp;
   ex->decl_assigns = decl;
+  ex->decl_temp = temp;
   st = sh_dispatch(ex, (int)argv.n, argv.v, 0);
   ex->decl_assigns = saved_decl;
-  check_sigpipe(ex, &st);
+  ex->decl_temp = saved_temp;
+  check_sigpipe(ex, &st, name);
   sh_redir_restore(ex, save, nsave);
 pop:
   if (temp) {
+    sh_assign *keep = keep_temp && !ex->jump ? n->u.simple.assigns : NULL;
+    size_t nk = 0;
+    for (sh_assign *a = keep; a; a = a->next)
+      nk++;
+    char **kv = nk ? arena_calloc(ex->ar, 2 * nk * sizeof *kv) : NULL;
+    if (nk && !kv)
+      st = sh_oom(ex);
+    size_t k = 0;
+    for (sh_assign *a = kv ? keep : NULL; a; a = a->next, k++) {
+      sh_var *v = sh_map_get(&temp->map, a->name);
+      if (v && (v->flags & V_SET) && v->val) {
+        kv[2 * k] = arena_strdup(ex->ar, a->name);
+        kv[2 * k + 1] = arena_strndup(ex->ar, v->val, v->len);
+        if (!kv[2 * k] || !kv[2 * k + 1])
+          st = sh_oom(ex);
+      }
+    }
     /* Pop the temporary scope (and anything a builtin left above it). */
     while (ex->scope && ex->scope != temp)
       sh_scope_pop(ex);
     if (ex->scope == temp)
       sh_scope_pop(ex);
+    for (size_t i = 0; kv && i < nk; i++)
+      if (kv[2 * i] && kv[2 * i + 1])
+        sh_setvar(ex, kv[2 * i], kv[2 * i + 1], strlen(kv[2 * i + 1]),
+                  SV_EXPORT);
   }
-  set_last_arg(ex, argv.v[argv.n - 1]);
+  {
+    /* declare a=(1 2) leaves the name alone in $_ */
+    sh_assign *la = decl ? decl[argv.n - 1] : NULL;
+    set_last_arg(ex, la && la->is_array ? la->name : argv.v[argv.n - 1]);
+  }
   (void)name;
 out:
   sh_procsub_finish(ex, pmark);
@@ -727,6 +1064,7 @@ out:
   ex->status = st;
   ex->pipestatus[0] = st;
   ex->npipestatus = 1;
-  sh_after_command(ex, st);
+  if (ex->inverted != n)
+    sh_after_command(ex, st);
   return st;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/builtins/builtins.h"
 #include "shell/exec/exec.h"
 #include "shell/expand/expand.h"
 #include "shell/sh.h"
@@ -52,6 +53,32 @@ static int redir_err(sh_exec *ex, const char *what, int err) {
   return 1;
 }
 
+/* `< dir`: bash's open succeeds and each read fails with EISDIR, so a
+ * command that never reads runs as usual. */
+static long dir_read(stream *s, void *p, size_t n) {
+  (void)p;
+  (void)n;
+  s->err = EISDIR;
+  return -1;
+}
+static long dir_write(stream *s, const void *p, size_t n) {
+  (void)p;
+  (void)n;
+  s->err = EBADF;
+  return -1;
+}
+static void dir_release(stream *s) {
+  mem_free(s->m, s);
+}
+static const stream_ops dir_ops = {dir_read, dir_write, NULL, dir_release};
+
+static stream *dir_stream(sh_exec *ex) {
+  stream *s = mem_calloc(ex->m, 1, sizeof *s);
+  if (s)
+    stream_init(s, &dir_ops, ex->m, &ex->run->bud, STREAM_R);
+  return s;
+}
+
 static int alloc_fd(sh_exec *ex) {
   for (int i = 10; i < SH_NFD - 1; i++)
     if (!ex->fd[i])
@@ -75,7 +102,8 @@ static char *target_path(sh_exec *ex, sh_word *w) {
 int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
                    size_t *nsave, int perm) {
   size_t cap = 0;
-  if (perm)
+  int child = perm == SH_REDIR_CHILD;
+  if (perm == SH_REDIR_PERM)
     save = NULL;
   for (; r; r = r->next) {
     int fd = r->fd;
@@ -113,10 +141,6 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
         sh_err(ex, "%s: too many open files", r->fd_var);
         return 1;
       }
-      char tmp[16];
-      snprintf(tmp, sizeof tmp, "%d", fd);
-      if (sh_setvar(ex, r->fd_var, tmp, strlen(tmp), 0))
-        return 1;
     }
     if (fd >= SH_NFD - 1) {
       sh_err(ex, "%d: Bad file descriptor", fd);
@@ -159,9 +183,18 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
           return 1;
         }
       }
+      if (sh_ulimit_fd_refused(ex))
+        return redir_err(ex, path, EMFILE);
       s = sh_open_stream(ex, path, flags, &err);
+      if (!s && err == EISDIR && r->op == R_IN) {
+        s = dir_stream(ex);
+        if (!s)
+          return sh_oom(ex) ? 1 : 1;
+      }
       if (!s)
         return redir_err(ex, path, err);
+      if (flags != O_RDONLY)
+        vfs_stream_max_size(s, sh_ulimit_file_bytes(ex));
       if (r->op == R_OUT_ERR || r->op == R_APPEND_OUT_ERR)
         s2 = stream_ref(s);
       break;
@@ -207,7 +240,9 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
       }
       s = stream_ref(ex->fd[k]);
       if (move) {
-        if (save_fd(ex, (int)k, save, nsave, &cap)) {
+        /* bash does not undo the close half of n>&m- (unless the command
+         * runs in a child): m stays closed after the command. */
+        if (save_fd(ex, (int)k, child ? save : NULL, nsave, &cap)) {
           stream_unref(s);
           return 1;
         }
@@ -245,7 +280,17 @@ int sh_redir_apply(sh_exec *ex, sh_redir *r, sh_redir_save **save,
       break;
     }
     }
-    if (save_fd(ex, fd, save, nsave, &cap)) {
+    if (r->fd_var && !child) {
+      /* The variable is set once the file is open; the fd outlives the
+       * command (bash closes it only on request). */
+      char tmp[16];
+      snprintf(tmp, sizeof tmp, "%d", fd);
+      if (sh_setvar(ex, r->fd_var, tmp, strlen(tmp), 0)) {
+        stream_unref(s);
+        stream_unref(s2);
+        return 1;
+      }
+    } else if (save_fd(ex, fd, save, nsave, &cap)) {
       stream_unref(s);
       stream_unref(s2);
       return 1;

@@ -167,6 +167,8 @@ static char *expand_dq_text(sh_exec *ex, const char *t, size_t n, size_t *len) {
 /* An extglob pattern @(...) is kept as source text by the parser: quote
  * removal and expansions inside it happen here. Quoted pieces match
  * literally, expansion results stay pattern text, as in bash. */
+static int fb_split(fb *f, const char *s, size_t n);
+
 static int extglob_text(fb *f, const char *t, size_t n) {
   sh_exec *ex = f->ex;
   size_t lit = 0, i = 0;
@@ -197,7 +199,14 @@ static int extglob_text(fb *f, const char *t, size_t n) {
                            : expand_dq_text(ex, t + i, e - i, &rl);
         if (!r)
           return -1;
-        fb_add(f, r, rl, c == '"');
+        /* bash reads @(...) as part of an ordinary word: an unquoted
+         * expansion inside is split like any other (IFS=x; +($v)). */
+        if (c != '"' && f->mode == FB_FIELDS) {
+          if (fb_split(f, r, rl))
+            return -1;
+        } else {
+          fb_add(f, r, rl, c == '"');
+        }
       }
       i = e;
     }
@@ -272,6 +281,8 @@ static int cmdsub_cat(sh_exec *ex, sh_redir *r, buf *out) {
     return 1;
   int err = 0;
   stream *s = sh_open_stream(ex, path, O_RDONLY, &err);
+  if (!s && err == EISDIR)
+    return 0; /* bash: the read fails, quietly, and $(< dir) is empty */
   if (!s) {
     sh_err(ex, "%s: %s", path, bi_strerror(err));
     return 1;
@@ -369,6 +380,8 @@ unsigned sh_pat_flags(sh_exec *ex) {
   unsigned fl = 0;
   if (ex->shopts & SO_EXTGLOB)
     fl |= PAT_EXTGLOB;
+  if (!sh_utf8(ex))
+    fl |= PAT_BYTES;
   return fl;
 }
 
@@ -525,6 +538,13 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
         return 0;
       }
       load_ifs(f);
+      if (f->ifs_null && v.star >= PV_STAR_NAMES) {
+        for (size_t i = 0; i < v.n; i++)
+          if ((i && v.star == PV_STAR_KEYS && fb_split(f, " ", 1)) ||
+              fb_split(f, v.v[i], strlen(v.v[i])))
+            return -1;
+        return 0;
+      }
       for (size_t i = 0; i < v.n; i++) {
         /* With IFS set, bash splits unquoted $@ / $* as if the elements
          * were joined with IFS[0]: feeding that separator through the
@@ -555,8 +575,15 @@ static int expand_part(fb *f, sh_part *p, int in_dq) {
     buf out;
     buf_init(&out, ex->m);
     sh_redir *cr = cat_redir(p->u.cmdsub.body);
-    int st = cr ? cmdsub_cat(ex, cr, &out)
-                : sh_reenter(ex)->cmdsub(ex, p->u.cmdsub.body, &out);
+    int st;
+    if (p->u.cmdsub.err) {
+      sh_err_noline(ex, "command substitution: line %d: %s",
+                    p->u.cmdsub.err_line, p->u.cmdsub.err);
+      st = 2;
+    } else {
+      st = cr ? cmdsub_cat(ex, cr, &out)
+              : sh_reenter(ex)->cmdsub(ex, p->u.cmdsub.body, &out);
+    }
     ex->cmdsub_status = st;
     ex->has_cmdsub = 1;
     cmdsub_trim(&out);
@@ -678,6 +705,58 @@ static size_t brace_tilde(sh_part *parts, size_t np) {
   return np + 1;
 }
 
+/* A backquote made by a range ({z..A}) starts a command substitution for
+ * bash, which then finds no end to it (unless it is the last byte). */
+static int brace_backquote(sh_exec *ex, const char *s, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    if (s[k] == '\\') {
+      k++;
+      continue;
+    }
+    if (s[k] == '`' && k + 1 < n && !memchr(s + k + 1, '`', n - k - 1)) {
+      sh_err(ex, "bad substitution: no closing \"`\" in %.*s", (int)(n - k),
+             s + k);
+      sh_discard(ex);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Brace expansion is textual in bash, so a $name that a result puts
+ * before letters reads them as part of the name: {$a,b}_c gives $a_c. */
+static int brace_join_names(sh_exec *ex, sh_part *parts, size_t *np) {
+  for (size_t i = 0; i + 1 < *np; i++) {
+    sh_part *p = &parts[i], *q = &parts[i + 1];
+    if (p->kind != WP_PARAM || p->u.param.braced || p->u.param.op != PO_PLAIN ||
+        p->u.param.index || !p->u.param.name ||
+        !sh_valid_name(p->u.param.name, strlen(p->u.param.name)) ||
+        q->kind != WP_LIT || q->quoted)
+      continue;
+    size_t k = 0;
+    while (k < q->u.lit.len && (q->u.lit.text[k] == '_' ||
+                                isalnum((unsigned char)q->u.lit.text[k])))
+      k++;
+    if (!k)
+      continue;
+    size_t nl = strlen(p->u.param.name);
+    char *name = arena_alloc(ex->ar, nl + k + 1);
+    if (!name)
+      return sh_oom(ex);
+    memcpy(name, p->u.param.name, nl);
+    memcpy(name + nl, q->u.lit.text, k);
+    name[nl + k] = 0;
+    p->u.param.name = name;
+    q->u.lit.text += k;
+    q->u.lit.len -= k;
+    if (!q->u.lit.len) {
+      memmove(q, q + 1, (*np - i - 2) * sizeof *q);
+      (*np)--;
+    }
+  }
+  return 0;
+}
+
 /* Encode the word for sh_brace_expand: unquoted literal text as is, every
  * other part as an escaped token "\\\x01" digits "\\\x02". Each result is
  * decoded and expanded at once into out. Results can number in the
@@ -724,6 +803,8 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_strv *out) {
   for (size_t r = 0; r < nr; r++) {
     const char *s = res[r];
     size_t n = lens[r];
+    if (brace_backquote(ex, s, n))
+      return -1;
     size_t ntok = count_tokens(s, n);
     char *lit = arena_alloc(ar, n + 1);
     if (!lit)
@@ -771,6 +852,8 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_strv *out) {
     }
     np = end_lit(parts, np, lit, litstart, ll);
     np = brace_tilde(parts, np);
+    if (brace_join_names(ex, parts, &np))
+      return -1;
     nw->parts = parts;
     nw->nparts = np;
     nw->flags = w->flags;

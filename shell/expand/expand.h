@@ -26,6 +26,13 @@ char *sh_expand_pattern(sh_exec *ex, sh_word *w, size_t *len);
 /* Words of an array assignment x=(...) (split and globbed). */
 int sh_expand_word_fields(sh_exec *ex, sh_word *w, sh_strv *out);
 char *sh_expand_regex(sh_exec *ex, sh_word *w, size_t *len);
+/* Text "name" or "name[sub]" naming a variable at run time, its subscript
+ * expanded as in ${name[sub]} (the sh_ops parse_ref of state/): 0; 1 when
+ * the text is neither form; -1 after an expansion error. */
+int sh_parse_ref(sh_exec *ex, const char *t, size_t tl, sh_ref *r);
+/* The value of the variable or element text t names (as above), NULL when
+ * unset or not a name; for name[@], "" when the array has any element. */
+const char *sh_ref_value(sh_exec *ex, const char *t);
 void fb_init(fb *f, sh_exec *ex, int mode, sh_strv *out);
 void fb_free(fb *f);
 int fb_end(fb *f);

@@ -125,8 +125,13 @@ static int glob_rec(gctx *g, const char *dir, const char *shown, char **comps,
   if (!g->dotglob)
     mf |= PAT_PERIOD;
   int rc = 0;
-  for (size_t k = 0; k < n && !rc; k++) {
-    const char *nm = names[k];
+  /* shopt -u globskipdots: a pattern that starts with a period may match
+   * . and .. too (bash 5.2 skips them by default). */
+  int dots = !(ex->shopts & SO_GLOBSKIPDOTS) &&
+             (c[0] == '.' || (c[0] == '\\' && c[1] == '.'));
+  static const char *const dot_names[] = {".", ".."};
+  for (size_t k = 0; k < n + (dots ? 2 : 0) && !rc; k++) {
+    const char *nm = k < n ? names[k] : dot_names[k - n];
     if (nm[0] == '.' && !g->dotglob && c[0] != '.' &&
         !(c[0] == '\\' && c[1] == '.'))
       continue;
@@ -241,7 +246,11 @@ int sh_glob(sh_exec *ex, const char *pat, size_t plen, sh_strv *out) {
     if (*q == '/' || *q == 0) {
       int end = *q == 0;
       *q = 0;
-      if (*start)
+      /* a ** right after a ** adds nothing: each file comes out once */
+      if (*start && nc && (ex->shopts & SO_GLOBSTAR) &&
+          strcmp(start, "**") == 0 && strcmp(comps[nc - 1], "**") == 0)
+        ;
+      else if (*start)
         comps[nc++] = start;
       else if (end && nc)
         g.trailing_slash = 1;

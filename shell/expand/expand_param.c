@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/pattern.h"
+#include "core/utf8.h"
 #include "shell/expand/expand.h"
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
@@ -51,6 +52,8 @@ const char *sh_dollar_dash(sh_exec *ex, char *out) {
     *p++ = 'f';
   if (o & O_HASHALL)
     *p++ = 'h';
+  if (o & O_INTERACTIVE)
+    *p++ = 'i';
   if (o & O_NOEXEC)
     *p++ = 'n';
   if (o & O_NOUNSET)
@@ -65,9 +68,16 @@ const char *sh_dollar_dash(sh_exec *ex, char *out) {
     *p++ = 'C';
   if (o & O_ERRTRACE)
     *p++ = 'E';
+  if (o & O_HISTEXPAND)
+    *p++ = 'H';
   if (o & O_FUNCTRACE)
     *p++ = 'T';
-  *p++ = 'c';
+  /* where commands come from: -c STRING (the sandbox's own scripts run
+   * that way), standard input, or a script file (no letter) */
+  if (o & O_SRC_STDIN)
+    *p++ = 's';
+  else if (!(o & O_SRC_FILE))
+    *p++ = 'c';
   *p = 0;
   return out;
 }
@@ -125,6 +135,26 @@ static void array_list(sh_exec *ex, sh_var *var, pval *v) {
   v->n = n;
 }
 
+/* $ref where ref is a nameref to an array element or to a[@] (which
+ * expands like "${a[@]}"), else an unset or special name's value. */
+static int nameref_elem_value(sh_exec *ex, const char *name, pval *v,
+                              sh_var **var) {
+  sh_ref r;
+  int k = sh_nameref_elem(ex, name, &r);
+  if (k <= 0) {
+    set_str(v, k < 0 ? NULL : sh_getvar(ex, name));
+    return k;
+  }
+  *var = sh_var_find(ex, r.name);
+  if (r.at) {
+    array_list(ex, *var, v);
+    v->star = r.at == 2;
+    return 0;
+  }
+  set_str(v, *var ? sh_getelem(ex, *var, r.sub, r.sublen) : NULL);
+  return ex->jump ? -1 : 0;
+}
+
 /* The value of a parameter before any operator. *var gets the variable
  * (NULL for specials). */
 static int base_value(sh_exec *ex, sh_param *p, const char *name,
@@ -147,7 +177,7 @@ static int base_value(sh_exec *ex, sh_param *p, const char *name,
       set_str(v, itoa_ar(ex, ex->status));
       return 0;
     case '$':
-      set_str(v, "1");
+      set_str(v, ex->shell_pid > 1 ? itoa_ar(ex, ex->shell_pid) : "1");
       return 0;
     case '!':
       set_str(v, ex->last_bg_pid ? itoa_ar(ex, ex->last_bg_pid) : NULL);
@@ -195,6 +225,8 @@ static int base_value(sh_exec *ex, sh_param *p, const char *name,
       }
     }
     *var = sh_var_find(ex, name);
+    if (!*var)
+      return nameref_elem_value(ex, name, v, var);
     set_str(v, sh_getvar(ex, name));
     return 0;
   }
@@ -222,25 +254,17 @@ static int base_value(sh_exec *ex, sh_param *p, const char *name,
   return ex->jump ? -1 : 0;
 }
 
-static size_t u8_len(const char *s, size_t n) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    if (((unsigned char)s[i] & 0xc0) != 0x80)
-      k++;
-  return k;
+/* Characters in s: UTF-8 sequences in a UTF-8 locale (an invalid byte
+ * counting as one, as bash counts it), else bytes. */
+static size_t char_count(int utf8, const char *s, size_t n) {
+  return utf8 ? u8_count(s, n) : n;
 }
 
-/* Byte offset of character index ci. */
-static size_t u8_off(const char *s, size_t n, size_t ci) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (((unsigned char)s[i] & 0xc0) != 0x80) {
-      if (k == ci)
-        return i;
-      k++;
-    }
-  }
-  return n;
+/* Byte offset of character index ci (n past the end). */
+static size_t char_off(int utf8, const char *s, size_t n, size_t ci) {
+  if (!utf8)
+    return ci < n ? ci : n;
+  return u8_offset(s, n, ci);
 }
 
 typedef struct xctx {
@@ -279,6 +303,8 @@ static char *subst_rep(xctx *x, const char *m, size_t mlen, size_t *outlen) {
 static const char *replace(xctx *x, const char *s, size_t n) {
   sh_exec *ex = x->ex;
   unsigned fl = sh_pat_flags(ex);
+  int utf8 = !(fl & PAT_BYTES);
+  fl = pat_charset(x->pat, x->plen, s, n, fl);
   sh_param_sub sub = x->p->sub;
   buf b;
   buf_init(&b, ex->m);
@@ -322,9 +348,16 @@ static const char *replace(xctx *x, const char *s, size_t n) {
       buf_append(&b, r, rl);
       from = (size_t)at + ml;
       if (ml == 0) {
+        /* an empty match: keep the next character and look after it (a
+         * character of the locale even when invalid bytes made the
+         * matching bytewise, as in bash) */
+        size_t cl = 1;
+        int32_t cp;
+        if ((size_t)at < n && utf8)
+          cl = u8_next(s + at, n - (size_t)at, &cp);
         if ((size_t)at < n)
-          buf_putc(&b, s[at]);
-        from++;
+          buf_append(&b, s + at, cl);
+        from += cl;
       }
       if (!all)
         break;
@@ -337,25 +370,44 @@ static const char *replace(xctx *x, const char *s, size_t n) {
   return r;
 }
 
+/* ${x^p} ${x^^p} ${x,p} ${x,,p}: the case of each character (the first
+ * only for a single ^ or ,) matching p changed. Characters are UTF-8 ones
+ * in a UTF-8 locale, where any letter has a case; in the C locale only
+ * ASCII letters do. */
 static const char *casemod(xctx *x, const char *s, size_t n) {
   sh_exec *ex = x->ex;
-  char *r = arena_strndup(ex->ar, s, n);
-  if (!r)
-    return s;
   sh_param_sub sub = x->p->sub;
   int upper = sub == PS_UPPER_FIRST || sub == PS_UPPER_ALL;
   int all = sub == PS_UPPER_ALL || sub == PS_LOWER_ALL;
-  for (size_t i = 0; i < n; i++) {
-    int ok = 1;
-    if (x->plen) {
-      char ch[2] = {r[i], 0};
-      ok = pat_match(x->pat, x->plen, ch, 1, sh_pat_flags(ex));
-    }
-    if (ok)
-      r[i] = (char)(upper ? toupper((unsigned char)r[i])
-                          : tolower((unsigned char)r[i]));
+  unsigned fl = pat_charset(x->pat, x->plen, s, n, sh_pat_flags(ex));
+  buf b;
+  buf_init(&b, ex->m);
+  size_t i = 0;
+  while (i < n) {
+    int32_t cp = (unsigned char)s[i];
+    size_t k = 1;
+    if (cp >= 0x80)
+      k = (fl & PAT_BYTES) ? (cp = -1, 1) : u8_next(s + i, n - i, &cp);
+    int ok = !x->plen || pat_match(x->pat, x->plen, s + i, k, fl);
+    int32_t to = cp;
+    if (ok && cp >= 0)
+      to = upper ? u8_toupper(cp) : u8_tolower(cp);
+    char enc[4];
+    size_t el = to != cp ? u8_encode(to, enc) : 0;
+    if (el)
+      buf_append(&b, enc, el);
+    else
+      buf_append(&b, s + i, k);
+    i += k;
     if (!all)
       break;
+  }
+  buf_append(&b, s + i, n - i);
+  char *r = b.oom ? NULL : arena_strndup(ex->ar, buf_cstr(&b), b.len);
+  buf_free(&b);
+  if (!r) {
+    sh_oom(ex);
+    return s;
   }
   return r;
 }
@@ -467,6 +519,10 @@ static const char *attr_string(sh_exec *ex, sh_var *v) {
 static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
   sh_exec *ex = x->ex;
   unsigned fl = sh_pat_flags(ex);
+  sh_param_sub sub = x->p->sub;
+  if (sub == PS_TRIM_SP || sub == PS_TRIM_LP || sub == PS_TRIM_SS ||
+      sub == PS_TRIM_LS)
+    fl = pat_charset(x->pat, x->plen, s, n, fl);
   switch (x->p->sub) {
   case PS_TRIM_SP:
   case PS_TRIM_LP: {
@@ -489,7 +545,8 @@ static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
   case PS_LOWER_ALL:
     return casemod(x, s, n);
   case PS_SLICE: {
-    size_t cl = u8_len(s, n);
+    int utf8 = sh_utf8(ex);
+    size_t cl = char_count(utf8, s, n);
     int64_t off = x->off;
     if (off < 0)
       off += (int64_t)cl;
@@ -507,7 +564,8 @@ static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
         end = off + x->len;
       }
     }
-    size_t b0 = u8_off(s, n, (size_t)off), b1 = u8_off(s, n, (size_t)end);
+    size_t b0 = char_off(utf8, s, n, (size_t)off);
+    size_t b1 = b0 + char_off(utf8, s + b0, n - b0, (size_t)(end - off));
     return arena_strndup(ex->ar, s + b0, b1 - b0);
   }
   case PS_TRANSFORM: {
@@ -527,20 +585,12 @@ static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
       r = sh_prompt_expand(ex, s, n, &pl);
       break;
     }
-    case 'u': {
-      char *t = arena_strndup(ex->ar, s, n);
-      if (t && n)
-        t[0] = (char)toupper((unsigned char)t[0]);
-      r = t;
-      break;
-    }
+    case 'u':
     case 'U':
     case 'L': {
-      char *t = arena_strndup(ex->ar, s, n);
-      for (size_t i = 0; t && i < n; i++)
-        t[i] = (char)(x->p->transform == 'U' ? toupper((unsigned char)t[i])
-                                             : tolower((unsigned char)t[i]));
-      r = t;
+      size_t tl;
+      r = sh_case_conv(ex, s, n, x->p->transform != 'L', x->p->transform == 'u',
+                       &tl);
       break;
     }
     case 'a':
@@ -558,6 +608,7 @@ static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
       break;
     }
     case 'K':
+    case 'k': /* a scalar's value quoted, as with K */
       sh_quote(&b, s, n);
       r = arena_strndup(ex->ar, buf_cstr(&b), b.len);
       break;
@@ -575,7 +626,16 @@ static const char *apply_one(xctx *x, const char *s, size_t n, sh_var *var) {
 /* bash exits 127 on an unbound variable under set -u, but 1 when errexit
  * is also set (whether or not it is suppressed at that point). */
 static int unbound_status(sh_exec *ex) {
-  return (ex->opts & O_ERREXIT) ? 1 : 127;
+  /* the shell itself exits 127; a subshell or $(...) exits 1 */
+  return (ex->opts & O_ERREXIT) || ex->in_subshell ? 1 : 127;
+}
+
+/* An interactive shell only drops the rest of the command line. */
+static void unbound_stop(sh_exec *ex) {
+  if (ex->opts & O_INTERACTIVE)
+    sh_discard(ex);
+  else
+    sh_fatal(ex, unbound_status(ex));
 }
 
 static int is_null(pval *v) {
@@ -668,7 +728,29 @@ static int slice_list(sh_exec *ex, sh_param *p, sh_var *var, pval *v, xctx *x) {
     v->n = k;
     return 0;
   }
-  /* scalars and assoc arrays: slice the element list */
+  if (var && (var->flags & V_ASSOC)) {
+    /* bash counts an associative array's elements from 1 here: offsets 0
+     * and 1 both start at the first, -1 at the last, and a length of 0
+     * still keeps one element. */
+    int64_t n = (int64_t)v->n, s = x->off < 0 ? n + 1 + x->off : x->off;
+    if (x->has_len && x->len < 0) {
+      sh_err(ex, "%lld: substring expression < 0", (long long)x->len);
+      return -1;
+    }
+    if (s < 0 || s > n) {
+      v->n = 0;
+      return 0;
+    }
+    if (s == 0)
+      s = 1;
+    int64_t cnt = n - (s - 1);
+    if (x->has_len && (x->len ? x->len : 1) < cnt)
+      cnt = x->len ? x->len : 1;
+    v->v += s - 1;
+    v->n = (size_t)cnt;
+    return 0;
+  }
+  /* scalars: slice the element list */
   slice_elems(v, x);
   return 0;
 }
@@ -807,15 +889,17 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
     return bad_subst(ex, p);
 
   if (p->op == PO_NAMES)
-    return names_with_prefix(ex, name, v) ? -1
-                                          : (v->star = p->index_at == 2, 0);
+    return names_with_prefix(ex, name, v)
+               ? -1
+               : (v->star = p->index_at == 2 ? PV_STAR_NAMES : 0, 0);
   if (p->op == PO_KEYS) {
     sh_var *sv = sh_special_array(ex, name);
     return keys_of(ex, sv ? sv : sh_var_find(ex, name), v)
                ? -1
-               : (v->star = p->index_at == 2, 0);
+               : (v->star = p->index_at == 2 ? PV_STAR_KEYS : 0, 0);
   }
   sh_param target_p; /* the parameter an indirection names */
+  const sh_param *orig_p = p;
   if (p->op == PO_INDIRECT) {
     sh_var *rv = p->index ? NULL : sh_var_find_raw(ex, name, NULL);
     if (rv && (rv->flags & V_NAMEREF)) {
@@ -874,20 +958,23 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
     }
     if (v->kind == PV_UNSET && (ex->opts & O_NOUNSET)) {
       sh_err(ex, "%s: unbound variable", name);
-      sh_fatal(ex, unbound_status(ex));
+      unbound_stop(ex);
       return -1;
     }
-    set_str(v, itoa_ar(ex, (long long)u8_len(v->s, v->len)));
+    set_str(v, itoa_ar(ex, (long long)char_count(sh_utf8(ex), v->s, v->len)));
     return 0;
   }
 
   sh_param_sub sub = p->sub;
   if (sub == PS_DEFAULT || sub == PS_ASSIGN || sub == PS_ERROR ||
       sub == PS_ALT) {
+    /* ${!ref:-w} with ref='a[@]' tests only whether a has elements:
+     * bash does not look at their text there. */
+    int colon = p->colon && !(p != orig_p && p->index_at);
     int unset =
-        p->colon ? is_null(v)
-                 : (v->kind == PV_UNSET || (v->kind == PV_LIST && v->n == 0));
-    if (p->colon && !unset && in_dq && v->kind == PV_LIST && v->star) {
+        colon ? is_null(v)
+              : (v->kind == PV_UNSET || (v->kind == PV_LIST && v->n == 0));
+    if (colon && !unset && in_dq && v->kind == PV_LIST && v->star) {
       /* "${*:-w}" tests the joined word; with IFS null there is no
        * separator, so all-empty elements join to a null string. */
       const char *ifs = sh_getvar(ex, "IFS");
@@ -898,6 +985,8 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
       }
     }
     if (sub == PS_ALT) {
+      if (unset && v->kind == PV_LIST && !v->star && v->n == 0)
+        return 0; /* "${a[@]+w}" of an empty a: no word at all */
       if (unset) {
         v->kind = PV_UNSET;
         v->s = "";
@@ -957,7 +1046,7 @@ int sh_param_expand(sh_exec *ex, sh_param *p, int in_dq, pval *v) {
     } else {
       sh_err(ex, "%s: unbound variable", name);
     }
-    sh_fatal(ex, unbound_status(ex));
+    unbound_stop(ex);
     return -1;
   }
   if (sub == PS_NONE)

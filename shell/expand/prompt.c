@@ -8,26 +8,34 @@
  * \h), and \\$ ends as $.
  *
  * The identity is the sandbox's: user "user" on host "localhost"; times come
- * from the sandbox clock, in UTC.
+ * from the sandbox clock, in the zone of the exported TZ (UTC without one).
  */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/tz.h"
 #include "shell/expand/expand.h"
 #include "shell/sh.h"
+#include "shell/state/hist.h"
 #include "shell/syntax/parse.h"
 
 #define PROMPT_USER "user"
 #define PROMPT_HOST "localhost"
 
+/* Local time of the exported TZ (as bash's strftime sees it), UTC when
+ * there is none. */
 static void put_time(sh_exec *ex, buf *b, const char *fmt) {
-  time_t t = (time_t)(sh_now_ns(ex) / 1000000000);
-  struct tm tm;
-  gmtime_r(&t, &tm);
-  char tmp[256];
-  size_t n = strftime(tmp, sizeof tmp, fmt, &tm);
-  buf_append(b, tmp, n);
+  int64_t ns = sh_now_ns(ex);
+  int64_t t = ns / 1000000000 - (ns % 1000000000 < 0);
+  sh_var *v = sh_var_find(ex, "TZ");
+  int exported = v && (v->flags & V_EXPORT) && (v->flags & V_SET) &&
+                 !(v->flags & (V_ARRAY | V_ASSOC));
+  const tz_zone *z = tz_open(exported ? (v->val ? v->val : "") : NULL);
+  tz_tm tm;
+  tz_localtime(z, t, 0, &tm);
+  tz_close(z);
+  tz_format(b, fmt, &tm, 0);
 }
 
 /* \w and \W: $HOME at the start becomes ~. */
@@ -165,13 +173,24 @@ static void decode(sh_exec *ex, buf *b, const char *s, size_t n) {
       buf_puts(b, "tty"); /* no terminal: bash's word for that */
       break;
     case '!': {
-      /* The number the next history entry would get. */
-      buf_printf(b, "%d", 1);
+      /* The history number of this command: the entry being run when the
+       * shell recorded it, else the number the next one will get; 1 with
+       * history off. */
+      long hn = 1;
+      if (ex->opts & O_HISTORY) {
+        const sh_hist *h = ex->hist;
+        hn = sh_hist_next_number(ex) - (h && h->last_added ? 1 : 0);
+      }
+      buf_printf(b, "%ld", hn);
       break;
     }
-    case '#':
-      buf_putc(b, '0');
+    case '#': {
+      /* the number of this command among those the shell read (0 for a
+       * -c string); a prompt shows the next one's */
+      const sh_hist *h = ex->hist;
+      buf_printf(b, "%ld", h ? h->ncmd + h->prompting : 0);
       break;
+    }
     case '$': {
       const char *eu = sh_getvar(ex, "EUID");
       /* Escaped so that pass two leaves it alone. */
@@ -199,6 +218,11 @@ char *sh_prompt_expand(sh_exec *ex, const char *s, size_t n, size_t *outlen) {
   buf b;
   buf_init(&b, ex->m);
   decode(ex, &b, s, n);
+  if (b.oom) {
+    buf_free(&b);
+    sh_oom(ex);
+    return NULL;
+  }
   char *r = NULL;
   if (!(ex->shopts & SO_PROMPTVARS)) {
     r = arena_strndup(ex->ar, b.data ? b.data : "", b.len);
@@ -238,6 +262,11 @@ char *sh_prompt_expand(sh_exec *ex, const char *s, size_t n, size_t *outlen) {
   }
   buf_putc(&q, '"');
   buf_free(&b);
+  if (q.oom) {
+    buf_free(&q);
+    sh_oom(ex);
+    return NULL;
+  }
   /* The parsed word points into its text: keep both in the scratch arena
    * for the caller's lifetime. */
   size_t tl = q.len;

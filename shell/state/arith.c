@@ -244,12 +244,18 @@ static int64_t var_value(parser *p, size_t id, size_t idlen) {
   const sh_arith_env *env = p->c->env;
   const char *v = env && env->get ? env->get(env->ud, name, sub) : NULL;
   if (!v) {
-    if (env && env->nounset) {
+    if (env && env->nounset &&
+        !(sub && env->exists && env->exists(env->ud, name))) {
+      if (env->unbound)
+        *env->unbound = 1;
       size_t n = idlen + 32;
       char *m = arena_alloc(p->c->a, n);
       if (!m)
         ar_fail_raw(p->c, "unbound variable");
-      snprintf(m, n, "%.*s: unbound variable", (int)idlen, p->s + id);
+      /* bash names the array, not the element */
+      const char *br = memchr(p->s + id, '[', idlen);
+      int shown = br ? (int)(br - (p->s + id)) : (int)idlen;
+      snprintf(m, n, "%.*s: unbound variable", shown, p->s + id);
       ar_fail_raw(p->c, m);
     }
     return 0;

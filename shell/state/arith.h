@@ -23,6 +23,13 @@ typedef struct sh_arith_env {
   int (*set)(void *ud, const char *name, const char *sub, int64_t value);
   /* Set when `set -u` is on: referencing an unset variable is an error. */
   int nounset;
+  /* When not NULL, set to 1 when that error (not a syntax one) ended the
+   * evaluation: bash treats it like any unbound variable. */
+  int *unbound;
+  /* Optional: whether the variable name exists at all. Under nounset an
+   * unset element of an existing array reads as 0, as in bash; without
+   * this callback it is an error. */
+  int (*exists)(void *ud, const char *name);
 } sh_arith_env;
 
 /* Evaluate expr[0..len). Returns 0 and *out, or -1 with *err set to bash's

@@ -96,6 +96,8 @@ stream *sh_open_stream(sh_exec *ex, const char *path, int flags, int *err) {
     switch (dev) {
     case VFS_DEV_ZERO:
       return stream_zero(ex->m, bud);
+    case VFS_DEV_URANDOM: /* the sandbox's random hook, which outlives ex */
+      return stream_random(ex->m, bud, ex->run->host->random, ex->run->host_ud);
     case VFS_DEV_STDIN:
       return ex->fd[0] ? stream_ref(ex->fd[0]) : stream_null(ex->m, bud);
     case VFS_DEV_STDOUT:

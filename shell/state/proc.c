@@ -68,7 +68,9 @@ void sh_fatal(sh_exec *ex, int status) {
   ex->jump = J_EXIT;
   ex->exit_status = status;
   ex->status = status;
-  ex->discard = 0;
+  /* An interactive shell abandons the command line and goes back to its
+   * prompt instead (a subshell of it still ends). */
+  ex->discard = (ex->opts & O_INTERACTIVE) != 0;
 }
 
 /* Unwinds like an exit (so loops, functions and subshell boundaries need
@@ -152,12 +154,19 @@ sh_var *sh_special_array(sh_exec *ex, const char *name) {
   int ln = strcmp(name, "BASH_LINENO") == 0;
   if (!fn && !src && !ln)
     return NULL;
-  size_t n = 0;
+  size_t n = 0, calls = 0;
   for (sh_frame *f = ex->frame; f; f = f->up)
-    if (f->func)
+    if (f->func) {
       n++;
+      if (f->up && strcmp(f->func, "source") != 0)
+        calls++;
+    }
   if (n == 0)
-    return fn ? NULL : NULL;
+    return NULL;
+  /* bash: FUNCNAME exists only while a function runs (a file sourced at
+   * the top level has BASH_SOURCE and BASH_LINENO entries, no FUNCNAME) */
+  if (fn && !calls)
+    return NULL;
   sh_var *v = tmp_array(ex, name, n);
   for (sh_frame *f = ex->frame; v && f; f = f->up) {
     if (!f->func)

@@ -12,6 +12,7 @@
 
 #include "shell/sh.h"
 #include "shell/state/arith.h"
+#include "shell/state/hist.h"
 
 /* ---- map --------------------------------------------------------------- */
 
@@ -446,6 +447,41 @@ static const char *resolve_ref(sh_exec *ex, const char *name) {
   return NULL;
 }
 
+int sh_nameref_elem(sh_exec *ex, const char *name, sh_ref *r) {
+  sh_var *v = sh_var_find_raw(ex, name, NULL);
+  if (!v || !(v->flags & V_NAMEREF) || !(v->flags & V_SET) || !v->val ||
+      !*v->val)
+    return 0;
+  const char *t = resolve_ref(ex, name);
+  const char *br = t ? strchr(t, '[') : NULL;
+  if (!br)
+    return 0;
+  size_t tl = strlen(t);
+  const sh_ops *ops = ex->run ? ex->run->ops : NULL;
+  if (ops && ops->parse_ref) {
+    int rc = ops->parse_ref(ex, t, tl, r);
+    if (rc <= 0)
+      return rc < 0 ? -1 : 1;
+  }
+  /* No expander (or text it cannot read): the subscript as written. */
+  memset(r, 0, sizeof *r);
+  r->name = arena_strndup(ex->ar, t, (size_t)(br - t));
+  if (!r->name)
+    return sh_oom(ex);
+  r->sub = br + 1;
+  r->sublen = tl - (size_t)(br - t) - 2;
+  if (r->sublen == 1 && (*r->sub == '@' || *r->sub == '*')) {
+    r->at = *r->sub == '@' ? 1 : 2;
+    r->sub = NULL;
+    r->sublen = 0;
+  }
+  return 1;
+}
+
+const char *sh_nameref_target(sh_exec *ex, const char *name) {
+  return resolve_ref(ex, name);
+}
+
 sh_var *sh_var_find(sh_exec *ex, const char *name) {
   sh_var *v = sh_var_find_raw(ex, name, NULL);
   if (v && (v->flags & V_NAMEREF) && (v->flags & V_SET) && v->val && *v->val) {
@@ -597,15 +633,6 @@ sh_var *sh_var_lookup_for_write(sh_exec *ex, const char *name, unsigned flags) {
   return nv;
 }
 
-static void apply_case(sh_var *v, char *s, size_t n) {
-  if (v->flags & V_LOWER)
-    for (size_t i = 0; i < n; i++)
-      s[i] = (char)tolower((unsigned char)s[i]);
-  if (v->flags & V_UPPER)
-    for (size_t i = 0; i < n; i++)
-      s[i] = (char)toupper((unsigned char)s[i]);
-}
-
 /* Value transformation for -i -l -u; returns arena string (or the input). */
 static const char *xform(sh_exec *ex, sh_var *v, const char *val, size_t *len,
                          int append, const char *old, size_t oldlen) {
@@ -630,15 +657,8 @@ static const char *xform(sh_exec *ex, sh_var *v, const char *val, size_t *len,
     *len = sh_fmt_int(s, r);
     return s;
   }
-  if (v->flags & (V_LOWER | V_UPPER)) {
-    char *s = arena_strndup(ex->ar, val, *len);
-    if (!s) {
-      sh_oom(ex);
-      return NULL;
-    }
-    apply_case(v, s, *len);
-    return s;
-  }
+  if (v->flags & (V_LOWER | V_UPPER))
+    return sh_case_conv(ex, val, *len, (v->flags & V_UPPER) != 0, 0, len);
   return val;
 }
 
@@ -748,27 +768,72 @@ static int special_set(sh_exec *ex, const char *name, const char *val,
   }
   if (name[0] == 'L' && strcmp(name, "LINENO") == 0)
     return 1;
+  if (name[0] == 'P' && strcmp(name, "PATH") == 0)
+    sh_hash_clear(ex); /* bash forgets where commands were */
   (void)len;
   return 0;
+}
+
+/* The write lookup hands back a nameref itself when it could not follow
+ * it: its target is an array element (assign that), a[@] (an error, as in
+ * bash), or it has no valid target (2: the nameref takes the value). */
+static int ref_elem_assign(sh_exec *ex, const char *name, const char *val,
+                           size_t len, unsigned flags) {
+  sh_ref r;
+  int k = sh_nameref_elem(ex, name, &r);
+  if (k < 0)
+    return -1;
+  if (!k)
+    return 2;
+  if (r.at) {
+    sh_err(ex, "`%s': not a valid identifier", sh_nameref_target(ex, name));
+    return -1;
+  }
+  return sh_setelem(ex, r.name, r.sub, r.sublen, val, len,
+                    flags & (SV_APPEND | SV_EXPORT));
 }
 
 int sh_setvar(sh_exec *ex, const char *name, const char *val, size_t len,
               unsigned flags) {
   if (!(flags & (SV_LOCAL | SV_GLOBAL)) && special_set(ex, name, val, len))
     return 0;
+  if ((flags & (SV_TEMP | SV_APPEND)) == (SV_TEMP | SV_APPEND) &&
+      !sh_map_get(&ex->scope->map, name)) {
+    /* A+=x before a command: the new temporary starts from A's value */
+    sh_var *vis = sh_var_find(ex, name);
+    const char *old =
+        vis && !(vis->flags & V_INTEGER) ? sh_getvar(ex, name) : NULL;
+    if (old && *old) {
+      size_t ol = strlen(old);
+      char *j = arena_alloc(ex->ar, ol + len + 1);
+      if (!j)
+        return sh_oom(ex);
+      memcpy(j, old, ol);
+      memcpy(j + ol, val, len);
+      j[ol + len] = 0;
+      val = j;
+      len += ol;
+    }
+  }
   sh_var *v = sh_var_lookup_for_write(ex, name, flags);
   if (!v) {
     if ((flags & SV_LOCAL) && !func_scope(ex))
       sh_err(ex, "local: can only be used in a function");
     return -1;
   }
-  if (v->flags & V_NAMEREF && (flags & SV_NOARITH)) {
-    /* assigning the nameref's own target */
+  if ((v->flags & V_NAMEREF) && !(flags & (SV_NOARITH | SV_LOCAL | SV_TEMP))) {
+    int r = ref_elem_assign(ex, name, val, len, flags);
+    if (r != 2)
+      return r;
   }
   if (set_scalar(ex, v, val, len, (flags & SV_APPEND) != 0))
     return -1;
   if ((flags & SV_EXPORT) || (ex->opts & O_ALLEXPORT))
     v->flags |= V_EXPORT;
+  /* bash trims the history list and file as soon as these change */
+  if (name[0] == 'H' && strncmp(name, "HIST", 4) == 0 &&
+      (strcmp(name + 4, "SIZE") == 0 || strcmp(name + 4, "FILESIZE") == 0))
+    sh_hist_var_changed(ex, name);
   return 0;
 }
 
@@ -778,11 +843,46 @@ int sh_setvar_int(sh_exec *ex, const char *name, int64_t n) {
   sh_var *v = sh_var_lookup_for_write(ex, name, 0);
   if (!v)
     return -1;
+  if (v->flags & V_NAMEREF) {
+    int e = ref_elem_assign(ex, name, tmp, (size_t)k, 0);
+    if (e != 2)
+      return e;
+  }
   unsigned save = v->flags & V_INTEGER;
   v->flags &= ~V_INTEGER; /* already a number */
   int r = set_scalar(ex, v, tmp, (size_t)k, 0);
   v->flags |= save;
   return r;
+}
+
+/* The function scope a variable of scope s belongs to: s itself, or the
+ * function below a temporary scope (v=x eval 'local v'). */
+static sh_scope *owning_func(sh_scope *s) {
+  while (s && s->kind == SC_TEMP)
+    s = s->up;
+  return s && s->kind == SC_FUNC ? s : NULL;
+}
+
+/* When a subshell unsets a local of a function other than the one it runs
+ * in, bash reveals the next binding of the name: that binding (below
+ * where, past the temporary scope of the function's own call, which bash
+ * merges with its locals), or NULL to hide the name. */
+static sh_var *revealed_below(sh_exec *ex, sh_scope *where, const char *name) {
+  sh_scope *fn = owning_func(where);
+  sh_scope *cur = NULL;
+  for (sh_scope *s = ex->scope; s && !cur; s = s->up)
+    if (s->kind == SC_FUNC)
+      cur = s;
+  if (!fn || fn == cur)
+    return NULL;
+  for (sh_scope *s = where->up; s; s = s->up) {
+    if (s->kind == SC_TEMP && s->up && where->kind == SC_FUNC && s == where->up)
+      continue;
+    sh_var *v = sh_map_get(&s->map, name);
+    if (v)
+      return (v->flags & V_TOMB) ? NULL : v;
+  }
+  return NULL;
 }
 
 int sh_unsetvar(sh_exec *ex, const char *name) {
@@ -794,17 +894,32 @@ int sh_unsetvar(sh_exec *ex, const char *name) {
     const char *t = resolve_ref(ex, name);
     if (t && strcmp(t, name) != 0 && sh_valid_name(t, strlen(t)))
       return sh_unsetvar(ex, t);
+    const char *br = t ? strchr(t, '[') : NULL;
+    sh_ref r;
+    if (br) {
+      int k = sh_nameref_elem(ex, name, &r);
+      if (k)
+        return k < 0 ? 1
+                     : sh_unset_elem(
+                           ex, &r,
+                           arena_strndup(ex->ar, br + 1, strlen(br + 1) - 1));
+    }
   }
   if (v->flags & V_READONLY) {
     sh_err(ex, "unset: %s: cannot unset: readonly variable", name);
     return 1;
   }
   if (!owned_scope(ex, where)) {
-    /* Below the overlay: hide it with a tombstone. */
-    sh_var *t = var_new(ex->m, name);
+    /* Below the overlay: hide it with a tombstone, or, for a local of
+     * another function than the one running, with a copy of what bash
+     * would show once it is gone (the binding below it). */
+    sh_var *next =
+        (v->flags & V_LOCAL) ? revealed_below(ex, where, name) : NULL;
+    sh_var *t = next ? sh_var_clone(ex->m, next) : var_new(ex->m, name);
     if (!t)
       return sh_oom(ex);
-    t->flags = V_TOMB;
+    if (!next)
+      t->flags = V_TOMB;
     sh_var *old = sh_map_del(&ex->global->map, name);
     sh_var_free(ex->m, old);
     if (sh_map_put(ex->m, &ex->global->map, t)) {
@@ -823,6 +938,13 @@ int sh_unsetvar(sh_exec *ex, const char *name) {
   }
   sh_map_del(&where->map, name);
   sh_var_free(ex->m, v);
+  if (where->kind == SC_FUNC && where->up && where->up->kind == SC_TEMP &&
+      owned_scope(ex, where->up)) {
+    /* v=x f: bash keeps the call's v and f's local v as one variable, so
+     * unsetting the local from elsewhere removes both */
+    sh_var *t = sh_map_del(&where->up->map, name);
+    sh_var_free(ex->m, t);
+  }
   /* If a parent process still has it below an overlay, hide that too. */
   if (where == ex->global && ex->global->kind == SC_OVERLAY &&
       sh_var_find_raw(ex, name, NULL)) {
@@ -831,6 +953,72 @@ int sh_unsetvar(sh_exec *ex, const char *name) {
       t->flags = V_TOMB;
       sh_map_put(ex->m, &ex->global->map, t);
     }
+  }
+  return 0;
+}
+
+int sh_unset_elem(sh_exec *ex, const sh_ref *r, const char *sub_text) {
+  if (!sub_text)
+    sub_text = "";
+  sh_var *v = sh_var_find(ex, r->name);
+  if (!v)
+    return 0;
+  if (!(v->flags & (V_ARRAY | V_ASSOC))) {
+    /* A scalar is element 0 of itself; nothing else exists. */
+    if (!r->at) {
+      int err = 0;
+      int64_t k = sh_arith(ex, r->sub, r->sublen, &err);
+      if (err) {
+        sh_discard(ex);
+        return 1;
+      }
+      if (k == 0)
+        return sh_unsetvar(ex, r->name);
+    }
+    sh_builtin_err(ex, "unset", "%s: not an array variable", r->name);
+    return 1;
+  }
+  if (r->at && (v->flags & V_ARRAY)) {
+    /* unset 'a[@]' empties the array but keeps the variable */
+    sh_var *w = sh_var_lookup_for_write(ex, r->name, 0);
+    if (!w)
+      return 1;
+    while (w->arr && w->arr->n)
+      sh_arr_iunset(ex->m, w->arr, w->arr->e[w->arr->n - 1].idx);
+    return 0;
+  }
+  const char *sub = r->at ? (r->at == 1 ? "@" : "*") : r->sub;
+  size_t sl = r->at ? 1 : r->sublen;
+  if ((v->flags & V_ASSOC) && sl == 0) {
+    sh_builtin_err(ex, "unset", "[%s]: bad array subscript", sub_text);
+    return 1;
+  }
+  int64_t k = 0;
+  if (v->flags & V_ARRAY) {
+    int err = 0;
+    k = sh_arith(ex, sub, sl, &err);
+    if (err) {
+      sh_discard(ex);
+      return 1;
+    }
+    if (k < 0) {
+      k += sh_arr_max_index(v->arr) + 1;
+      if (k < 0) {
+        sh_builtin_err(ex, "unset", "[%s]: bad array subscript", sub_text);
+        return 1;
+      }
+    }
+  }
+  sh_var *w = sh_var_lookup_for_write(ex, r->name, 0);
+  if (!w)
+    return 1;
+  if (w->flags & V_ASSOC) {
+    char *key = arena_strndup(ex->ar, sub, sl);
+    if (!key)
+      return sh_oom(ex);
+    sh_arr_aunset(ex->m, w->arr, key);
+  } else if (w->arr) {
+    sh_arr_iunset(ex->m, w->arr, k);
   }
   return 0;
 }
@@ -906,6 +1094,16 @@ int sh_setelem(sh_exec *ex, const char *name, const char *sub, size_t sublen,
   sh_var *v = sh_var_lookup_for_write(ex, name, flags);
   if (!v)
     return -1;
+  if ((v->flags & V_NAMEREF) && (v->flags & V_SET) && v->val && *v->val &&
+      !(flags & SV_LOCAL)) {
+    /* ref[0]=x where ref names a[1]: bash takes the target text as the
+     * name and rejects it. */
+    const char *t = resolve_ref(ex, name);
+    if (t && strchr(t, '[')) {
+      sh_err(ex, "`%s': not a valid identifier", t);
+      return 1;
+    }
+  }
   if (!(v->flags & V_ASSOC) && sh_var_make_array(ex, v))
     return -1;
   char *key = arena_strndup(ex->ar, sub, sublen);
@@ -1045,6 +1243,32 @@ static const char *special_get(sh_exec *ex, const char *name) {
   return NULL;
 }
 
+/* The value a nameref to an array element stands for: the element, or
+ * for a[@] / a[*] the elements joined by spaces (a scalar's view; the
+ * expander makes "$ref" a list itself). */
+static const char *ref_elem_value(sh_exec *ex, const char *name) {
+  sh_ref r;
+  if (sh_nameref_elem(ex, name, &r) <= 0)
+    return NULL;
+  sh_var *bv = sh_var_find(ex, r.name);
+  if (!bv)
+    return NULL;
+  if (!r.at)
+    return sh_getelem(ex, bv, r.sub, r.sublen);
+  if (!(bv->flags & (V_ARRAY | V_ASSOC)))
+    return (bv->flags & V_SET) ? bv->val : NULL;
+  buf b;
+  buf_init(&b, ex->m);
+  for (size_t i = 0; bv->arr && i < bv->arr->n; i++) {
+    if (i)
+      buf_putc(&b, ' ');
+    buf_puts(&b, bv->arr->e[i].val);
+  }
+  char *s = b.oom ? NULL : arena_strndup(ex->ar, buf_cstr(&b), b.len);
+  buf_free(&b);
+  return s;
+}
+
 const char *sh_getvar(sh_exec *ex, const char *name) {
   if (sh_is_special_var(name)) {
     sh_var *ov = sh_var_find_raw(ex, name, NULL);
@@ -1058,16 +1282,8 @@ const char *sh_getvar(sh_exec *ex, const char *name) {
     const char *t = resolve_ref(ex, name);
     if (!t)
       return NULL;
-    const char *br = strchr(t, '[');
-    if (br) {
-      size_t nl = (size_t)(br - t);
-      char *base = arena_strndup(ex->ar, t, nl);
-      sh_var *bv = base ? sh_var_find_raw(ex, base, NULL) : NULL;
-      const char *close = strrchr(t, ']');
-      if (!bv || !close)
-        return NULL;
-      return sh_getelem(ex, bv, br + 1, (size_t)(close - br - 1));
-    }
+    if (strchr(t, '['))
+      return ref_elem_value(ex, name);
     if (strcmp(t, name) == 0)
       return v->val;
     return sh_getvar(ex, t);
@@ -1105,20 +1321,62 @@ size_t sh_fmt_int(char *b, int64_t v) {
 
 /* ---- arithmetic glue --------------------------------------------------- */
 
+/* A subscript met while evaluating (x='a[$(echo 2)]'; $((x))): bash
+ * expands $ and ` in it then, and an associative array's key loses its
+ * quotes (A['k']). NULL after an expansion error. */
+static const char *arith_sub(sh_exec *ex, const char *name, const char *sub,
+                             size_t *len) {
+  *len = strlen(sub);
+  const sh_ops *ops = ex->run ? ex->run->ops : NULL;
+  if (!ops || !ops->parse_ref)
+    return sub;
+  if (!strpbrk(sub, "$`")) {
+    sh_var *v = strpbrk(sub, "'\\\"") ? sh_var_find(ex, name) : NULL;
+    if (!v || !(v->flags & V_ASSOC))
+      return sub;
+  }
+  size_t nl = strlen(name);
+  char *t = arena_alloc(ex->ar, nl + *len + 3);
+  if (!t) {
+    sh_oom(ex);
+    return NULL;
+  }
+  memcpy(t, name, nl);
+  t[nl] = '[';
+  memcpy(t + nl + 1, sub, *len);
+  memcpy(t + nl + 1 + *len, "]", 2);
+  sh_ref r;
+  int rc = ops->parse_ref(ex, t, nl + *len + 2, &r);
+  if (rc < 0)
+    return NULL;
+  if (rc > 0 || !r.sub)
+    return sub;
+  *len = r.sublen;
+  return r.sub;
+}
+
 static const char *ar_get(void *ud, const char *name, const char *sub) {
   sh_exec *ex = ud;
-  if (!sub)
-    return sh_getvar(ex, name);
+  /* FUNCNAME, BASH_LINENO, ... are computed arrays: not in the tables */
+  sh_var *sp = NULL;
+  if (!sub) {
+    const char *val = sh_getvar(ex, name);
+    if (val || !(sp = sh_special_array(ex, name)))
+      return val;
+    return sp->arr && sp->arr->n ? sp->arr->e[0].val : NULL;
+  }
   sh_var *v = sh_var_find(ex, name);
   if (!v)
+    v = sh_special_array(ex, name);
+  if (!v)
     return NULL;
-  if (!(v->flags & (V_ARRAY | V_ASSOC)))
-    return sh_getelem(ex, v, sub, strlen(sub));
-  if (v->flags & V_ASSOC) {
-    /* The subscript of an associative array is expanded text. */
-    return sh_getelem(ex, v, sub, strlen(sub));
-  }
-  return sh_getelem(ex, v, sub, strlen(sub));
+  size_t sl;
+  sub = arith_sub(ex, name, sub, &sl);
+  return sub ? sh_getelem(ex, v, sub, sl) : NULL;
+}
+
+static int ar_exists(void *ud, const char *name) {
+  return sh_var_find(ud, name) != NULL;
 }
 
 static int ar_set(void *ud, const char *name, const char *sub, int64_t val) {
@@ -1126,12 +1384,21 @@ static int ar_set(void *ud, const char *name, const char *sub, int64_t val) {
   char tmp[24];
   int k = (int)sh_fmt_int(tmp, val);
   if (sub) {
-    int r = sh_setelem(ex, name, sub, strlen(sub), tmp, (size_t)k, 0);
+    size_t sl;
+    sub = arith_sub(ex, name, sub, &sl);
+    if (!sub)
+      return -1;
+    int r = sh_setelem(ex, name, sub, sl, tmp, (size_t)k, 0);
     return r ? -1 : 0;
   }
   sh_var *v = sh_var_lookup_for_write(ex, name, 0);
   if (!v)
     return -1;
+  if (v->flags & V_NAMEREF) {
+    int e = ref_elem_assign(ex, name, tmp, (size_t)k, 0);
+    if (e != 2)
+      return e ? -1 : 0;
+  }
   unsigned save = v->flags & V_INTEGER;
   v->flags &= ~V_INTEGER;
   int r = set_scalar(ex, v, tmp, (size_t)k, 0);
@@ -1142,11 +1409,23 @@ static int ar_set(void *ud, const char *name, const char *sub, int64_t val) {
 }
 
 int64_t sh_arith(sh_exec *ex, const char *expr, size_t len, int *err) {
-  sh_arith_env env = {ex, ar_get, ar_set, (ex->opts & O_NOUNSET) != 0};
+  int unbound = 0;
+  sh_arith_env env = {.ud = ex,
+                      .get = ar_get,
+                      .set = ar_set,
+                      .nounset = (ex->opts & O_NOUNSET) != 0,
+                      .unbound = &unbound,
+                      .exists = ar_exists};
   int64_t out = 0;
   const char *msg = NULL;
   if (sh_arith_eval(ex->ar, &env, expr, len, &out, &msg)) {
     *err = 1;
+    if (unbound && msg && !ex->jump) {
+      /* set -u: the shell exits 127 (a subshell, or under set -e, 1) */
+      sh_err(ex, "%s", msg);
+      sh_fatal(ex, (ex->opts & O_ERREXIT) || ex->in_subshell ? 1 : 127);
+      return 0;
+    }
     if (msg) {
       /* bash: "EXPR: message" with the expression trimmed. */
       while (len && (*expr == ' ' || *expr == '\t' || *expr == '\n'))

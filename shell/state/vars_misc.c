@@ -9,8 +9,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
+
+/* ---- locale ------------------------------------------------------------- */
+
+int sh_utf8(sh_exec *ex) {
+  static const char *const names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+  for (int i = 0; i < 3; i++) {
+    int r = u8_locale_name(sh_getvar(ex, names[i]));
+    if (r >= 0)
+      return r;
+  }
+  return 0;
+}
+
+char *sh_case_conv(sh_exec *ex, const char *s, size_t n, int upper, int first,
+                   size_t *outlen) {
+  int utf8 = sh_utf8(ex);
+  buf b;
+  buf_init(&b, ex->m);
+  size_t i = 0;
+  while (i < n) {
+    int32_t cp = (unsigned char)s[i];
+    size_t k = 1;
+    if (cp >= 0x80)
+      k = utf8 ? u8_next(s + i, n - i, &cp) : (cp = -1, 1);
+    int32_t to = cp < 0 ? cp : upper ? u8_toupper(cp) : u8_tolower(cp);
+    char enc[4];
+    size_t el = to != cp ? u8_encode(to, enc) : 0;
+    if (el)
+      buf_append(&b, enc, el);
+    else
+      buf_append(&b, s + i, k);
+    i += k;
+    if (first)
+      break;
+  }
+  buf_append(&b, s + i, n - i);
+  char *r = b.oom ? NULL : arena_strndup(ex->ar, buf_cstr(&b), b.len);
+  *outlen = b.len;
+  buf_free(&b);
+  if (!r)
+    sh_oom(ex);
+  return r;
+}
 
 /* ---- positional parameters --------------------------------------------- */
 
@@ -102,6 +146,18 @@ int sh_func_define(sh_exec *ex, const char *name, sh_node *def) {
   arena_init(&f->ar, m);
   f->name = mem_strdup(m, name);
   f->line = def->line;
+  /* Its BASH_SOURCE entry: the file being read (BASH_SOURCE[0]), and
+   * "environment" for a command string, as bash names functions defined
+   * before its startup is done. */
+  const char *file = NULL;
+  for (sh_frame *fr = ex->frame; fr && !file; fr = fr->up)
+    if (fr->func)
+      file = fr->source && *fr->source ? fr->source : "environment";
+  f->file = mem_strdup(m, file ? file : "environment");
+  if (!f->file) {
+    sh_func_unref(m, f);
+    return sh_oom(ex);
+  }
   const char *src = def->u.func.src;
   size_t slen = def->u.func.src_len;
   if (src && slen) {
@@ -197,9 +253,14 @@ sh_func **sh_all_funcs(sh_exec *ex, arena *ar, size_t *n) {
 }
 
 int sh_print_func(sh_exec *ex, buf *b, sh_func *f) {
-  buf_puts(b, f->name);
-  buf_puts(b, " () \n");
-  sh_print_node(b, f->body, 0);
+  /* Printed as a definition, so the body gets a function's layout (one
+   * command a line, indented) whatever the text looked like. */
+  sh_node def;
+  memset(&def, 0, sizeof def);
+  def.kind = N_FUNCDEF;
+  def.u.func.name = f->name;
+  def.u.func.body = f->body;
+  sh_print_node(b, &def, 0);
   buf_putc(b, '\n');
   return 0;
 }
@@ -466,8 +527,10 @@ void sh_print_var(sh_exec *ex, buf *b, sh_var *v, int decl) {
   }
   if (decl)
     sh_quote_dq(b, v->val ? v->val : "", v->len);
-  else
-    sh_quote(b, v->val ? v->val : "", v->len);
+  else if (v->len && sh_needs_quote(v->val, v->len))
+    sh_quote(b, v->val, v->len);
+  else if (v->len) /* set prints a value that needs no quotes bare */
+    buf_append(b, v->val, v->len);
   buf_putc(b, '\n');
 }
 

@@ -104,6 +104,9 @@ struct sh_part {
       int backtick;
       const char *src; /* source text of the body */
       size_t src_len;
+      /* `...` whose body has a syntax error: reported when it runs */
+      const char *err;
+      int err_line;
     } cmdsub; /* WP_CMDSUB, WP_PROCSUB */
     struct {
       sh_word *expr; /* expanded, then evaluated */

@@ -17,15 +17,19 @@
 
 void *sh_alloc(sh_parser *p, size_t n) {
   void *r = arena_calloc(p->a, n);
-  if (!r)
+  if (!r) {
+    p->fatal = 1;
     sh_fail(p, 0, "out of memory");
+  }
   return r;
 }
 
 char *sh_strndup(sh_parser *p, const char *s, size_t n) {
   char *r = arena_strndup(p->a, s, n);
-  if (!r)
+  if (!r) {
+    p->fatal = 1;
     sh_fail(p, 0, "out of memory");
+  }
   return r;
 }
 
@@ -55,6 +59,8 @@ void sh_fail(sh_parser *p, int incomplete, const char *fmt, ...) {
     p->err_line = p->line;
   }
   p->incomplete = incomplete;
+  if (!incomplete && !p->fatal && p->cmdsub_depth)
+    p->cmdsub_err = 1;
   p->failed = 1;
   longjmp(*p->jb, 1);
 }
@@ -106,8 +112,10 @@ void sh_unexpected(sh_parser *p, const sh_tok *t) {
 }
 
 void sh_enter(sh_parser *p) {
-  if (++p->depth > SH_MAX_DEPTH)
+  if (++p->depth > SH_MAX_DEPTH) {
+    p->fatal = 1;
     sh_fail(p, 0, "maximum nesting depth exceeded");
+  }
 }
 
 void sh_leave(sh_parser *p) {
@@ -609,18 +617,48 @@ static void lex_backtick(sh_parser *p, wbuild *b, int dq) {
   pt->u.cmdsub.backtick = 1;
   pt->u.cmdsub.src = sh_span_ptr(s);
   pt->u.cmdsub.src_len = rawlen ? rawlen - 1 : 0;
-  /* Parse the unescaped body as its own input. */
+  /* Parse the unescaped body as its own input. A syntax error in it is
+   * bash's at run time ("command substitution: ..." and status 2), so it
+   * is kept with the part instead of failing the whole text. */
   sh_input *save_in = p->in;
   sh_tok save_tok = p->tok;
   int save_have = p->have_tok;
+  jmp_buf *save_jb = p->jb;
+  int save_depth = p->depth, save_line = p->line;
+  size_t save_ndocs = p->ndocs;
   p->have_tok = 0;
   sh_push_input(p, body, t.llen, NULL, 1);
-  sh_node *n = sh_parse_list_until_eof(p);
+  jmp_buf jb;
+  sh_node *volatile n = NULL;
+  const char *volatile err = NULL;
+  volatile int err_line = 0;
+  p->jb = &jb;
+  if (!setjmp(jb)) {
+    n = sh_parse_list_until_eof(p);
+  } else {
+    if (p->fatal) {
+      p->jb = save_jb;
+      longjmp(*p->jb, 1);
+    }
+    err = p->err;
+    err_line = p->err_line - save_line + 1;
+    p->err = NULL;
+    p->failed = 0;
+    p->incomplete = 0;
+    p->cond_err = 0;
+    p->cmdsub_err = 0;
+    p->depth = save_depth;
+    p->ndocs = save_ndocs;
+    p->line = save_line;
+  }
+  p->jb = save_jb;
   p->in = save_in;
   p->tok = save_tok;
   p->have_tok = save_have;
   pt = &b->parts[b->n - 1];
   pt->u.cmdsub.body = n;
+  pt->u.cmdsub.err = err;
+  pt->u.cmdsub.err_line = err_line;
 }
 
 /* Does the text after $(( (at offset k) end with )) at its own level, as
@@ -778,6 +816,12 @@ static void read_subscript(sh_parser *p, sh_param *pm, int line) {
     sh_fail_eof_match(p, line, "}");
 }
 
+/* The word of ${x-w} ${x=w} ${x?w} ${x+w}: in double quotes, or in an
+ * assignment's value, where bash expands ~ after : in it as well. */
+static int brace_word_flags(sh_parser *p, int dq) {
+  return dq ? WF_DQ : p->assign_value ? WF_ASSIGN : 0;
+}
+
 static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
   int line = p->line;
   span s = sh_span_start(p);
@@ -836,14 +880,14 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
              : c == '=' ? PS_ASSIGN
              : c == '?' ? PS_ERROR
                         : PS_ALT;
-    pm.arg1 = sh_sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 0);
+    pm.arg1 = sh_sub_word(p, WM_BRACE, brace_word_flags(p, dq), 0);
   } else if (c == '-' || c == '=' || c == '?' || c == '+') {
     sh_getc(p);
     pm.sub = c == '-'   ? PS_DEFAULT
              : c == '=' ? PS_ASSIGN
              : c == '?' ? PS_ERROR
                         : PS_ALT;
-    pm.arg1 = sh_sub_word(p, WM_BRACE, dq ? WF_DQ : 0, 0);
+    pm.arg1 = sh_sub_word(p, WM_BRACE, brace_word_flags(p, dq), 0);
   } else if (c == ':') {
     sh_getc(p);
     pm.sub = PS_SLICE;
@@ -921,6 +965,15 @@ static void lex_brace_param(sh_parser *p, wbuild *b, int dq) {
 }
 
 static void lex_dollar(sh_parser *p, wbuild *b, int dq) {
+  if (sh_peekc_at(p, 1) == '\\' && sh_peekc_at(p, 2) == '\n') {
+    /* $\<newline>?: bash joins the lines before reading the $. */
+    sh_getc(p);
+    while (sh_peekc(p) == '\\' && sh_peekc_at(p, 1) == '\n') {
+      sh_getc(p);
+      sh_getc(p);
+    }
+    sh_push_input(p, "$", 1, NULL, 0);
+  }
   int c1 = sh_peekc_at(p, 1);
   if (c1 == '{') {
     lex_brace_param(p, b, dq);
@@ -962,9 +1015,11 @@ static int lex_tilde(sh_parser *p, wbuild *b, int mode, int flags) {
   size_t k = 1;
   for (;;) {
     int c = sh_peekc_at(p, k);
-    if (c == '/' || c == -1 || ((flags & WF_ASSIGN) && c == ':'))
+    /* a ${x-w} word ends a tilde prefix at : as an assignment does */
+    if (c == '/' || c == -1 ||
+        ((flags & WF_ASSIGN || mode == WM_BRACE) && c == ':'))
       break;
-    if (mode == WM_NORMAL && sh_is_meta(c))
+    if ((mode == WM_NORMAL || mode == WM_REGEX) && sh_is_meta(c))
       break;
     if (mode == WM_BRACE && c == '}')
       break;
@@ -1071,15 +1126,13 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       break;
     case WM_BRACE:
     case WM_SLASH:
+      /* The first unquoted } ends ${...}: bash does not pair braces in
+       * the word (${x:-{a}b} is "{a" then "b}"). */
       if (sq) {
         /* inside '...' of "${x-'...'}" */
       } else if (c == '}') {
-        if (!depth)
-          goto done;
-        depth--;
-      } else if (c == '{') {
-        depth++;
-      } else if (c == '/' && mode == WM_SLASH && !depth) {
+        goto done;
+      } else if (c == '/' && mode == WM_SLASH) {
         goto done;
       }
       break;
@@ -1153,6 +1206,7 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
       /* $'3' in arithmetic is the text '3' (an error there), as in bash */
       sh_getc(p);
     } else if (c == '$') {
+      p->assign_value = (flags & WF_ASSIGN) && !dq;
       lex_dollar(p, b, 0);
     } else if (c == '~' && !dq && !lit_mode && mode != WM_SUBSCRIPT &&
                (at_start ||

@@ -39,6 +39,17 @@ static size_t match_bracket(sh_parser *p, size_t k) {
   }
 }
 
+/* Whether the text from offset k ends before a `]' or a newline does. */
+static int bracket_to_eof(sh_parser *p, size_t k) {
+  for (;;) {
+    int c = sh_peekc_at(p, k++);
+    if (c == -1)
+      return 1;
+    if (c == '\n' || c == ']')
+      return 0;
+  }
+}
+
 static sh_word *lex_value(sh_parser *p) {
   span s = sh_span_start(p);
   wbuild b;
@@ -100,6 +111,7 @@ static void lex_array(sh_parser *p, sh_assign *as) {
         t.line = p->line;
         t.src = sh_here(p);
         t.src_len = 1;
+        p->assign_err = 1;
         sh_unexpected(p, &t);
       }
       e->value = sh_wb_word(&b);
@@ -125,6 +137,9 @@ static sh_assign *try_assign(sh_parser *p, int mode) {
     /* In command position, a[1 + 1]=x is one word (bash reads the
      * subscript first); as an argument it needs no blanks. */
     sub_end = match_bracket(p, k + 1);
+    if (!sub_end && (mode & LX_CMD) && bracket_to_eof(p, k + 1))
+      /* bash reads a[... in command position up to its `]' */
+      sh_fail_eof_match(p, p->line, "]");
     if (!sub_end)
       return NULL;
     if (!(mode & LX_CMD))

@@ -165,9 +165,10 @@ static void parse_redir(sh_parser *p, sh_redir ***tail) {
     sh_add_heredoc(p, r, r->target);
   } else if (r->op == R_DUP_OUT && r->fd == -1 && !r->fd_var) {
     /* >&word with a literal that is no fd number (nor -, nor N-) means
-     * &>word; with expansions the interpreter decides at run time. */
+     * &>word; with expansions (a glob too: >&1* may name fd 10) the
+     * interpreter decides at run time. */
     const char *s = sh_word_plain(r->target);
-    if (s) {
+    if (s && !strpbrk(s, "*?[")) {
       size_t n = strlen(s);
       char tmp[32];
       int numeric = 0;
@@ -755,6 +756,9 @@ static void recover(sh_parser *p) {
   p->ndocs = 0;
   p->depth = 0;
   p->cmdsub_depth = 0;
+  p->cmdsub_err = 0;
+  p->assign_err = 0;
+  p->fatal = 0;
   p->failed = 0;
   p->incomplete = 0;
   p->err = NULL;
@@ -813,6 +817,14 @@ int sh_parse_incomplete(const sh_parser *p) {
 
 int sh_parse_error_cond(const sh_parser *p) {
   return p->cond_err;
+}
+
+int sh_parse_error_cmdsub(const sh_parser *p) {
+  return p->cmdsub_err;
+}
+
+int sh_parse_error_assign(const sh_parser *p) {
+  return p->assign_err;
 }
 
 int sh_parse_line(const sh_parser *p) {

@@ -49,6 +49,13 @@ int sh_parse_incomplete(const sh_parser *p);
  * message for those (no second line quoting the source) and leaves $? as
  * it was instead of setting 2. */
 int sh_parse_error_cond(const sh_parser *p);
+/* After -1: the error is inside $( ), <( ) or >( ) (the end of the text
+ * aside). bash then leaves the shell with status 127, even from eval. */
+int sh_parse_error_cmdsub(const sh_parser *p);
+/* After -1: a stray token inside an array literal NAME=( ... ). bash
+ * drops the rest of that line with status 1 and reads on, in every mode;
+ * sh_parse_next goes on after the line. */
+int sh_parse_error_assign(const sh_parser *p);
 /* Current line number (for $LINENO of the next command). */
 int sh_parse_line(const sh_parser *p);
 

@@ -106,9 +106,14 @@ struct sh_parser {
   const char *err;
   int err_line;
   int incomplete;
-  int cond_err; /* the error is inside [[ ]] */
+  int cond_err;   /* the error is inside [[ ]] */
+  int cmdsub_err; /* a syntax error (not the end) inside $( ) or <( ) */
+  int fatal;      /* out of memory or too deep: no recovery */
+  int assign_err; /* a stray token inside NAME=( ... ) */
   int failed;
-  int virt_nl; /* the newline assumed at the end of the text was read */
+  int virt_nl;      /* the newline assumed at the end of the text was read */
+  int assign_value; /* the $ being read is in an assignment's value: its
+                       ${x-w} word expands ~ after : too (x=${u-~:~}) */
 };
 
 #define SH_MAX_DEPTH 200

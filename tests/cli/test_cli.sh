@@ -114,6 +114,14 @@ contains "--limit unknown message" "unknown limit 'bogus=1'" "$(cat "$tmp/err")"
 "$VSH" --limit loops=x -c true </dev/null 2>/dev/null
 check "--limit bad value" 2 $?
 
+# output reaches the host's stdout as it is produced: the first line of a
+# filter arrives well before the second, a second later
+stamps=$("$VSH" -c '(echo a; sleep 1; echo b) | sed s/x/y/' </dev/null |
+  while read -r l; do echo "$l $(date +%s%N)"; done)
+ta=$(sed -n 's/^a //p' <<<"$stamps") tb=$(sed -n 's/^b //p' <<<"$stamps")
+check "streams a filter's lines" "yes" \
+  "$([[ -n $ta && -n $tb ]] && ((tb - ta > 500000000)) && echo yes || echo "$stamps")"
+
 # usage errors, --help, --version
 "$VSH" --x </dev/null >"$tmp/o" 2>"$tmp/err"
 check "unknown option status" 2 $?

@@ -417,8 +417,9 @@ static void test_nounset(void **st) {
   assert_int_equal(ev(f, "nope = 3", NULL), 3);
   assert_int_equal(ev(f, "0 && nope2", NULL), 0);
   assert_int_equal(ev(f, "1 ? 2 : nope2", NULL), 2);
+  /* bash names the array, not the element */
   ev(f, "b[3]", &err);
-  assert_string_equal(err, "b[3]: unbound variable");
+  assert_string_equal(err, "b: unbound variable");
   f->env.nounset = 0;
 }
 

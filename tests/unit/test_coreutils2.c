@@ -44,8 +44,13 @@ static void t_tac(void **st) {
 static void t_rev(void **st) {
   (void)st;
   bh *h = bh_new();
+  bh_setenv(h, "LC_ALL", "C.UTF-8");
   assert_int_equal(RUN(h, "abc\nde\n\xc3\xa9x", "rev"), 0);
   OUT_IS(h, "cba\ned\nx\xc3\xa9");
+  /* the C locale reverses bytes */
+  bh_setenv(h, "LC_ALL", "C");
+  assert_int_equal(RUN(h, "\xc3\xa9x\n", "rev"), 0);
+  OUT_IS(h, "x\xa9\xc3\n");
   assert_int_equal(RUN(h, NULL, "rev", "nofile"), 1);
   ERR_IS(h, "rev: cannot open nofile: No such file or directory\n");
   bh_free(h);

@@ -736,7 +736,8 @@ static void test_stat(void **state) {
            "Modify: 2024-01-02 03:04:05.000000000 +0000\n"
            "Change: %s\n"
            " Birth: -\n",
-           (unsigned long long)st.ino, fu_time_full(&h->c, st.ctime_ns));
+           (unsigned long long)st.ino,
+           fu_time_full(&h->c, tz_utc(), st.ctime_ns));
   OUT_IS(want);
   assert_int_equal(RUN("stat", "-c", "%n|%N|%F|%f|%o|%b|%B|%h|%a|%A|%s|%U|%G",
                        "f", "l", "d"),

@@ -271,6 +271,39 @@ static void test_utf8(void **st) {
   assert_int_equal(ml, 3);
 }
 
+/* PAT_BYTES (the C locale) and pat_charset (bash's byte fallback on
+ * invalid UTF-8), checked against bash 5.2 under LC_ALL=C and C.UTF-8. */
+static void test_bytes(void **st) {
+  (void)st;
+  const unsigned B = PAT_BYTES;
+  assert_false(m("?", "\xc3\xa9", B));
+  assert_true(m("??", "\xc3\xa9", B));
+  assert_false(m("[[:alpha:]]", "\xc3", B));
+  assert_true(m("[\x80-\xff]", "\xe9", B));
+  assert_true(m("[a-\xff]", "\xc3", B));
+  assert_false(m("[\xc3\xa9]?", "\xc3\xa9", 0));
+  assert_true(m("[\xc3\xa9]?", "\xc3\xa9", B));
+  /* no case outside ASCII in the C locale */
+  assert_false(m("\xc3\xa9", "\xc3\x89", B | PAT_NOCASE));
+  assert_true(m("\xc3\xa9", "\xc3\x89", PAT_NOCASE));
+  assert_true(m("A", "a", B | PAT_NOCASE));
+  /* escaped bytes stay single bytes */
+  assert_true(m("\\\xc3?", "\xc3\xa9", B));
+  assert_int_equal(pat_prefix("?", 1, "\xe6\x97\xa5", 3, 0, B), 1);
+  assert_int_equal(pat_suffix("?", 1, "\xe6\x97\xa5", 3, 0, B), 1);
+  /* pat_charset */
+  const char *x = "h\xff\xc3\xa9";
+  assert_int_equal(pat_charset("h??", 3, x, 4, 0), B);
+  assert_int_equal(pat_charset("h??", 3, "h\xc3\xa9", 3, 0), 0);
+  assert_int_equal(pat_charset("\xc3?", 2, "ab", 2, PAT_EXTGLOB),
+                   B | PAT_EXTGLOB);
+  /* a quoted character arrives with each byte escaped: still valid */
+  assert_int_equal(pat_charset("\\\xc3\\\xa9", 4, "x", 1, 0), 0);
+  assert_int_equal(pat_charset("\\\xc3\\x", 4, "x", 1, 0), B);
+  assert_false(m("h??", x, pat_charset("h??", 3, x, 4, 0)));
+  assert_true(m("h???", x, pat_charset("h???", 4, x, 4, 0)));
+}
+
 static void test_has_magic_unescape(void **st) {
   (void)st;
   assert_true(pat_has_magic("a*", 2, 0));
@@ -382,6 +415,7 @@ int main(void) {
       cmocka_unit_test(test_bash_table),
       cmocka_unit_test(test_flags),
       cmocka_unit_test(test_utf8),
+      cmocka_unit_test(test_bytes),
       cmocka_unit_test(test_has_magic_unescape),
       cmocka_unit_test(test_prefix_suffix_find),
       cmocka_unit_test(test_large),

@@ -11,6 +11,7 @@
 
 static void t_echo(void **st) {
   bh *h = bh_new();
+  bh_setenv(h, "LANG", "C.UTF-8");
   const bh_case cases[] = {
       BH_CASE(NULL, 0, "a b\n", NULL, "echo", "a", "b"),
       BH_CASE(NULL, BH_ANY, "x", NULL, "echo", "-n", "x"),
@@ -37,6 +38,7 @@ static void t_true_false(void **st) {
 
 static void t_printf(void **st) {
   bh *h = bh_new();
+  bh_setenv(h, "LANG", "C.UTF-8");
   const bh_case cases[] = {
       BH_CASE(NULL, 0, "a b\nc \n", NULL, "printf", "%s %s\\n", "a", "b", "c"),
       BH_CASE(NULL, 1, "12|0|65|66|31|8|5|-3|4|0|",
@@ -72,6 +74,12 @@ static void t_printf(void **st) {
   ERR_IS(h, "");
   OUT_IS(h, "a\\ b\nit\\'s\n$'\\t'\n''\n\\~x\na=b\n\\#a\na#\na\\,b\na:\\~b\n"
             "x~\n$'\\001 b\\'c\"'\n$'\\E\\a\\177'\n$'\\377'\né\n");
+  /* the C locale: bytes past ASCII are unprintable, \u that needs them is
+   * written back as an escape */
+  bh_setenv(h, "LANG", "C");
+  RUN(h, NULL, "printf", "%q|\\u00e9|\\U0001f600|\\u0041\\n", "é");
+  OUT_IS(h, "$'\\303\\251'|\\u00E9|\\U0001F600|A\n");
+  bh_setenv(h, "LANG", "C.UTF-8");
   const bh_case cases2[] = {
       BH_CASE(NULL, BH_ANY, "    x|a\tb|ab|h|\n", NULL, "printf",
               "%5c|%-3b|%.2b|%c|\\n", "x", "a\\tb", "abc", "héllo"),
@@ -315,6 +323,7 @@ static void t_head_tail(void **st) {
 
 static void t_wc(void **st) {
   bh *h = bh_new();
+  bh_setenv(h, "LANG", "C.UTF-8");
   bh_write(h, "f1", "a\nb\n\n\n\tc\x01\x80\xff\n d");
   bh_write(h, "f2", "x\ny\n");
   const bh_case cases[] = {
@@ -347,6 +356,17 @@ static void t_wc(void **st) {
   assert_int_equal(RUN(h, NULL, "wc", "/tmp", "f2"), 1);
   OUT_IS(h, "      0       0       0 /tmp\n      2       2       4 f2\n"
             "      2       2       4 total\n");
+  /* the C locale: bytes are characters, those past ASCII not printable
+   * (no word, no width) */
+  bh_setenv(h, "LANG", "C");
+  const bh_case c_locale[] = {
+      BH_CASE("a\xc3\xa9"
+              "b \xc3\xa9\n",
+              BH_ANY, "      1       1       8       8       3\n", NULL, "wc",
+              "-lwmcL"),
+      BH_CASE("\xe4\xb8\xad\n", BH_ANY, "4\n", NULL, "wc", "-m"),
+  };
+  bh_check_all(h, c_locale);
   bh_free(h);
 }
 

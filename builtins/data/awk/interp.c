@@ -1223,6 +1223,7 @@ int awk_next_main_record(awk *A, buf *line) {
     A->globals[SV_FILENAME].kind = C_SCALAR;
     A->main_s = st;
     rd_init(&A->main_rd, A->m, st);
+    rd_flush_to(&A->main_rd, &A->out);
     A->main_open = 1;
     A->fnr = 0;
   }

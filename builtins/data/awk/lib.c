@@ -742,8 +742,10 @@ aio *io_get(awk *A, const char *name, int kind) {
     io->s = stream_capture(A->m, A->c->bud, &io->pipebuf, NULL, NULL, 1, 0);
   } else if (kind == 'r') {
     io->rs = bi_open_read(A->c, name, &err);
-    if (io->rs)
+    if (io->rs) {
       rd_init(&io->rd, A->m, io->rs);
+      rd_flush_to(&io->rd, &A->out);
+    }
   } else { /* 'c': run the command now, read its output */
     wr_flush(&A->out);
     buf out;

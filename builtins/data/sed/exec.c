@@ -3,11 +3,14 @@
  *
  * Input is read one record ahead (rd_record, copied into a reusable
  * buffer), which is how `$` knows the current line is the last: of all
- * files, or of each file with -s/-i. A line that had no delimiter is
- * printed without one; the next write to the same output first supplies the
- * missing delimiter (GNU's output_missing_newline), so `printf a | sed p`
- * gives "a\na". Buffers are reused from line to line: the steady state does
- * no allocation.
+ * files, or of each file with -s/-i. As in GNU sed, the look-ahead is
+ * only read when something needs it (`$`, n, N, the next cycle), so a
+ * line from a pipe is printed before the line after it has arrived.
+ *
+ * A line that had no delimiter is printed without one; the next write to
+ * the same output first supplies the missing delimiter (GNU's
+ * output_missing_newline), so `printf a | sed p` gives "a\na". Buffers are
+ * reused from line to line: the steady state does no allocation.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,7 +36,8 @@ typedef struct sx {
   int main_missing, file_missing;
   int *out_missing;
   buf ps, hs, next, sbuf, abuf;
-  int ps_nl, next_nl, have_next;
+  int ps_nl, next_nl;
+  int have_next; /* the look-ahead: 1 read, 0 at the end, -1 not read yet */
   uint64_t lineno;
   /* input */
   char **files;
@@ -146,6 +150,7 @@ static int open_next(sx *x) {
     }
     x->in = s;
     rd_init(&x->rd, x->c->m, s);
+    rd_flush_to(&x->rd, &x->mainw);
     x->in_open = 1;
     x->curname = name;
     return 1;
@@ -192,9 +197,17 @@ static int read_raw(sx *x, buf *dst, int *nl) {
 
 static void flush_append(sx *x);
 
-/* Move the look-ahead line into the pattern space and read the next one. */
+/* Whether there is a line after the pattern space, reading it if needed. */
+static int has_next(sx *x) {
+  if (x->have_next < 0)
+    x->have_next = read_raw(x, &x->next, &x->next_nl);
+  return x->have_next;
+}
+
+/* Move the look-ahead line into the pattern space; the one after is read
+ * when asked for. */
 static int next_line(sx *x) {
-  if (!x->have_next)
+  if (!has_next(x))
     return 0;
   flush_append(x);
   buf t = x->ps;
@@ -202,7 +215,7 @@ static int next_line(sx *x) {
   x->next = t;
   x->ps_nl = x->next_nl;
   x->ps_name = x->next_name;
-  x->have_next = read_raw(x, &x->next, &x->next_nl);
+  x->have_next = -1;
   x->lineno++;
   return 1;
 }
@@ -238,7 +251,7 @@ static void flush_append(sx *x) {
       char tmp[8192];
       long k2;
       int last = -1;
-      while ((k2 = stream_read(s, tmp, sizeof tmp)) > 0) {
+      while ((k2 = wr_flush_read(x->out, s, tmp, sizeof tmp)) > 0) {
         emit_text(x, tmp, (size_t)k2);
         last = (unsigned char)tmp[k2 - 1];
       }
@@ -295,7 +308,7 @@ static int re_match(sx *x, sd_re *re, const char *s, size_t n, size_t start,
 }
 
 static int is_last(sx *x) {
-  return !x->have_next;
+  return !has_next(x);
 }
 
 static int match_one(sx *x, sd_addr *a) {
@@ -595,6 +608,7 @@ static void read_R(sx *x, sd_rfile *f) {
       return;
     }
     rd_init(f->rd, x->c->m, f->s);
+    rd_flush_to(f->rd, &x->mainw);
   }
   const char *line;
   size_t len;
@@ -702,16 +716,19 @@ static int run_cmds(sx *x) {
       do_l(x, cm->num >= 0 ? cm->num : p->lwidth);
       break;
     case 'n':
-      if (!x->have_next) {
-        x->quit = 1;
-        return CY_END;
-      }
+      /* printed before looking for the next line (as GNU does), so it is
+       * not held while a pipe has nothing more yet; at the end there is
+       * then nothing left to print */
       if (!p->quiet)
         emit(x, ps, x->ps.len, x->ps_nl);
+      if (!has_next(x)) {
+        x->quit = 1;
+        return CY_DELETE;
+      }
       next_line(x);
       break;
     case 'N':
-      if (!x->have_next) {
+      if (!has_next(x)) {
         x->quit = 1;
         return p->posix ? CY_DELETE : CY_END;
       }
@@ -721,7 +738,7 @@ static int run_cmds(sx *x) {
         buf_append(&x->ps, x->next.data, x->next.len);
         x->ps_nl = x->next_nl;
         x->ps_name = x->next_name;
-        x->have_next = read_raw(x, &x->next, &x->next_nl);
+        x->have_next = -1;
         x->lineno++;
       }
       break;
@@ -785,7 +802,7 @@ static int run_cmds(sx *x) {
 
 /* All lines of one unit (every file, or one file with -s/-i). */
 static void run_unit(sx *x) {
-  x->have_next = read_raw(x, &x->next, &x->next_nl);
+  x->have_next = -1;
   while (!x->quit && !x->fatal && next_line(x)) {
     x->tflag = 0;
     for (;;) {
@@ -936,7 +953,8 @@ int sd_run(sd_prog *p, char **files, int nfiles, int inplace,
   }
   close_in(x);
   int st = x->fatal ? x->fatal : x->status;
-  if (!x->fatal && wr_flush(&x->mainw) < 0)
+  /* flushed after a stop too: what was printed before it is kept */
+  if (wr_flush(&x->mainw) < 0 && !x->fatal)
     st = x->mainw.err == EPIPE ? 141 : 4;
   buf_free(&x->ps);
   buf_free(&x->hs);

@@ -326,9 +326,9 @@ static int addr_re(px *x, int delim, sd_addr *a) {
   a->kind = SA_RE;
   int rc = 0;
   if (t.len == 0) {
+    /* An empty regex reuses the last one used; with none yet, GNU sed
+     * fails only when a line reaches it (sed '//d' </dev/null is fine). */
     if (icase || ml)
-      rc = perr(x, "no previous regular expression");
-    else if (!x->last_re)
       rc = perr(x, "no previous regular expression");
     a->re = NULL;
   } else {
@@ -663,12 +663,9 @@ static int parse_s(px *x, sd_cmd *cm) {
   }
   int ngroups;
   if (re.len == 0) {
-    if (!x->last_re) {
-      perr(x, "no previous regular expression");
-      goto out;
-    }
+    /* (no regex before: an error only when a line gets here, as above) */
     cm->re_empty = 1;
-    ngroups = x->last_re->ngroups;
+    ngroups = x->last_re ? x->last_re->ngroups : 9;
   } else {
     if (compile_re(x, re.data, re.len, icase, ml, &cm->re) < 0)
       goto out;

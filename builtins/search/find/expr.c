@@ -589,6 +589,8 @@ void fx_flush_execs(fx *x) {
 }
 
 void fx_free(fx *x) {
+  tz_close(x->zone);
+  x->zone = NULL;
   for (fnode *n = x->owned; n; n = n->next_owned) {
     if (n->rxe) {
       rx_free(&n->rx);
@@ -893,9 +895,9 @@ static int parse_time(parser *p, fnode *n, const char *pname, const char *arg,
   return 0;
 }
 
-/* "YYYY-MM-DD[ HH:MM[:SS]]", "YYYY-MM-DDTHH:MM[:SS]" or "@SECONDS" (UTC),
- * the forms scripts use with -newermt. */
-static int parse_date(const char *s, int64_t *ns) {
+/* "YYYY-MM-DD[ HH:MM[:SS]]", "YYYY-MM-DDTHH:MM[:SS]" (local times of the
+ * script's TZ) or "@SECONDS", the forms scripts use with -newermt. */
+static int parse_date(const tz_zone *zone, const char *s, int64_t *ns) {
   if (*s == '@') {
     char *end;
     errno = 0;
@@ -923,14 +925,10 @@ static int parse_date(const char *s, int64_t *ns) {
   }
   if (*s || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 60)
     return -1;
-  /* days from civil (proleptic Gregorian) */
-  int y = Y - (M <= 2);
-  int era = (y >= 0 ? y : y - 399) / 400;
-  int yoe = y - era * 400;
-  int doy = (153 * (M + (M > 2 ? -3 : 9)) + 2) / 5 + D - 1;
-  int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  int64_t days = (int64_t)era * 146097 + doe - 719468;
-  *ns = ((days * 86400) + h * 3600 + m * 60 + sec) * INT64_C(1000000000);
+  int64_t t;
+  if (tz_mktime(zone, Y, M, D, h, m, sec, -1, &t))
+    return -1; /* skipped by a daylight saving change */
+  *ns = t * INT64_C(1000000000);
   return 0;
 }
 
@@ -1108,11 +1106,15 @@ static fnode *parse_primary(parser *p) {
   } else if (IS("daystart")) {
     if (!x->daystart) {
       x->daystart = 1;
-      /* Origin: the end of today (UTC), like GNU's start of tomorrow. */
-      int64_t day = INT64_C(86400) * 1000000000;
-      int64_t t = x->now_ns;
-      int64_t q = t / day - (t % day < 0);
-      x->now_ns = (q + 1) * day;
+      /* Origin: the end of today in local time, like GNU's start of
+       * tomorrow. */
+      int64_t sec = x->now_ns / 1000000000 - (x->now_ns % 1000000000 < 0);
+      tz_tm lt;
+      tz_localtime(x->zone, sec, 0, &lt);
+      int64_t t;
+      if (tz_mktime(x->zone, lt.year, lt.mon, lt.mday + 1, 0, 0, 0, -1, &t))
+        t = sec - (lt.hour * 3600 + lt.min * 60 + lt.sec) + 86400;
+      x->now_ns = t * 1000000000;
     }
   } else if (IS("follow")) {
     x->follow = 'L';
@@ -1174,7 +1176,7 @@ static fnode *parse_primary(parser *p) {
     n->kind = N_NEWER;
     n->field = nm[5];
     if (nm[6] == 't') {
-      if (parse_date(arg, &n->t) < 0) {
+      if (parse_date(p->x->zone, arg, &n->t) < 0) {
         perr(p,
              "I cannot figure out how to interpret '%s' as a date or "
              "time%s",

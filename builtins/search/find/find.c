@@ -120,47 +120,44 @@ static char type_char(int t) {
 }
 
 /* GNU's %t: ctime-like with the nanoseconds printed as ten digits. */
-static void fmt_ctime(int64_t ns, buf *b) {
+static void fmt_ctime(const fx *x, int64_t ns, buf *b) {
   int64_t sec = ns / 1000000000, frac = ns % 1000000000;
   if (frac < 0)
     frac += 1000000000, sec--;
-  struct tm tm;
-  fu_gmtime(sec, &tm);
-  char t[64];
-  strftime(t, sizeof t, "%a %b %e %H:%M:%S", &tm);
-  buf_printf(b, "%s.%09" PRId64 "0 %d", t, frac, tm.tm_year + 1900);
+  tz_tm tm;
+  tz_localtime(x->zone, sec, 0, &tm);
+  tz_format(b, "%a %b %e %H:%M:%S", &tm, TZ_FMT_GNU);
+  buf_printf(b, ".%09" PRId64 "0 %" PRId64, frac, tm.year);
 }
 
 /* %Tk and friends. Returns 0 for an unknown k. */
-static int fmt_time_part(int64_t ns, int k, buf *b) {
+static int fmt_time_part(const fx *x, int64_t ns, int k, buf *b) {
   int64_t sec = ns / 1000000000, frac = ns % 1000000000;
   if (frac < 0)
     frac += 1000000000, sec--;
-  struct tm tm;
-  fu_gmtime(sec, &tm);
-  char t[128];
+  tz_tm tm;
+  tz_localtime(x->zone, sec, 0, &tm);
   switch (k) {
   case '@':
     buf_printf(b, "%" PRId64 ".%09" PRId64 "0", sec, frac);
     return 1;
   case 'S':
-    buf_printf(b, "%02d.%09" PRId64 "0", tm.tm_sec, frac);
+    buf_printf(b, "%02d.%09" PRId64 "0", tm.sec, frac);
     return 1;
   case 'T':
   case 'X':
-    buf_printf(b, "%02d:%02d:%02d.%09" PRId64 "0", tm.tm_hour, tm.tm_min,
-               tm.tm_sec, frac);
+    buf_printf(b, "%02d:%02d:%02d.%09" PRId64 "0", tm.hour, tm.min, tm.sec,
+               frac);
     return 1;
   case '+':
-    buf_printf(b, "%04d-%02d-%02d+%02d:%02d:%02d.%09" PRId64 "0",
-               tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-               tm.tm_min, tm.tm_sec, frac);
+    tz_format(b, "%Y-%m-%d+%H:%M:%S", &tm, TZ_FMT_GNU);
+    buf_printf(b, ".%09" PRId64 "0", frac);
     return 1;
   case 'Z':
-    buf_puts(b, "UTC");
+    buf_puts(b, tm.abbr);
     return 1;
   case 'z':
-    buf_puts(b, "+0000");
+    tz_format(b, "%z", &tm, TZ_FMT_GNU);
     return 1;
   case 's':
     buf_printf(b, "%" PRId64, sec);
@@ -169,8 +166,7 @@ static int fmt_time_part(int64_t ns, int k, buf *b) {
   if (!strchr("HIklMprabBcdDhjmUwWxyYVuGgeCnt", k))
     return 0;
   char f[3] = {'%', (char)k, 0};
-  size_t n = strftime(t, sizeof t, f, &tm);
-  buf_append(b, t, n);
+  tz_format(b, f, &tm, TZ_FMT_GNU);
   return 1;
 }
 
@@ -406,7 +402,7 @@ int fx_printf(fx *x, fent *e, const char *f, size_t len) {
     case 'a':
     case 'c':
     case 't':
-      fmt_ctime(fx_file_time(st, d), &v);
+      fmt_ctime(x, fx_file_time(st, d), &v);
       break;
     case 'A':
     case 'C':
@@ -415,7 +411,7 @@ int fx_printf(fx *x, fent *e, const char *f, size_t len) {
         /* the times of %a, %c and %t, in the layout f[j] names */
         int64_t ns = fx_file_time(st, d + ('a' - 'A'));
         j++;
-        if (!fmt_time_part(ns, f[j], &v)) {
+        if (!fmt_time_part(x, ns, f[j], &v)) {
           buf_putc(&v, d);
           buf_putc(&v, f[j]);
         }
@@ -475,13 +471,17 @@ int fx_ls(fx *x, fent *e) {
   snprintf(sz, sizeof sz, "%" PRIu64, st->size);
   int64_t sec = st->mtime_ns / 1000000000;
   int64_t now = x->start_ns / 1000000000;
-  struct tm tm;
-  fu_gmtime(sec, &tm);
+  tz_tm tm;
+  tz_localtime(x->zone, sec, 0, &tm);
   /* Recent: within the last six months (and not in the future). */
-  if (sec > now - 31556952 / 2 && sec <= now)
-    strftime(tb, sizeof tb, "%b %e %H:%M", &tm);
-  else
-    strftime(tb, sizeof tb, "%b %e  %Y", &tm);
+  buf tbuf;
+  buf_init(&tbuf, x->c->m);
+  tz_format(&tbuf,
+            sec > now - 31556952 / 2 && sec <= now ? "%b %e %H:%M"
+                                                   : "%b %e  %Y",
+            &tm, TZ_FMT_GNU);
+  snprintf(tb, sizeof tb, "%s", buf_cstr(&tbuf));
+  buf_free(&tbuf);
   int rc = wr_printf(
       &x->w, "%*s %*s %s %*s %-*s %-*s %*s %s ",
       grow(&w->ino, (int)strlen(ino)), ino, grow(&w->blocks, (int)strlen(blk)),
@@ -789,6 +789,7 @@ int bi_find(bi_ctx *c) {
   int npaths = i - first_path;
   wr_init(&x.w, c->out);
   int rc;
+  x.zone = bi_tz_open(c); /* closed by fx_free */
   if (fx_parse(&x, c->argv + i, c->argc - i) < 0) {
     fx_free(&x);
     return 1;

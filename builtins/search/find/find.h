@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/tzutil.h"
 
 typedef struct fnode fnode;
 
@@ -47,8 +48,9 @@ typedef struct fx {
   int daystart;
   int regtype;
   int has_prune, has_delete;
-  int64_t now_ns;   /* reference time of -mtime and friends (-daystart) */
-  int64_t start_ns; /* when find started (-ls's "recent") */
+  int64_t now_ns;      /* reference time of -mtime and friends (-daystart) */
+  int64_t start_ns;    /* when find started (-ls's "recent") */
+  const tz_zone *zone; /* the script's TZ: local times shown and read */
   fx_lsw lsw;
   int quit; /* -quit ran */
   int stop; /* output failed or the budget stopped: return stop_rc */

@@ -263,7 +263,7 @@ static void grep_chunks(run *r, gr_file *f, stream *s) {
       break;
     }
     size_t old = b.len;
-    long k = stream_read(s, b.data + b.len, b.cap - b.len - 1);
+    long k = wr_flush_read(&g->w, s, b.data + b.len, b.cap - b.len - 1);
     if (k < 0) {
       if (s->err == ECANCELED) {
         g->stop = 1;
