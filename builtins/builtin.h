@@ -65,6 +65,10 @@ struct bi_ctx {
    * NULL when the shell does not offer it. */
   int (*run_argv_env)(bi_ctx *c, char **argv, char **env, const char *cwd,
                       stream *in, stream *out, stream *err);
+  /* The stream open on the shell's descriptor fd (a new reference), or
+   * NULL when it is closed: /dev/fd/N names it, as a process
+   * substitution's pipe. Optional (NULL). */
+  stream *(*open_fd)(bi_ctx *c, int fd);
 };
 
 typedef int (*bi_fn)(bi_ctx *c);
@@ -206,6 +210,9 @@ stream *bi_inputs_next(bi_inputs *in);
 /* Open a file operand for reading as a stream ("-" is stdin, with a new
  * reference). NULL with *err set (ENOENT, EISDIR, EACCES, ...). */
 stream *bi_open_read(bi_ctx *c, const char *path, int *err);
+/* For path /dev/fd/N (N > 2) open in the shell: a new reference to that
+ * stream; else NULL. */
+stream *bi_open_fd(bi_ctx *c, const char *path);
 /* Absolute path of p against c->cwd (scratch memory). */
 const char *bi_path(bi_ctx *c, const char *p);
 

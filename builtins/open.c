@@ -4,8 +4,9 @@
  * Regular files become a stream over a read-only vfs handle whose take_all
  * hands out the vfs_file_data view (zero copy: a read-only handle keeps the
  * content it opened, so later writes elsewhere do not disturb the view).
- * "-", /dev/stdin and /dev/fd/0 are the command's stdin; the /dev devices
- * read as themselves (null empty, zero endless zeros).
+ * "-", /dev/stdin and /dev/fd/0 are the command's stdin; /dev/fd/N above 2
+ * is what the shell has open on N (a process substitution's pipe); the
+ * /dev devices read as themselves (null empty, zero endless zeros).
  */
 #include <errno.h>
 #include <string.h>
@@ -19,10 +20,25 @@ static void ctx_random(void *ud, void *p, size_t n) {
   c->random(c, p, n);
 }
 
+stream *bi_open_fd(bi_ctx *c, const char *path) {
+  if (!c->open_fd || strncmp(path, "/dev/fd/", 8) != 0)
+    return NULL;
+  const char *d = path + 8;
+  int fd = 0;
+  for (; *d >= '0' && *d <= '9' && fd < 1000; d++)
+    fd = fd * 10 + (*d - '0');
+  if (*d || d == path + 8 || fd <= 2)
+    return NULL;
+  return c->open_fd(c, fd);
+}
+
 stream *bi_open_read(bi_ctx *c, const char *path, int *err) {
   if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0 ||
       strcmp(path, "/dev/fd/0") == 0)
     return stream_ref(c->in);
+  stream *fs = bi_open_fd(c, path);
+  if (fs)
+    return fs;
   if (!c->vfs) {
     *err = ENOENT;
     return NULL;
@@ -67,6 +83,9 @@ stream *tu_open_write(bi_ctx *c, const char *path, int append, int *err) {
     return stream_ref(c->out);
   if (strcmp(path, "/dev/stderr") == 0 || strcmp(path, "/dev/fd/2") == 0)
     return stream_ref(c->err);
+  stream *fs = bi_open_fd(c, path);
+  if (fs)
+    return fs;
   if (!c->vfs) {
     *err = ENOENT;
     return NULL;

@@ -282,9 +282,13 @@ typedef struct sh_ref {
 typedef struct sh_ops {
   /* $(...): run body with stdout captured into out. */
   int (*cmdsub)(sh_exec *ex, sh_node *body, buf *out);
-  /* <(...) / >(...): start body on the pipe behind path; clean up later. */
-  void (*procsub_later)(sh_exec *ex, sh_node *body, const char *path);
-  void (*procsub_cleanup_later)(sh_exec *ex, const char *path);
+  /* <(...) (dir '<') / >(...) ('>'): start body on a pipe whose other end
+   * is open on a descriptor of ex; its name (/dev/fd/N) goes into path.
+   * With src set (a stream the caller opened; taken over), src is what
+   * the descriptor holds and nothing runs. 0, or -1 with the error
+   * reported. */
+  int (*procsub)(sh_exec *ex, sh_node *body, int dir, stream *src, char *path,
+                 size_t n);
   int (*eval_string)(sh_exec *ex, const char *src, size_t len,
                      const char *what);
   int (*source_file)(sh_exec *ex, const char *path, int argc, char **argv);
@@ -318,10 +322,9 @@ struct sh_run {
   int njobs_running;
   int64_t start_ns; /* wall, for SECONDS */
   int printed_stop; /* the limit message was written */
-  int procsub_seq;
-  int keep_ast;   /* a function or job still uses the tree */
-  stream *closed; /* what a closed fd reads and writes */
-  sh_kept *kept;  /* parse arenas kept to the end of the run */
+  int keep_ast;     /* a function or job still uses the tree */
+  stream *closed;   /* what a closed fd reads and writes */
+  sh_kept *kept;    /* parse arenas kept to the end of the run */
   int cancelled;
   /* Signals sent to a shell ($$) by one of its subshells or child shells
    * (bit sig-1 of mask): it acts on them once its current command ends. */
@@ -407,7 +410,7 @@ struct sh_exec {
   char *script_name;             /* BASH_SOURCE of a script run as a command */
   char *errname_own; /* a job's copy of errname: it outlives its parent */
   int jobs_pid;      /* pid of the job table this shell sees; 0: its own */
-  void *procsubs;    /* pending /dev/fd files (exec_pipe.c) */
+  void *procsubs;    /* open process substitutions (procsub.c) */
   size_t nprocsubs, capprocsubs;
   sh_assign **decl_assigns; /* declare-like builtins: parsed NAME=... */
   sh_scope *decl_temp;      /* the temporary scope of that command's own
@@ -668,6 +671,11 @@ typedef struct pval {
 
 /* Open a VFS path as a stream (also /dev/std*, /dev/fd/N, /dev/null). */
 stream *sh_open_stream(sh_exec *ex, const char *path, int flags, int *err);
+/* The whole text at path, for `source` and `bash FILE`: a file in the VFS,
+ * or what a descriptor named /dev/fd/N delivers up to end of file (a
+ * process substitution). 0 with *text allocated on ex->m (NUL-terminated;
+ * mem_free it), or a negative errno. */
+int sh_read_text(sh_exec *ex, const char *path, char **text, size_t *len);
 stream *sh_closed_stream(sh_exec *ex);
 void sh_set_fd(sh_exec *ex, int fd, stream *s); /* takes the reference */
 int sh_errno_msg(int err, const char **msg);

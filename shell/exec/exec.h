@@ -21,8 +21,17 @@ int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs);
 int sh_call_function(sh_exec *ex, sh_func *f, int argc, char **argv);
 int sh_run_script_file(sh_exec *ex, const char *path, const char *data,
                        size_t len, int argc, char **argv);
+/* Process substitutions (procsub.c): those started since mark are closed
+ * (and a >(...) that has nobody else writing to it waited for) when the
+ * command that expanded them is done. */
 size_t sh_procsub_mark(sh_exec *ex);
 void sh_procsub_finish(sh_exec *ex, size_t mark);
+int sh_procsub(sh_exec *ex, sh_node *body, int dir, stream *src, char *path,
+               size_t n);
+/* A flat child for a job (own arena), and starting it as a fiber: listed
+ * jobs enter the job table, others are only waited for by `wait`. */
+sh_exec *sh_job_child(sh_exec *ex);
+sh_job *sh_job_spawn(sh_exec *ex, sh_exec *c, sh_node *n, int listed);
 /* A fresh top-level shell for run r, from "K=V" env lists. */
 sh_exec *sh_new_root(sh_run *r, const char *cwd, const char *const *base,
                      const char *const *extra, int replace);
@@ -77,8 +86,6 @@ void sh_wait_jobs(sh_exec *ex, int pid);
 int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv);
 int sh_eval_string(sh_exec *ex, const char *src, size_t len, const char *what);
 int sh_arith_word(sh_exec *ex, sh_word *w, int64_t *out);
-void sh_procsub_later(sh_exec *ex, sh_node *body, const char *path);
-void sh_procsub_cleanup_later(sh_exec *ex, const char *path);
 int sh_exec_cond(sh_exec *ex, sh_cond *c);
 int sh_regex_match(sh_exec *ex, const char *s, size_t slen, const char *re,
                    size_t relen, int nocase, int *err);

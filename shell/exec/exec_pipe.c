@@ -1,7 +1,8 @@
 /*
  * exec_pipe.c - child shell processes: pipelines (one fiber per stage,
  * joined by bounded pipes), ( subshells ), $(...) (same fiber, stdout
- * captured), background jobs and wait, and the process-substitution files.
+ * captured), background jobs and wait. Process substitution is in
+ * procsub.c.
  *
  * A child gets an O(1) copy of the shell: an overlay scope over the
  * parent's frozen scopes, shared positional parameters and aliases, and
@@ -152,6 +153,7 @@ void sh_free(sh_exec *ex) {
   if (!ex)
     return;
   mem *m = ex->m;
+  sh_procsub_finish(ex, 0); /* before the fds: it closes its own */
   while (ex->scope && ex->scope != ex->global)
     sh_scope_pop(ex);
   if (ex->global) {
@@ -182,7 +184,6 @@ void sh_free(sh_exec *ex) {
   sh_bind_free(ex);
   sh_hist_free(ex);
   sh_hash_free(ex);
-  sh_procsub_finish(ex, 0);
   mem_free(m, ex->procsubs);
   if (ex->own_arena)
     arena_destroy(&ex->own_ar);
@@ -471,16 +472,46 @@ static void job_fn(void *arg) {
   }
 }
 
+sh_job *sh_job_spawn(sh_exec *ex, sh_exec *c, sh_node *n, int listed) {
+  sh_run *r = ex->run;
+  sh_job *j = mem_calloc(ex->m, 1, sizeof *j);
+  if (!j)
+    return NULL;
+  j->pid = c->pid;
+  j->ex = c;
+  j->node = n;
+  j->run = r;
+  j->next = r->jobs;
+  r->jobs = j;
+  if (listed)
+    sh_job_enter(ex, j);
+  else
+    j->owner = ex->pid; /* `wait` waits for it; `jobs` does not show it */
+  r->njobs_running++;
+  r->keep_ast = 1;
+  if (!sched_spawn(r->sc, job_fn, j)) {
+    job_fn(j);
+  }
+  return j;
+}
+
+sh_exec *sh_job_child(sh_exec *ex) {
+  sh_exec *c = sh_child(ex, 1);
+  if (!c)
+    return NULL;
+  arena_init(&c->own_ar, ex->m);
+  c->own_arena = 1;
+  c->ar = &c->own_ar;
+  return c;
+}
+
 int sh_exec_bg(sh_exec *ex, sh_node *n) {
   sh_run *r = ex->run;
   if (!sh_jobs_ok(ex, 1))
     return 126;
-  sh_exec *c = sh_child(ex, 1);
+  sh_exec *c = sh_job_child(ex);
   if (!c)
     return sh_oom(ex);
-  arena_init(&c->own_ar, ex->m);
-  c->own_arena = 1;
-  c->ar = &c->own_ar;
   /* bash's child for `cmd &` runs just that command: its failure is not
    * the ERR trap's (set -E), unlike a failure inside `{ ...; } &` */
   if (n->kind == N_SIMPLE)
@@ -491,22 +522,10 @@ int sh_exec_bg(sh_exec *ex, sh_node *n) {
     stream_unref(c->fd[0]);
     c->fd[0] = nul;
   }
-  sh_job *j = mem_calloc(ex->m, 1, sizeof *j);
+  sh_job *j = sh_job_spawn(ex, c, n, 1);
   if (!j) {
     sh_free(c);
     return sh_oom(ex);
-  }
-  j->pid = c->pid;
-  j->ex = c;
-  j->node = n;
-  j->run = r;
-  j->next = r->jobs;
-  r->jobs = j;
-  sh_job_enter(ex, j);
-  r->njobs_running++;
-  r->keep_ast = 1;
-  if (!sched_spawn(r->sc, job_fn, j)) {
-    job_fn(j);
   }
   ex->last_bg_pid = j->pid;
   return ex->status = 0;
@@ -579,74 +598,4 @@ int sh_wait_job(sh_exec *ex, int pid, int *found) {
 void sh_wait_jobs(sh_exec *ex, int pid) {
   int f;
   sh_wait_job(ex, pid, &f);
-}
-
-/* ---- process substitution files
- * ------------------------------------------------------ */
-
-typedef struct sh_procsub {
-  char path[32];
-  sh_node *body; /* >(...) to run on the file afterwards, or NULL */
-} sh_procsub;
-
-size_t sh_procsub_mark(sh_exec *ex) {
-  return ex->nprocsubs;
-}
-
-static int procsub_add(sh_exec *ex, const char *path, sh_node *body) {
-  if (ex->nprocsubs == ex->capprocsubs) {
-    size_t nc = ex->capprocsubs ? ex->capprocsubs * 2 : 4;
-    sh_procsub *np = mem_realloc(ex->m, ex->procsubs, nc * sizeof *np);
-    if (!np)
-      return sh_oom(ex);
-    ex->procsubs = np;
-    ex->capprocsubs = nc;
-  }
-  sh_procsub *p = &((sh_procsub *)ex->procsubs)[ex->nprocsubs++];
-  snprintf(p->path, sizeof p->path, "%s", path);
-  p->body = body;
-  return 0;
-}
-
-void sh_procsub_later(sh_exec *ex, sh_node *body, const char *path) {
-  procsub_add(ex, path, body);
-}
-
-void sh_procsub_cleanup_later(sh_exec *ex, const char *path) {
-  /* <(...) files: recorded with no body; >(...) were recorded already. */
-  sh_procsub *ps = ex->procsubs;
-  for (size_t i = 0; i < ex->nprocsubs; i++)
-    if (strcmp(ps[i].path, path) == 0)
-      return;
-  procsub_add(ex, path, NULL);
-}
-
-void sh_procsub_finish(sh_exec *ex, size_t mark) {
-  while (ex->nprocsubs > mark) {
-    sh_procsub *p = &((sh_procsub *)ex->procsubs)[--ex->nprocsubs];
-    vfs *v = ex->run->v;
-    if (p->body && !ex->run->bud.stop) {
-      char *data = NULL;
-      size_t len = 0;
-      if (vfs_read_file(v, "/", p->path, &data, &len) == 0) {
-        stream *in = stream_mem_reader(ex->m, &ex->run->bud, data, len, 0);
-        sh_exec *c = sh_child(ex, 0);
-        if (c && in) {
-          stream_unref(c->fd[0]);
-          c->fd[0] = in;
-          in = NULL;
-          arena_mark mk = arena_save(ex->ar);
-          run_child(c, p->body);
-          arena_release(ex->ar, mk);
-          propagate_abort(ex, c);
-        }
-        stream_unref(in);
-        sh_free(c);
-        vfs_release(v, data);
-      }
-    }
-    vfs_set_user(v, 0, 0);
-    vfs_unlink(v, "/", p->path);
-    vfs_set_user(v, VFS_DEFAULT_UID, VFS_DEFAULT_GID);
-  }
 }

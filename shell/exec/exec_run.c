@@ -4,6 +4,7 @@
  * shells (`bash -c`, `bash FILE`, executable scripts), traps, messages, and
  * the creation of a fresh top-level shell with bash's variables.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,23 +306,22 @@ void sh_run_exit_trap(sh_exec *ex) {
  * --------------------------------------------------- */
 
 int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv) {
-  char *data;
+  /* The text must outlive any function it defines: functions re-parse
+   * their own copy, so a temporary copy is enough. */
+  char *text;
   size_t len;
-  int e = vfs_read_file(ex->run->v, ex->cwd, path, &data, &len);
+  int e = sh_read_text(ex, path, &text, &len);
+  if (e == -ENOMEM)
+    return sh_oom(ex);
   if (e) {
-    sh_err(ex, "%s: %s", path, bi_strerror(-e));
+    if (!ex->run->bud.stop)
+      sh_err(ex, "%s: %s", path, bi_strerror(-e));
     return 1;
   }
   if (!sh_depth_ok(ex)) {
-    vfs_release(ex->run->v, data);
+    mem_free(ex->m, text);
     return 126;
   }
-  /* The text must outlive any function it defines: functions re-parse
-   * their own copy, so a temporary copy is enough. */
-  char *text = mem_memdup(ex->m, data, len);
-  vfs_release(ex->run->v, data);
-  if (!text)
-    return sh_oom(ex);
   sh_args *saved = NULL;
   if (argc > 0) {
     saved = ex->args;
@@ -813,8 +813,6 @@ void sh_rebind(sh_exec *ex, sh_run *r) {
 }
 
 const sh_ops sh_exec_ops = {
-    sh_cmdsub,          sh_procsub_later, sh_procsub_cleanup_later,
-    sh_eval_string,     sh_source_file,   sh_run_trap,
-    sh_run_child_shell, sh_dispatch,      sh_call_function,
-    sh_assign_one,      sh_wait_job,      sh_fill_bi_ctx,
-    sh_parse_ref};
+    sh_cmdsub,     sh_procsub,         sh_eval_string, sh_source_file,
+    sh_run_trap,   sh_run_child_shell, sh_dispatch,    sh_call_function,
+    sh_assign_one, sh_wait_job,        sh_fill_bi_ctx, sh_parse_ref};

@@ -607,25 +607,24 @@ int sh_run_child_shell(sh_exec *ex, int argc, char **argv) {
     const char *path = argv[i];
     char *data;
     size_t len;
-    int e = vfs_read_file(ex->run->v, ex->cwd, path, &data, &len);
+    int e = sh_read_text(ex, path, &data, &len);
     if (e) {
-      sh_err_noline(ex, "%s: %s", path, bi_strerror(-e));
+      if (!ex->run->bud.stop)
+        sh_err_noline(ex, "%s: %s", path, bi_strerror(-e));
       /* bash -e ends with 1 here instead of 127 */
       int st = (c->opts & O_ERREXIT) ? 1 : 127;
       sh_free(c);
       return st;
     }
     if (sh_binary_text(data, len)) {
-      vfs_release(ex->run->v, data);
+      mem_free(ex->m, data);
       sh_err_noline(ex, "%s: %s: cannot execute binary file", path, path);
       sh_free(c);
       return 126;
     }
     sh_child_script_names(c, path, argc - i - 1, argv + i + 1);
-    char *copy = mem_memdup(c->m, data, len);
-    vfs_release(ex->run->v, data);
-    st = copy ? sh_run_script(c, copy, len, 1) : 1;
-    mem_free(c->m, copy);
+    st = sh_run_script(c, data, len, 1);
+    mem_free(ex->m, data);
     return sh_child_shell_finish(ex, c, st);
   }
   set_args(c, argc - i, argv + i);

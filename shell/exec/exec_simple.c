@@ -562,6 +562,13 @@ static int svc_setvar(bi_ctx *c, const char *name, const char *value,
   return sh_setvar(ex, name, value, len, 0) ? -1 : 0;
 }
 
+static stream *svc_open_fd(bi_ctx *c, int fd) {
+  sh_exec *ex = c->sh;
+  if (fd < 0 || fd >= SH_NFD || !ex->fd[fd])
+    return NULL;
+  return stream_ref(ex->fd[fd]);
+}
+
 static int64_t svc_now(bi_ctx *c) {
   return sh_now_ns(c->sh);
 }
@@ -592,6 +599,7 @@ void sh_fill_bi_ctx(sh_exec *ex, bi_ctx *c, int argc, char **argv) {
   c->run_argv_env = svc_run_argv_env;
   c->setvar = svc_setvar;
   c->now_ns = svc_now;
+  c->open_fd = svc_open_fd;
   c->random = svc_random;
 }
 

@@ -416,31 +416,31 @@ static void cmdsub_trim(buf *b) {
 
 static int expand_parts(fb *f, sh_part *parts, size_t n, int in_dq);
 
-/* Process substitution: run the command to completion into a file under
- * /dev/fd (the name bash shows), or, for >(...), arrange to run it on the
- * file once the command is done. */
+/* Process substitution: the command runs alongside, on a pipe that this
+ * shell holds open as /dev/fd/N; the word is that name. */
 static int procsub(fb *f, sh_part *p) {
   sh_exec *ex = f->ex;
   char path[64];
-  int fdn = 63 - (ex->run->procsub_seq++ % 50);
-  snprintf(path, sizeof path, "/dev/fd/%d", fdn);
-  vfs *v = ex->run->v;
-  vfs_set_user(v, 0, 0);
-  vfs_mkdir_p(v, "/", "/dev/fd", 0777);
-  vfs_chmod(v, "/", "/dev/fd", 01777);
-  vfs_set_user(v, VFS_DEFAULT_UID, VFS_DEFAULT_GID);
-  if (p->dir == '<') {
-    buf out;
-    buf_init(&out, ex->m);
-    if (p->u.cmdsub.body)
-      sh_reenter(ex)->cmdsub(ex, p->u.cmdsub.body, &out);
-    vfs_write_file(v, "/", path, out.data ? out.data : "", out.len, 0666);
-    buf_free(&out);
-  } else {
-    vfs_write_file(v, "/", path, "", 0, 0666);
-    sh_reenter(ex)->procsub_later(ex, p->u.cmdsub.body, path);
+  stream *src = NULL;
+  sh_redir *cat = p->dir == '<' ? cat_redir(p->u.cmdsub.body) : NULL;
+  if (cat) {
+    /* <(< file), as $(< file): the file itself, no command */
+    size_t tl;
+    char *name = sh_expand_str(ex, cat->target, &tl);
+    if (!name)
+      return -1;
+    int err = 0;
+    src = sh_open_stream(ex, name, O_RDONLY, &err);
+    if (!src) {
+      sh_err(ex, "%s: %s", name, bi_strerror(err));
+      src = stream_null(ex->m, &ex->run->bud);
+      if (!src)
+        return sh_oom(ex), -1;
+    }
   }
-  sh_reenter(ex)->procsub_cleanup_later(ex, path);
+  if (sh_reenter(ex)->procsub(ex, p->u.cmdsub.body, p->dir, src, path,
+                              sizeof path))
+    return -1;
   fb_add(f, path, strlen(path), 1);
   return 0;
 }

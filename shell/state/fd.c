@@ -115,3 +115,49 @@ stream *sh_open_stream(sh_exec *ex, const char *path, int flags, int *err) {
   }
   return s;
 }
+
+int sh_read_text(sh_exec *ex, const char *path, char **text, size_t *len) {
+  *text = NULL;
+  *len = 0;
+  if (strncmp(path, "/dev/fd/", 8) == 0) {
+    char *e;
+    long k = strtol(path + 8, &e, 10);
+    if (path[8] && !*e && k > 2 && k < SH_NFD && ex->fd[k]) {
+      buf b;
+      buf_init(&b, ex->m);
+      char chunk[4096];
+      long n;
+      size_t max = (size_t)ex->run->bud.lim.max_string_bytes;
+      while ((n = stream_read(ex->fd[k], chunk, sizeof chunk)) > 0) {
+        if (b.len + (size_t)n > max) {
+          budget_set_stop(&ex->run->bud, BUDGET_STRING, max);
+          n = -1;
+          break;
+        }
+        if (buf_append(&b, chunk, (size_t)n))
+          break;
+      }
+      if (n < 0 || buf_putc(&b, 0)) {
+        int err = n < 0 ? ex->fd[k]->err : ENOMEM;
+        buf_free(&b);
+        return -(err ? err : EIO);
+      }
+      *len = b.len - 1;
+      *text = b.data; /* the buffer's block, ours now */
+      return 0;
+    }
+  }
+  char *data;
+  size_t n;
+  int e = vfs_read_file(ex->run->v, ex->cwd, path, &data, &n);
+  if (e)
+    return e;
+  *text = mem_alloc(ex->m, n + 1);
+  if (*text) {
+    memcpy(*text, data, n);
+    (*text)[n] = 0;
+    *len = n;
+  }
+  vfs_release(ex->run->v, data);
+  return *text ? 0 : -ENOMEM;
+}

@@ -1130,6 +1130,12 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
        * the word (${x:-{a}b} is "{a" then "b}"). */
       if (sq) {
         /* inside '...' of "${x-'...'}" */
+      } else if (mode == WM_BRACE && !dq && (c == '<' || c == '>') &&
+                 sh_peekc_at(p, 1) == '(') {
+        /* ${x:-<(cmd)}: a process substitution, as in a plain word */
+        lex_cmdsub(p, b, 2, WP_PROCSUB, (char)c);
+        at_start = 0;
+        continue;
       } else if (c == '}') {
         goto done;
       } else if (c == '/' && mode == WM_SLASH) {

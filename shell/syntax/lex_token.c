@@ -404,8 +404,10 @@ static void lex_token(sh_parser *p, sh_tok *t, int mode) {
     t->w->src_len = 1;
     return;
   } else if ((mode & LX_COND) &&
-             (c == '<' || c == '>' || (c == '(' && c1 != '(') || c == ')' ||
-              (c == '&' && c1 == '&') || (c == '|' && c1 == '|'))) {
+             /* <( and >( start a process substitution, as outside [[ ]] */
+             ((c == '<' && c1 != '(') || (c == '>' && c1 != '(') ||
+              (c == '(' && c1 != '(') || c == ')' || (c == '&' && c1 == '&') ||
+              (c == '|' && c1 == '|'))) {
     sh_getc(p);
     if (c == '&' || c == '|')
       sh_getc(p);
