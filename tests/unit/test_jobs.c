@@ -109,6 +109,12 @@ static void test_job_table(void **st) {
   check("sleep 5 | cat & kill %%; wait; echo done", "done\n", 0);
   check("(while :; do :; done) & sleep 0.05; kill %1; wait %1; echo $?",
         "143\n", 0);
+  /* commands that never wait still let the script run to its kill */
+  check("cat /dev/zero > /dev/null & sleep 0.05; kill %1; wait %1; echo $?",
+        "143\n", 0);
+  check("awk 'BEGIN{while(1);}' & sleep 0.05; kill %1; wait %1; echo $?",
+        "143\n", 0);
+  check("sed ':a;ba' <<<x & sleep 0.05; kill %1; wait %1; echo $?", "143\n", 0);
   check_err("kill %1; echo $?; wait %2; echo $?; jobs %3; echo $?",
             "1\n127\n1\n",
             "bash: line 1: kill: %1: no such job\n"
