@@ -163,6 +163,21 @@ static sh_assign *list_arg(sh_exec *ex, const char *arg) {
   return nd->u.simple.assigns;
 }
 
+/* declare -p NAME and its kin: v as a declaration, or "not found". */
+static int print_named(sh_exec *ex, const char *me, const char *name,
+                       sh_var *v) {
+  if (!v) {
+    sh_builtin_err(ex, me, "%s: not found", name);
+    return 1;
+  }
+  buf b;
+  buf_init(&b, ex->m);
+  sh_print_var(ex, &b, v, 1);
+  sh_out(ex, b.data, b.len);
+  buf_free(&b);
+  return 0;
+}
+
 /* Common engine: mode 0 declare, 1 local, 2 export, 3 readonly. */
 static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
   const char *me = argv[0];
@@ -289,16 +304,8 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       sh_var *v = fs ? sh_map_get(&fs->map, name) : NULL;
       if (v)
         v = sh_var_find_raw(ex, name, NULL);
-      if (!v) {
-        sh_builtin_err(ex, me, "%s: not found", name);
+      if (print_named(ex, me, name, v))
         st = 1;
-        continue;
-      }
-      buf b;
-      buf_init(&b, ex->m);
-      sh_print_var(ex, &b, v, 1);
-      sh_out(ex, b.data, b.len);
-      buf_free(&b);
       continue;
     }
     if (print && mode < 2) {
@@ -307,16 +314,8 @@ static int declare_common(sh_exec *ex, int argc, char **argv, int mode) {
       sh_var *sv = v ? NULL : sh_special_array(ex, name);
       if (!v && sv)
         v = sv;
-      if (!v || (v->flags & V_TOMB)) {
-        sh_builtin_err(ex, me, "%s: not found", name);
+      if (print_named(ex, me, name, v && !(v->flags & V_TOMB) ? v : NULL))
         st = 1;
-        continue;
-      }
-      buf b;
-      buf_init(&b, ex->m);
-      sh_print_var(ex, &b, v, 1);
-      sh_out(ex, b.data, b.len);
-      buf_free(&b);
       continue;
     }
     char *br = strchr(name, '[');

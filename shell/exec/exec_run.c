@@ -391,14 +391,10 @@ static const char *child_cwd(sh_exec *ex, char **env) {
   return res;
 }
 
-static sh_exec *child_shell(sh_exec *ex) {
-  if (!sh_depth_ok(ex))
-    return NULL;
-  char **env = sh_environ(ex, ex->ar);
-  sh_exec *c = sh_new_root(ex->run, child_cwd(ex, env),
-                           (const char *const *)env, NULL, 1);
-  if (!c)
-    return NULL;
+/* What a new shell process (bash, sh, env running one) takes from the
+ * shell that starts it: its open descriptors and resource limits, the call
+ * depths counted against the limit, and a process id of its own. */
+static void inherit_process(sh_exec *ex, sh_exec *c) {
   for (int i = 0; i < SH_NFD; i++) {
     stream_unref(c->fd[i]);
     c->fd[i] = stream_ref(ex->fd[i]);
@@ -415,6 +411,17 @@ static sh_exec *child_shell(sh_exec *ex) {
   c->is_stage = 1;
   c->pid = ++ex->run->next_pid;
   c->shell_pid = c->pid; /* a new shell process: its own $$ */
+}
+
+static sh_exec *child_shell(sh_exec *ex) {
+  if (!sh_depth_ok(ex))
+    return NULL;
+  char **env = sh_environ(ex, ex->ar);
+  sh_exec *c = sh_new_root(ex->run, child_cwd(ex, env),
+                           (const char *const *)env, NULL, 1);
+  if (!c)
+    return NULL;
+  inherit_process(ex, c);
   /* SHLVL goes up by one */
   const char *lvl = sh_getvar(c, "SHLVL");
   char t[16];
@@ -504,21 +511,7 @@ sh_exec *sh_env_child_new(sh_exec *ex, char **env, const char *cwd) {
                            (const char *const *)env, NULL, 1);
   if (!c)
     return NULL;
-  for (int i = 0; i < SH_NFD; i++) {
-    stream_unref(c->fd[i]);
-    c->fd[i] = stream_ref(ex->fd[i]);
-  }
-  memcpy(c->ulim, ex->ulim, sizeof c->ulim);
-  c->ulim_set = ex->ulim_set;
-  c->func_depth = ex->func_depth;
-  c->source_depth = ex->source_depth + 1;
-  c->func_base = c->func_depth;
-  c->source_base = c->source_depth;
-  c->trap_depth = ex->trap_depth;
-  c->in_subshell = ex->in_subshell;
-  c->is_stage = 1;
-  c->pid = ++ex->run->next_pid;
-  c->shell_pid = c->pid; /* a new shell process: its own $$ */
+  inherit_process(ex, c);
   /* A fresh shell exports PWD; a program gets only what env handed it. */
   int has_pwd = 0;
   for (size_t i = 0; env && env[i]; i++)

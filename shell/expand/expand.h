@@ -56,4 +56,9 @@ char *sh_prompt_expand(sh_exec *ex, const char *s, size_t n, size_t *outlen);
 size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
                        size_t **lens);
 
+/* The parameter of "${" t "}" when t is one plain name[subscript]
+ * (expand_ref.c), or NULL: text that does not parse back as exactly that
+ * (closing the brace early, say) is not a subscripted name. */
+sh_param *sh_subscripted_param(sh_exec *ex, const char *t, size_t tl);
+
 #endif

@@ -804,41 +804,6 @@ static int keys_of(sh_exec *ex, sh_var *var, pval *v) {
   return 0;
 }
 
-/* "name[sub]" text from an indirection: bash expands the subscript as it
- * would in ${name[sub]} ($(...), ${...}, quotes), so parse it as exactly
- * that. Anything that does not come back as one plain ${name[sub]} (text
- * that tries to close the brace early, say) is a bad substitution. Rare, so
- * the parse costs nothing on common paths. */
-static sh_param *parse_subscripted(sh_exec *ex, const char *t, size_t tl) {
-  char *src = arena_alloc(ex->ar, tl + 4);
-  if (!src)
-    return NULL;
-  memcpy(src, "${", 2);
-  memcpy(src + 2, t, tl);
-  memcpy(src + 2 + tl, "}", 2);
-  sh_node *n = NULL;
-  const char *err = NULL;
-  int line = 0;
-  if (sh_parse_all(ex->ar, src, tl + 3, NULL, &n, &err, &line) || !n)
-    return NULL;
-  if (n->kind == N_LIST) {
-    if (n->u.list.nitems != 1 || n->u.list.items[0].async)
-      return NULL;
-    n = n->u.list.items[0].node;
-  }
-  if (!n || n->kind != N_SIMPLE || n->redirs || n->u.simple.assigns ||
-      n->u.simple.nwords != 1)
-    return NULL;
-  sh_word *w = n->u.simple.words[0];
-  if (w->nparts != 1 || w->parts[0].kind != WP_PARAM)
-    return NULL;
-  sh_param *r = &w->parts[0].u.param;
-  if (r->bad || r->op != PO_PLAIN || r->sub != PS_NONE || !r->name ||
-      (!r->index && !r->index_at))
-    return NULL;
-  return r;
-}
-
 /* Resolve the text t of an indirection (${!x} where x holds t): *tp
  * becomes the parameter it names (for assignment and messages) and v its
  * value. */
@@ -858,7 +823,7 @@ static int indirect_target(sh_exec *ex, sh_param *p, const char *t, pval *v,
   }
   const char *br = memchr(t, '[', tl);
   if (br && br > t && t[tl - 1] == ']' && sh_valid_name(t, (size_t)(br - t))) {
-    sh_param *r = parse_subscripted(ex, t, tl);
+    sh_param *r = sh_subscripted_param(ex, t, tl);
     if (!r)
       return bad_subst(ex, p);
     tp->name = r->name;

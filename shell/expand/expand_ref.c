@@ -11,10 +11,11 @@
 #include "shell/sh.h"
 #include "shell/syntax/parse.h"
 
-/* The sh_param of "${name[sub]}", or NULL when the text does not parse
- * back as one plain subscripted parameter (it tries to close the brace
- * early, say). */
-static sh_param *subscripted_param(sh_exec *ex, const char *t, size_t tl) {
+/* "name[sub]" as text (an indirection's value, unset 'a[$k]'): bash
+ * expands the subscript as it would in ${name[sub]} ($(...), ${...},
+ * quotes), so it is parsed as exactly that. Rare, so the parse costs
+ * nothing on common paths. */
+sh_param *sh_subscripted_param(sh_exec *ex, const char *t, size_t tl) {
   char *src = arena_alloc(ex->ar, tl + 4);
   if (!src)
     return NULL;
@@ -65,7 +66,7 @@ int sh_parse_ref(sh_exec *ex, const char *t, size_t tl, sh_ref *r) {
     r->at = *in == '@' ? 1 : 2;
     return 0;
   }
-  sh_param *p = subscripted_param(ex, t, tl);
+  sh_param *p = sh_subscripted_param(ex, t, tl);
   if (!p)
     return 1;
   if (p->index_at) {
