@@ -417,6 +417,13 @@ int sh_hist_expand(sh_exec *ex, const char *line, size_t len, buf *out,
     buf_free(&word);
     p = q;
     changed = 1;
+    /* each line can hold the last one twice (`!! !!`): a few dozen lines
+     * would reach any memory, so the line is held to the string limit */
+    budget *bud = &ex->run->bud;
+    if (out->len > bud->lim.max_string_bytes)
+      budget_set_stop(bud, BUDGET_STRING, bud->lim.max_string_bytes);
+    if (budget_poll(bud))
+      return -1;
   }
   if (out->oom)
     return sh_oom(ex), -1;
