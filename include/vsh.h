@@ -287,9 +287,28 @@ VSH_API void vsh_cancel_free(vsh_cancel *c);
  * (fd 1) or stderr (fd 2), in order, while it runs. */
 typedef void (*vsh_output_fn)(void *ud, int fd, const void *data, size_t len);
 
+/* Streaming input: fill buf with up to len bytes of the script's stdin and
+ * return how many (at least 1), 0 at its end, VSH_INPUT_AGAIN when nothing
+ * is there yet (called again soon; meanwhile the exec's deadline, limits and
+ * cancel token are checked), or -1 on an error (the reading command sees
+ * EIO). It is called on the exec's thread when a command reads, with the
+ * sandbox let go (other threads may use it; the callback must not call into
+ * it). A callback that waits should wait briefly (say 50 ms) and return
+ * VSH_INPUT_AGAIN, so that a deadline or a cancel ends the exec promptly. */
+typedef long (*vsh_input_fn)(void *ud, void *buf, size_t len);
+#define VSH_INPUT_AGAIN (-2L)
+
 enum {
   VSH_EXEC_REPLACE_ENV = 1u << 0, /* env replaces the base environment */
-  VSH_EXEC_NO_CAPTURE = 1u << 1   /* with on_output: do not also collect */
+  VSH_EXEC_NO_CAPTURE = 1u << 1,  /* with on_output: do not also collect */
+  /* the script is the text of the file argv0 names: messages read
+   * "argv0: line N: ..." as when bash runs a script file, not "-c" ones */
+  VSH_EXEC_SCRIPT_FILE = 1u << 2,
+  /* an interactive shell (a prompt over a session): a syntax error is
+   * reported without ending it, and $- holds i; the setting stays with the
+   * session. Lines are not added to the history by themselves: a prompt
+   * adds what the user typed (`history -s`). */
+  VSH_EXEC_INTERACTIVE = 1u << 3
 };
 
 typedef struct vsh_exec_opts {
@@ -305,6 +324,9 @@ typedef struct vsh_exec_opts {
   vsh_output_fn on_output;
   void *output_ud;
   const char *argv0; /* $0; NULL: "bash" */
+  /* stdin read as the script reads it, instead of stdin_data */
+  vsh_input_fn stdin_fn;
+  void *stdin_ud;
 } vsh_exec_opts;
 
 enum {
