@@ -72,6 +72,9 @@ vsh_status api_fs_fail(vsh_sandbox *sb, int rc, const char *what,
 void api_lock(vsh_sandbox *sb);
 void api_unlock(vsh_sandbox *sb);
 char *api_strdup_out(const char *s, size_t n); /* malloc'd copy */
+/* VSH_OK, or VSH_FS (res cleared) when opts->cwd is not a directory. */
+vsh_status api_exec_cwd_check(vsh_sandbox *sb, const vsh_exec_opts *o,
+                              vsh_result *res);
 /* The hooks every sh_run of a sandbox gets (host_ud: the sandbox). */
 extern const sh_host api_host;
 /* Runs a host command for the shell (cmd.c). */
