@@ -586,7 +586,10 @@ struct vsh_driver {
 
 /* The isolate driver: a vsh sandbox behind the vtable (takes ownership). */
 VSH_API vsh_driver *vsh_driver_isolate(vsh_sandbox *sb);
-/* The local driver: a host directory and host /bin/sh processes. */
+/* The local driver: a host directory and host processes, run by bash from
+ * the host's PATH (/bin/sh when there is none). Output beyond 64 MiB ends
+ * the process group; the exec then resolves with status 126 and the
+ * isolate's "output bytes limit exceeded" note. */
 VSH_API vsh_driver *vsh_driver_local(const char *root_dir,
                                      const char *const *extra_env);
 

@@ -10,6 +10,7 @@
 #define VSH_API_DRIVER_DRV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vsh.h"
 
@@ -67,6 +68,10 @@ typedef struct drv_mkdir_ops {
  * returned as is. abs is modified during the call and restored. 0 or an
  * errno value. */
 int drv_mkdir_p(char *abs, const drv_mkdir_ops *ops, void *ctx);
+
+/* Append the note a timeout leaves on stderr, worded as the interpreter's
+ * own ("vsh: timeout: deadline of N ms exceeded"); 0 or -1. */
+int drv_result_timeout_note(vsh_result *res, int64_t ms);
 
 /* Append a note line to a result's stderr (malloc'd buffers); 0 or -1. */
 int drv_result_append_err(vsh_result *res, const char *note);

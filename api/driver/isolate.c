@@ -193,10 +193,7 @@ static int iso_exec(vsh_driver *d, const char *command,
     /* The interpreter may already have written a note; one is enough. */
     if (!res->err ||
         (!strstr(res->err, "timed out") && !strstr(res->err, "timeout"))) {
-      char note[96];
-      snprintf(note, sizeof note, "vsh: command timed out after %lld ms",
-               (long long)o->timeout_ms);
-      drv_result_append_err(res, note);
+      drv_result_timeout_note(res, o->timeout_ms);
     }
   }
   return 0;

@@ -1,6 +1,6 @@
 /*
  * local.c - the local driver: the same operations against a host directory,
- * and commands run by the host's /bin/sh.
+ * and commands run by the host's bash (its /bin/sh when it has none).
  *
  * Containment. Every virtual path is normalised lexically (so `..` cannot
  * climb out) and then opened relative to a descriptor of the root with
@@ -48,7 +48,9 @@ typedef struct drv_local {
   int rootfd; /* O_PATH descriptor of the root */
   char **env; /* base environment, "K=V" each malloc'd, NULL-terminated */
   size_t nenv;
-  int no_openat2; /* set once openat2 turned out to be unavailable */
+  int no_openat2;  /* set once openat2 turned out to be unavailable */
+  char *shell;     /* absolute path of the shell commands run in */
+  char *shell_err; /* what the child writes when it cannot exec it */
 } drv_local;
 
 static drv_local *L(vsh_driver *d) {
@@ -614,7 +616,7 @@ static int loc_exec(vsh_driver *d, const char *command,
     outp[i] = above_stdio(outp[i]);
     errp[i] = above_stdio(errp[i]);
   }
-  char *const argv[] = {"sh", "-c", (char *)command, NULL};
+  char *const argv[] = {l->shell, "-c", (char *)command, NULL};
 
   pid_t pid = fork();
   if (pid == 0) {
@@ -636,9 +638,8 @@ static int loc_exec(vsh_driver *d, const char *command,
     sigset_t all;
     sigemptyset(&all);
     sigprocmask(SIG_SETMASK, &all, NULL);
-    execve("/bin/sh", argv, (char *const *)envp);
-    static const char msg[] = "sh: cannot execute /bin/sh\n";
-    ssize_t ignored = write(2, msg, sizeof msg - 1);
+    execve(l->shell, argv, (char *const *)envp);
+    ssize_t ignored = write(2, l->shell_err, strlen(l->shell_err));
     (void)ignored;
     _exit(127);
   }
@@ -652,7 +653,7 @@ static int loc_exec(vsh_driver *d, const char *command,
     close(outp[0]);
     close(errp[0]);
     return drv_fail(err, VSH_DRV_ERRNO, fork_errno,
-                    "exec failed: cannot start /bin/sh: %s",
+                    "exec failed: cannot start %s: %s", l->shell,
                     strerror(fork_errno));
   }
   /* Also from the parent, so the group exists before we may signal it. */
@@ -749,12 +750,14 @@ static int loc_exec(vsh_driver *d, const char *command,
       }
       if (ending != END_NONE)
         continue; /* draining a command we are ending: discard */
-      total += (size_t)r;
-      if (total > DRV_OUTPUT_CAP) {
+      /* Keep output up to the cap exactly, as the isolate does. */
+      size_t keep = (size_t)r;
+      if (keep > DRV_OUTPUT_CAP - total) {
+        keep = DRV_OUTPUT_CAP - total;
         ending = END_OVERFLOW;
-        continue;
       }
-      if (outbuf_add(i == 0 ? &bo : &be, chunk, (size_t)r) != 0)
+      total += keep;
+      if (outbuf_add(i == 0 ? &bo : &be, chunk, keep) != 0)
         ending = END_NOMEM;
     }
   }
@@ -772,19 +775,14 @@ static int loc_exec(vsh_driver *d, const char *command,
   if (pidfd >= 0)
     close(pidfd);
 
-  if (ending == END_ABORT || ending == END_OVERFLOW || ending == END_NOMEM) {
+  if (ending == END_ABORT || ending == END_NOMEM) {
     free(bo.p);
     free(be.p);
     if (ending == END_ABORT)
       return drv_fail_abort(err);
-    if (ending == END_NOMEM)
-      return drv_fail(err, VSH_DRV_ERRNO, ENOMEM,
-                      "exec failed: out of memory collecting the output of "
-                      "the command; it was killed");
-    return drv_fail(err, VSH_DRV_ERRNO, ENOBUFS,
-                    "exec failed: the command wrote more than %zu MiB of "
-                    "output; it and its process group were killed",
-                    DRV_OUTPUT_CAP >> 20);
+    return drv_fail(err, VSH_DRV_ERRNO, ENOMEM,
+                    "exec failed: out of memory collecting the output of "
+                    "the command; it was killed");
   }
   res->out = outbuf_take(&bo, &res->out_len);
   res->err = outbuf_take(&be, &res->err_len);
@@ -796,10 +794,15 @@ static int loc_exec(vsh_driver *d, const char *command,
   if (ending == END_TIMEOUT) {
     res->status = 124;
     res->flags |= VSH_RESULT_TIMED_OUT;
-    char note[128];
-    snprintf(note, sizeof note,
-             "vsh: command timed out after %lld ms and was terminated",
-             (long long)o->timeout_ms);
+    drv_result_timeout_note(res, o->timeout_ms);
+  } else if (ending == END_OVERFLOW) {
+    /* A command that ran: a result (the contract rejects only for abort
+     * and transport), with the status and note of the isolate's limit. */
+    res->status = 126;
+    res->flags |= VSH_RESULT_LIMIT | VSH_RESULT_OUTPUT_TRUNCATED;
+    char note[96];
+    snprintf(note, sizeof note, "vsh: output bytes limit exceeded (%zu)",
+             DRV_OUTPUT_CAP);
     drv_result_append_err(res, note);
   } else if (WIFEXITED(wstatus)) {
     res->status = WEXITSTATUS(wstatus);
@@ -822,9 +825,37 @@ static void loc_destroy(vsh_driver *d) {
     return;
   drv_local *l = L(d);
   free_env(l->env, l->nenv);
+  free(l->shell);
+  free(l->shell_err);
   if (l->rootfd >= 0)
     close(l->rootfd);
   free(l);
+}
+
+/* The shell: bash from the host's PATH, as Flue's local sandbox prefers it
+ * (models write bashisms such as [[ ]] and pipefail, which dash refuses),
+ * else /bin/sh. Only absolute PATH entries count. malloc'd, or NULL. */
+static char *find_shell(void) {
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    size_t n = strcspn(path, ":");
+    if (n > 0 && path[0] == '/') {
+      char *cand = malloc(n + sizeof "/bash");
+      if (!cand)
+        return NULL;
+      memcpy(cand, path, n);
+      memcpy(cand + n, "/bash", sizeof "/bash");
+      struct stat st;
+      if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+          access(cand, X_OK) == 0)
+        return cand;
+      free(cand);
+    }
+    path += n;
+    if (*path == ':')
+      path++;
+  }
+  return strdup("/bin/sh");
 }
 
 /* Set (or with value "unset", remove) one "K=V" in the base environment. */
@@ -892,6 +923,12 @@ vsh_driver *vsh_driver_local(const char *root_dir,
         goto fail;
   if (!l->env && !(l->env = calloc(1, sizeof *l->env)))
     goto fail;
+  if (!(l->shell = find_shell()))
+    goto fail;
+  size_t en = strlen(l->shell) + sizeof "vsh: cannot execute \n";
+  if (!(l->shell_err = malloc(en)))
+    goto fail;
+  snprintf(l->shell_err, en, "vsh: cannot execute %s\n", l->shell);
 
   vsh_driver *d = &l->base;
   d->self = l;

@@ -155,6 +155,13 @@ int drv_result_append_err(vsh_result *res, const char *note) {
   return 0;
 }
 
+int drv_result_timeout_note(vsh_result *res, int64_t ms) {
+  char note[80];
+  snprintf(note, sizeof note, "vsh: timeout: deadline of %lld ms exceeded",
+           (long long)ms);
+  return drv_result_append_err(res, note);
+}
+
 /* ------------------------------------------------------------ resolution */
 
 /* Append the segments of p to out (which holds an absolute, normalised path
