@@ -430,6 +430,9 @@ vsh_status vsh_exec_n(vsh_sandbox *sb, const char *script, size_t script_len,
                       const vsh_exec_opts *opts, vsh_result *res) {
   if (!sb || !res || (!script && script_len))
     return VSH_MISUSE;
+  vsh_status cs = api_exec_cwd_check(sb, opts, res);
+  if (cs != VSH_OK)
+    return cs;
   api_lock(sb);
   sh_run r;
   vsh_status st =
@@ -509,6 +512,9 @@ vsh_status vsh_session_exec(vsh_session *s, const char *script, size_t len,
   if (!s || !res || (!script && len))
     return VSH_MISUSE;
   vsh_sandbox *sb = s->sb;
+  vsh_status cs = api_exec_cwd_check(sb, opts, res);
+  if (cs != VSH_OK)
+    return cs;
   api_lock(sb);
   if (s->exited) {
     memset(res, 0, sizeof *res);

@@ -312,7 +312,9 @@ enum {
 };
 
 typedef struct vsh_exec_opts {
-  const char *cwd;        /* NULL: the sandbox cwd */
+  /* NULL: the sandbox cwd. Must name a directory: otherwise the call fails
+   * with VSH_FS and chdir's errno (ENOENT, ENOTDIR) before anything runs. */
+  const char *cwd;
   const char *const *env; /* "K=V" layered over the base env */
   unsigned flags;         /* VSH_EXEC_* */
   const void *stdin_data;
@@ -560,6 +562,11 @@ typedef struct vsh_drv_err {
 } vsh_drv_err;
 
 typedef struct vsh_drv_exec_opts {
+  /* NULL: the driver's default (isolate: the sandbox cwd; local: its
+   * root). Normalised lexically, then it must be a directory, or exec fails
+   * with ENOENT/ENOTDIR naming chdir and nothing runs. $PWD is its physical
+   * path (symlinks resolved), as for a host process started there; for the
+   * local driver that is the host path. */
   const char *cwd;
   const char *const *env; /* "K=V" layered; value "unset" removes a key */
   int64_t timeout_ms;     /* 0: none */
@@ -572,6 +579,10 @@ enum {
   VSH_DRV_HAS_MTIME = 1u << 2
 };
 
+/* size is reported for directories too, as the sandbox's own `stat -c %s`
+ * prints it: the local driver gives the host file system's figure (4096
+ * per block on ext4, 40 plus the entries on tmpfs), the isolate its VFS's
+ * (4096 for every directory). */
 typedef struct vsh_drv_stat {
   int is_file, is_directory, is_symlink;
   uint64_t size;
@@ -604,11 +615,23 @@ struct vsh_driver {
   void (*destroy)(vsh_driver *d);
 };
 /* Every operation returns 0 on success and -1 with *err filled. exec
- * succeeds whatever the exit code; it fails only for abort or transport. */
+ * succeeds whatever the exit code; it fails only for abort, transport or a
+ * cwd that is not a directory.
+ *
+ * Both drivers follow Node's fs (the contract's reference) where it
+ * speaks: paths are normalised lexically first (relative ones against the
+ * driver's default cwd); "" names nothing (exists is false, the others
+ * ENOENT, rm with force succeeds); mkdir -p through a dangling symlink is
+ * ENOENT and through a file ENOTDIR; rm of a directory without recursive is
+ * EISDIR (empty or not, force or not), force ignores ENOENT only, and the
+ * root cannot be removed (EBUSY). */
 
 /* The isolate driver: a vsh sandbox behind the vtable (takes ownership). */
 VSH_API vsh_driver *vsh_driver_isolate(vsh_sandbox *sb);
-/* The local driver: a host directory and host /bin/sh processes. */
+/* The local driver: a host directory and host processes, run by bash from
+ * the host's PATH (/bin/sh when there is none). Output beyond 64 MiB ends
+ * the process group; the exec then resolves with status 126 and the
+ * isolate's "output bytes limit exceeded" note. */
 VSH_API vsh_driver *vsh_driver_local(const char *root_dir,
                                      const char *const *extra_env);
 
