@@ -471,3 +471,51 @@ def test_context_manager_closes():
     with vsh.Sandbox() as s:
         pass
     assert s.closed
+
+
+def test_exec_limits_end_hostile_scripts():
+    lim = {"max_output_bytes": 1000, "max_memory": 64 << 20}
+    with vsh.Sandbox(limits=lim) as s:
+        r = s.exec("yes | head -c 100000")
+        assert r.exit_code == 126 and b"output bytes limit" in r.stderr
+        r = s.exec("x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done")
+        assert r.exit_code == 126 and b"memory limit" in r.stderr
+        assert s.exec("echo fine").stdout == b"fine\n"
+
+
+def test_threads_share_one_sandbox(sb):
+    errors = []
+
+    def worker(n):
+        try:
+            for i in range(10):
+                data = bytes([n]) * (i + 1) + ALL_BYTES
+                sb.write_file(f"t{n}/f{i}", data)
+                assert sb.read_file(f"t{n}/f{i}") == data
+                r = sb.exec(f"wc -c < t{n}/f{i}")
+                assert r.stdout == b"%d\n" % len(data)
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    ts = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert errors == []
+    assert sb.ls() == ["t0", "t1", "t2", "t3"]
+
+
+def test_sandboxes_in_parallel_threads():
+    out = {}
+
+    def worker(n):
+        with vsh.Sandbox(workspace_root=f"/ws{n}") as s:
+            out[n] = s.exec("pwd; echo $(( $(seq 3 | paste -sd+) ))").stdout
+
+    ts = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert out == {n: b"/ws%d\n6\n" % n for n in range(4)}
