@@ -348,13 +348,15 @@ class Sandbox:
                                          os.strerror(_errno.ENOTDIR), cwd_full)
             st = self._lib.vsh_exec_n(h, script, len(script), ctypes.byref(opts),
                                       ctypes.byref(res))
-            if st not in (L.OK, L.ABORT):
-                self._raise(h, st)
-            out = ctypes.string_at(res.out, res.out_len) if res.out else b""
-            err = ctypes.string_at(res.err, res.err_len) if res.err else b""
-            result = ExecResult(out, err, res.status)
-            flags = res.flags
-            self._lib.vsh_result_free(ctypes.byref(res))
+            try:
+                if st not in (L.OK, L.ABORT):
+                    self._raise(h, st)
+                out = ctypes.string_at(res.out, res.out_len) if res.out else b""
+                err = ctypes.string_at(res.err, res.err_len) if res.err else b""
+                result = ExecResult(out, err, res.status)
+                flags = res.flags
+            finally:
+                self._lib.vsh_result_free(ctypes.byref(res))
         finally:
             self._leave()
         if st == L.ABORT or flags & L.RESULT_CANCELLED:
