@@ -519,3 +519,14 @@ def test_sandboxes_in_parallel_threads():
     for t in ts:
         t.join()
     assert out == {n: b"/ws%d\n6\n" % n for n in range(4)}
+
+
+def test_persist_hydrate_long_and_unicode_names(sb):
+    deep = "/".join(["segment%02d" % i for i in range(20)])  # 219 bytes
+    sb.write_file(f"{deep}/f\u00e9\u2603.txt", "deep")
+    sb.exec(f"ln -s {'../' * 19}x {deep}/up")
+    data = sb.persist_workspace()
+    with vsh.Sandbox() as other:
+        other.hydrate_workspace(data)
+        assert other.read_file(f"{deep}/f\u00e9\u2603.txt") == b"deep"
+        assert other.exec(f"readlink {deep}/up").stdout == ("../" * 19 + "x\n").encode()
