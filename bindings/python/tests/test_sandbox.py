@@ -530,3 +530,16 @@ def test_persist_hydrate_long_and_unicode_names(sb):
         other.hydrate_workspace(data)
         assert other.read_file(f"{deep}/f\u00e9\u2603.txt") == b"deep"
         assert other.exec(f"readlink {deep}/up").stdout == ("../" * 19 + "x\n").encode()
+
+
+def test_absolute_symlink_persists_but_does_not_hydrate(sb):
+    # persist keeps every symlink as written; the workspace rules refuse an
+    # absolute target when the archive comes back
+    sb.exec("ln -s /usr/bin/env tool")
+    data = sb.persist_workspace()
+    with vsh.Sandbox() as other:
+        with pytest.raises(vsh.ArchiveError) as ei:
+            other.hydrate_workspace(data)
+        assert ei.value.member == "./tool"
+        assert "absolute" in str(ei.value)
+        assert other.ls() == []
