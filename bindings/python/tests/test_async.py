@@ -114,3 +114,18 @@ def test_async_persist_hydrate_snapshot_fork():
                 await b.hydrate_workspace(b"junk" * 300)
 
     run(main())
+
+
+def test_async_file_calls_while_exec_runs():
+    async def main():
+        async with vsh.AsyncSandbox() as sb:
+            await sb.write_file("f", ALL_BYTES)
+            long = asyncio.create_task(sb.exec("sleep 0.5; cat f | wc -c"))
+            await asyncio.sleep(0.1)
+            assert not long.done()
+            assert await sb.read_file("f") == ALL_BYTES
+            await sb.write_file("g", "during")
+            assert (await long).stdout == b"256\n"
+            assert await sb.read_file("g") == b"during"
+
+    run(main())
