@@ -232,7 +232,11 @@ enum {
 typedef struct vsh_config {
   const vsh_file_init *files;
   size_t nfiles;
-  const char *cwd;        /* default /home/user */
+  /* Initial working directory, absolute; default /home/user. It is made
+   * with any missing parents (as by mkdir -p, belonging to the sandbox
+   * user, mode 0755), so any absolute path can serve as the workspace
+   * root a script may write in, e.g. "/workspace". */
+  const char *cwd;
   const char *const *env; /* "K=V" base environment, NULL-terminated */
   vsh_limits limits;
   vsh_alloc_fn alloc; /* NULL: the C library's realloc/free */
