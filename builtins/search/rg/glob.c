@@ -46,7 +46,8 @@ static void translate(buf *b, const char *g, size_t n) {
           if (i == 0 && i + 2 < n) { // a leading double star and slash
             buf_puts(b, "(?:|.*/)");
             i += 2;
-          } else if (i + 2 >= n) { // a final slash and double star, or one alone
+          } else if (i + 2 >=
+                     n) { // a final slash and double star, or one alone
             buf_puts(b, ".*");
             i += 1;
           } else { // slash, double star, slash in the middle
@@ -108,8 +109,7 @@ static void translate(buf *b, const char *g, size_t n) {
     buf_putc(b, ')');
 }
 
-int rg_glob_compile(rx_env *env, rx *r, const char *glob, size_t n,
-                    int icase) {
+int rg_glob_compile(rx_env *env, rx *r, const char *glob, size_t n, int icase) {
   buf b;
   buf_init(&b, env->m);
   buf_puts(&b, "\\A(?:");
@@ -137,9 +137,9 @@ int rg_gi_add(rx_env *env, rg_gi *g, const char *line, size_t n, int icase,
   if (n && line[0] == '#')
     return 1;
   if (!(n >= 2 && line[n - 1] == ' ' && line[n - 2] == '\\'))
-    while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' ||
-                 line[n - 1] == '\r' || line[n - 1] == '\v' ||
-                 line[n - 1] == '\f'))
+    while (n &&
+           (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r' ||
+            line[n - 1] == '\v' || line[n - 1] == '\f'))
       n--;
   if (!n)
     return 1;
@@ -165,8 +165,7 @@ int rg_gi_add(rx_env *env, rg_gi *g, const char *line, size_t n, int icase,
   }
   buf b;
   buf_init(&b, env->m);
-  if (!abs && !memchr(line, '/', n) &&
-      !(n >= 3 && memcmp(line, "**/", 3) == 0))
+  if (!abs && !memchr(line, '/', n) && !(n >= 3 && memcmp(line, "**/", 3) == 0))
     buf_puts(&b, "**/");
   buf_append(&b, line, n);
   if (b.len >= 3 && memcmp(b.data + b.len - 3, "/**", 3) == 0)

@@ -227,8 +227,8 @@ static void quote(buf *b, const char *s, size_t n) {
   }
 }
 
-int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats,
-               size_t npats, const rg_mcfg *cfg) {
+int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats, size_t npats,
+               const rg_mcfg *cfg) {
   int utf = 1, any_lit = 0, any_upper = 0;
   for (size_t i = 0; i < npats; i++) {
     if (!utf8_valid(pats[i].s, pats[i].n))
@@ -250,8 +250,9 @@ int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats,
       const char *why = unsupported(pats[i].s, pats[i].n, &at, &len);
       if (why) {
         parse_error(c, pats[i].s, pats[i].n, at, len, why);
-        stream_puts(c->err, "\nConsider enabling PCRE2 with the --pcre2 flag, "
-                            "which can handle backreferences\nand look-around.\n");
+        stream_puts(c->err,
+                    "\nConsider enabling PCRE2 with the --pcre2 flag, "
+                    "which can handle backreferences\nand look-around.\n");
         return -1;
       }
     }

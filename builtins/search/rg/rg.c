@@ -311,8 +311,7 @@ static int add_file(rg *r, pats *p, const char *path) {
   return 0;
 }
 
-static int num_arg(bi_ctx *c, const char *opt, const char *arg,
-                   int64_t *v) {
+static int num_arg(bi_ctx *c, const char *opt, const char *arg, int64_t *v) {
   int64_t n = 0;
   const char *s = arg;
   if (!*s)
@@ -325,8 +324,9 @@ static int num_arg(bi_ctx *c, const char *opt, const char *arg,
   *v = n;
   return 0;
 bad:
-  stream_printf(c->err, "error: Invalid value for '%s': invalid digit found "
-                        "in string\n",
+  stream_printf(c->err,
+                "error: Invalid value for '%s': invalid digit found "
+                "in string\n",
                 opt);
   return -1;
 }
@@ -684,7 +684,8 @@ int bi_rg(bi_ctx *c) {
     case 'z':
     case 'E':
     case O_NO_UNICODE:
-      stream_printf(c->err, "rg: %s is not supported\n", go.idx > 0 ? c->argv[go.idx - 1] : "option");
+      stream_printf(c->err, "rg: %s is not supported\n",
+                    go.idx > 0 ? c->argv[go.idx - 1] : "option");
       bad = 3;
       break;
     default:
@@ -704,14 +705,13 @@ int bi_rg(bi_ctx *c) {
         snprintf(what, sizeof what,
                  "The argument '%s%.*s' requires a value but none was "
                  "supplied",
-                 strstr(t, "option '--") ? "" : "-", (int)(q2 - q - 1),
-                 q + 1);
+                 strstr(t, "option '--") ? "" : "-", (int)(q2 - q - 1), q + 1);
       } else if (q && q2) {
         snprintf(what, sizeof what,
                  "Found argument '%s%.*s' which wasn't expected, or isn't "
                  "valid in this context",
-                 strstr(t, "unrecognized option") ? "" : "-",
-                 (int)(q2 - q - 1), q + 1);
+                 strstr(t, "unrecognized option") ? "" : "-", (int)(q2 - q - 1),
+                 q + 1);
       } else {
         snprintf(what, sizeof what, "invalid arguments");
       }

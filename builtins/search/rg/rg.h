@@ -49,8 +49,7 @@ int rg_gi_parse(rx_env *env, rg_gi *g, const char *data, size_t n);
 int rg_gi_match(rg_gi *g, const char *path, size_t n, int is_dir);
 void rg_gi_free(mem *m, rg_gi *g);
 /* Compile one glob (already in globset syntax) anchored at both ends. */
-int rg_glob_compile(rx_env *env, rx *r, const char *glob, size_t n,
-                    int icase);
+int rg_glob_compile(rx_env *env, rx *r, const char *glob, size_t n, int icase);
 
 /* ---- types.c ------------------------------------------------------------ */
 
@@ -74,14 +73,13 @@ typedef struct rg_mcfg {
 
 /* Build the PCRE2 pattern for all patterns into re (env must be set up).
  * Returns 0, or -1 after printing rg's error (exit 2). */
-int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats,
-               size_t npats, const rg_mcfg *cfg);
+int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats, size_t npats,
+               const rg_mcfg *cfg);
 
 /* ---- the run ------------------------------------------------------------ */
 
 typedef struct rg_stats {
-  uint64_t searches, with_match, bytes_searched, bytes_printed, lines,
-      matches;
+  uint64_t searches, with_match, bytes_searched, bytes_printed, lines, matches;
   int64_t elapsed_ns;
 } rg_stats;
 
@@ -100,10 +98,10 @@ typedef struct rg {
   /* walk options */
   int max_depth, hidden, no_ignore, no_ignore_vcs, no_ignore_parent, follow;
   int files_mode;
-  int sorted; /* --sort given: rg words a missing path differently */
-  rg_gi over; /* -g / --iglob */
+  int sorted;        /* --sort given: rg words a missing path differently */
+  rg_gi over;        /* -g / --iglob */
   size_t ntypes_sel; /* -t given: files of no selected type are left out */
-  rg_gi type_sel; /* -t globs whitelist ('!' entries), -T globs ignore */
+  rg_gi type_sel;    /* -t globs whitelist ('!' entries), -T globs ignore */
   int mmap_like; /* every operand is a file: NULs past 64 KiB not looked at */
   /* state */
   int matched, errored, stop, status;
@@ -132,7 +130,6 @@ void rg_file_error(rg *r, const char *path, int err);
  * (NULL: the default "./", shown without prefix). */
 void rg_walk(rg *r, const char *op, const char *disp);
 /* Search one file by path (name shown as given). */
-void rg_search_path(rg *r, const char *path, const char *shown,
-                    int explicit_);
+void rg_search_path(rg *r, const char *path, const char *shown, int explicit_);
 
 #endif

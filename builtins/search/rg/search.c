@@ -37,8 +37,8 @@ typedef struct fs {
   size_t n;   /* searched length */
   size_t lim; /* lines starting at or after lim are in the binary part */
   uint64_t nul_at;
-  size_t ln_at; /* line numbers counted up to here */
-  uint64_t ln;  /* newlines before ln_at */
+  size_t ln_at;    /* line numbers counted up to here */
+  uint64_t ln;     /* newlines before ln_at */
   size_t last_end; /* end (after the newline) of the last printed line */
   int printed;     /* a line of this file went out */
   int64_t after_left;
@@ -213,8 +213,7 @@ static void json_elapsed(buf *b, int64_t ns) {
   if (ns < 0)
     ns = 0;
   char t[128];
-  snprintf(t, sizeof t,
-           "{\"secs\":%lld,\"nanos\":%lld,\"human\":\"%.6fs\"}",
+  snprintf(t, sizeof t, "{\"secs\":%lld,\"nanos\":%lld,\"human\":\"%.6fs\"}",
            (long long)(ns / 1000000000), (long long)(ns % 1000000000),
            (double)ns / 1e9);
   buf_puts(b, t);
@@ -223,8 +222,7 @@ static void json_elapsed_sorted(buf *b, int64_t ns) {
   if (ns < 0)
     ns = 0;
   char t[128];
-  snprintf(t, sizeof t,
-           "{\"human\":\"%.6fs\",\"nanos\":%lld,\"secs\":%lld}",
+  snprintf(t, sizeof t, "{\"human\":\"%.6fs\",\"nanos\":%lld,\"secs\":%lld}",
            (double)ns / 1e9, (long long)(ns % 1000000000),
            (long long)(ns / 1000000000));
   buf_puts(b, t);
@@ -536,7 +534,7 @@ static int match_line(fs *f, size_t ls, size_t le) {
         int rc = -1;
         if (!b.oom && !r->stop)
           rc = prefix(f, ls, ':', col ? col : 1) < 0 ? -1
-                                                      : out(r, b.data, b.len);
+                                                     : out(r, b.data, b.len);
         buf_free(&b);
         if (rc < 0)
           return -1;
@@ -707,20 +705,34 @@ void rg_search(rg *r, const char *name, const char *data, size_t n,
   f.n = n;
   f.lim = n;
   int64_t t0 = r->json ? now(r) : 0;
+  r->searched++;
+  int quit = 0; /* rg stopped reading at the NUL's block */
   if (!r->text) {
-    size_t look = r->mmap_like && explicit_ && n > RG_BLOCK ? RG_BLOCK : n;
-    const char *z = look ? memchr(f.d, 0, look) : NULL;
+    const char *z = n ? memchr(f.d, 0, n) : NULL;
     if (z) {
       size_t off = (size_t)(z - f.d);
-      if (!explicit_ && !r->binary_all)
-        return; /* rg drops it without a word */
       f.nul_at = off;
-      /* rg sees the NUL when it reads the block holding it */
-      size_t blk = off / RG_BLOCK * RG_BLOCK;
-      f.lim = blk ? line_start(f.d, 0, blk) : 0;
+      int convert = explicit_ || r->binary_all;
+      if (convert && r->mmap_like && explicit_) {
+        /* one buffer: the first 64 KiB are looked at before searching,
+         * the rest as the search gets there */
+        f.lim = off < RG_BLOCK ? 0 : line_start(f.d, 0, off);
+      } else {
+        size_t blk = off / RG_BLOCK * RG_BLOCK;
+        f.lim = blk ? line_start(f.d, 0, blk) : 0;
+      }
+      if (convert && (r->count || r->list))
+        f.lim = n; /* counting reads on through the converted NULs */
+      if (!convert) {
+        /* rg quits: nothing before the block for a count, which needs
+         * the whole file; earlier lines for the others */
+        if (f.lim == 0 || r->count)
+          return;
+        f.n = f.lim;
+        quit = 1;
+      }
     }
   }
-  r->searched++;
   if (!r->never)
     scan(&f);
   if (r->invert && r->never) { /* no pattern, inverted: every line */
@@ -755,12 +767,13 @@ void rg_search(rg *r, const char *name, const char *data, size_t n,
     int64_t el = now(r) - t0;
     r->st.elapsed_ns += el;
     json_elapsed(&b, el);
-    snprintf(t, sizeof t,
-             ",\"searches\":1,\"searches_with_match\":%d,\"bytes_searched\":%zu,"
-             "\"bytes_printed\":%llu,\"matched_lines\":%llu,\"matches\":%llu}}}"
-             "\n",
-             mt, n, (unsigned long long)f.json_bytes,
-             (unsigned long long)f.nsel, (unsigned long long)f.nmatch);
+    snprintf(
+        t, sizeof t,
+        ",\"searches\":1,\"searches_with_match\":%d,\"bytes_searched\":%zu,"
+        "\"bytes_printed\":%llu,\"matched_lines\":%llu,\"matches\":%llu}}}"
+        "\n",
+        mt, n, (unsigned long long)f.json_bytes, (unsigned long long)f.nsel,
+        (unsigned long long)f.nmatch);
     buf_puts(&b, t);
     r->st.bytes_printed += f.json_bytes;
     uint64_t keep = f.json_bytes;
@@ -785,6 +798,20 @@ void rg_search(rg *r, const char *name, const char *data, size_t n,
     return;
   }
   flush_after(&f, f.n);
+  if (quit && f.printed && !r->stop) {
+    if (r->with_fname) {
+      outs(r, name);
+      outs(r, r->nul ? "" : ": ");
+      if (r->nul)
+        out(r, "", 1);
+    }
+    char t[128];
+    snprintf(t, sizeof t,
+             "WARNING: stopped searching binary file after match (found "
+             "\"\\0\" byte around offset %llu)\n",
+             (unsigned long long)f.nul_at);
+    outs(r, t);
+  }
 }
 
 void rg_print_path(rg *r, const char *name) {
@@ -825,9 +852,11 @@ void rg_file_error(rg *r, const char *path, int err) {
     return;
   wr_flush(&r->w);
   if (r->sorted) /* rg's sorted walk reports it this way */
-    stream_printf(r->c->err, "%s: IO error for operation on %s: %s (os error "
-                  "%d)\n", path, path, bi_strerror(err), err);
+    stream_printf(r->c->err,
+                  "%s: IO error for operation on %s: %s (os error "
+                  "%d)\n",
+                  path, path, bi_strerror(err), err);
   else
-    stream_printf(r->c->err, "%s: %s (os error %d)\n", path,
-                  bi_strerror(err), err);
+    stream_printf(r->c->err, "%s: %s (os error %d)\n", path, bi_strerror(err),
+                  err);
 }

@@ -236,8 +236,7 @@ static int skip(wk *w, const char *disp, const char *abs, const char *name,
   return 0;
 }
 
-void rg_search_path(rg *r, const char *path, const char *shown,
-                    int explicit_) {
+void rg_search_path(rg *r, const char *path, const char *shown, int explicit_) {
   bi_ctx *c = r->c;
   if (r->files_mode) {
     rg_print_path(r, shown);
