@@ -394,7 +394,11 @@ static int context_line(fs *f, size_t ls, size_t le) {
              "\"submatches\":[]}}\n",
              (unsigned long long)line_no(f, ls), ls);
     buf_puts(&b, t);
-    if (json_begin(f) < 0 || json_emit(f, &b) < 0)
+    if (json_begin(f) < 0) {
+      buf_free(&b);
+      return -1;
+    }
+    if (json_emit(f, &b) < 0)
       return -1;
   } else {
     if (heading(f) < 0 || separator(f, ls) < 0 || prefix(f, ls, '-', 0) < 0 ||
@@ -472,8 +476,10 @@ static int match_line_json(fs *f, size_t ls, size_t le) {
     f->nmatch++;
   }
   buf_puts(&b, "]}}\n");
-  if (json_begin(f) < 0)
+  if (json_begin(f) < 0) {
+    buf_free(&b);
     return -1;
+  }
   return json_emit(f, &b);
 }
 
