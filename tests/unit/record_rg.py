@@ -104,6 +104,13 @@ for args in [
     ["--json", "nomatch", "src/a.py"], ["-o", "-r", "<$1>", "f(o+)", "src"],
     ["-r", "${n}!", "(?P<n>fo)o", "keep.log"], ["--no-messages", "foo", "nosuch", "keep.log"],
     ["--max-depth", "0", "foo", "src"], ["-L", "foo", "src/sub"],
+    ["--color", "always", "-n", "--column", "-A1", "-o", "TODO", "src/a.py"],
+    ["--color", "always", "-H", "--heading", "foo", "src/a.py"], ["--color", "always", "-c", "foo"],
+    ["--color", "always", "-l", "foo"], ["--color", "always", "-r", "XX", "foo", "keep.log"],
+    ["--color", "always", "", "keep.log"], ["--color", "always", "--vimgrep", "o", "keep.log"],
+    ["--color", "always", "foo", "src/bin.dat"], ["--color", "always", "-C1", "-n", "TODO"],
+    ["--color=always", "-o", "-r", "Y", "o", "keep.log"], ["--color", "never", "foo"],
+    ["--type-list"], ["-m", "abc", "foo"], ["--color", "bogus", "foo"], ["--max-depth", "x", "foo"],
 ]:
     CASES.append(("proj", ["rg"] + S + args, None))
 for args in [
@@ -122,6 +129,8 @@ for args in [["needle", "-c", "big.txt"], ["needle", "-c"], ["tail", "big.txt"],
              ["--binary", "line 39.. needle"], ["foo", "s.bin"], ["-n", "ba", "s.bin"],
              ["-c", "foo", "s.bin"], ["foo", "d"], ["--binary", "foo", "d"]]:
     CASES.append(("big", ["rg"] + S + args, None))
+for args in [["foo", "-A"], ["foo", "-e"], ["foo", "--glob"], ["foo", "--type"], ["-Y", "foo"], ["--sort", "bogus", "foo"]]:
+    CASES.append(("proj", ["rg"] + args, None))
 STDIN = [
     ("proj", ["rg", "foo"], b"a foo\nb\nfoo c\n"),
     ("proj", ["rg", "-n", "-H", "foo"], b"a foo\nb\nfoo c\n"),

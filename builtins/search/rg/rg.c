@@ -232,6 +232,53 @@ static const char usage_text[] =
     "\n"
     "For more information try --help\n";
 
+/* How clap names the options that take a value. */
+static const struct {
+  const char *name, *shown;
+} arg_names[] = {{"after-context", "--after-context <NUM>"},
+                 {"before-context", "--before-context <NUM>"},
+                 {"context", "--context <NUM>"},
+                 {"regexp", "--regexp <PATTERN>..."},
+                 {"file", "--file <PATTERNFILE>..."},
+                 {"glob", "--glob <GLOB>..."},
+                 {"iglob", "--iglob <GLOB>..."},
+                 {"max-count", "--max-count <NUM>"},
+                 {"replace", "--replace <REPLACEMENT_TEXT>"},
+                 {"type", "--type <TYPE>..."},
+                 {"type-not", "--type-not <TYPE>..."},
+                 {"threads", "--threads <NUM>"},
+                 {"max-depth", "--max-depth <NUM>"},
+                 {"maxdepth", "--max-depth <NUM>"},
+                 {"sort", "--sort <SORTBY>"},
+                 {"sortr", "--sortr <SORTBY>"},
+                 {"color", "--color <WHEN>"},
+                 {"colour", "--color <WHEN>"},
+                 {"max-columns", "--max-columns <NUM>"},
+                 {"encoding", "--encoding <ENCODING>"},
+                 {NULL, NULL}};
+
+/* The clap name of an option given as "x" (short) or "--name". */
+static const char *arg_shown(const char *opt, size_t n) {
+  const char *name = NULL;
+  size_t nl = 0;
+  if (n == 1) {
+    for (const bi_opt *o = rg_opts; o->name; o++)
+      if (o->id == (unsigned char)opt[0]) {
+        name = o->name;
+        nl = strlen(name);
+        break;
+      }
+  } else if (n > 2 && opt[0] == '-' && opt[1] == '-') {
+    name = opt + 2;
+    nl = n - 2;
+  }
+  for (int i = 0; name && arg_names[i].name; i++)
+    if (strlen(arg_names[i].name) == nl &&
+        strncmp(arg_names[i].name, name, nl) == 0)
+      return arg_names[i].shown;
+  return NULL;
+}
+
 /* clap's complaint about an argument, then its usage block. */
 static int clap_error(bi_ctx *c, const char *what) {
   stream_printf(c->err, "error: %s\n\n%s\n", what, usage_text);
@@ -326,7 +373,7 @@ static int num_arg(bi_ctx *c, const char *opt, const char *arg, int64_t *v) {
 bad:
   stream_printf(c->err,
                 "error: Invalid value for '%s': invalid digit found "
-                "in string\n",
+                "in string\n\n",
                 opt);
   return -1;
 }
@@ -616,10 +663,10 @@ int bi_rg(bi_ctx *c) {
         if (o == O_SORT && strcmp(go.arg, "modified") &&
             strcmp(go.arg, "accessed") && strcmp(go.arg, "created")) {
           stream_printf(c->err,
-                        "error: '%s' isn't a valid value for '--sort "
-                        "<SORTBY>'\n\t[possible values: path, modified, "
-                        "accessed, created, none]\n\n%s\n",
-                        go.arg, usage_text);
+                        "error: '%s' isn't a valid value for '--%s "
+                        "<SORTBY>'\n\t[possible values: accessed, created, "
+                        "modified, none, path]\n\n\n%s\n",
+                        go.arg, o == O_SORT ? "sort" : "sortr", usage_text);
         } else {
           stream_printf(c->err, "rg: --%s %s is not supported\n",
                         o == O_SORT ? "sort" : "sortr", go.arg);
@@ -628,15 +675,16 @@ int bi_rg(bi_ctx *c) {
       }
       break;
     case O_COLOR:
-      if (strcmp(go.arg, "never") && strcmp(go.arg, "auto")) {
-        if (!strcmp(go.arg, "always") || !strcmp(go.arg, "ansi"))
-          stream_printf(c->err, "rg: --color %s is not supported\n", go.arg);
-        else
-          stream_printf(c->err,
-                        "error: '%s' isn't a valid value for '--color "
-                        "<WHEN>'\n\t[possible values: never, auto, always, "
-                        "ansi]\n\n%s\n",
-                        go.arg, usage_text);
+      if (!strcmp(go.arg, "always") || !strcmp(go.arg, "ansi")) {
+        r->color = 1;
+      } else if (!strcmp(go.arg, "never") || !strcmp(go.arg, "auto")) {
+        r->color = 0; /* auto: stdout is never a terminal here */
+      } else {
+        stream_printf(c->err,
+                      "error: '%s' isn't a valid value for '--color "
+                      "<WHEN>'\n\t[possible values: always, ansi, auto, "
+                      "never]\n\n\n%s\n",
+                      go.arg, usage_text);
         bad = 3;
       }
       break;
@@ -701,7 +749,12 @@ int bi_rg(bi_ctx *c) {
       char what[256];
       const char *q = strchr(t, '\'');
       const char *q2 = q ? strchr(q + 1, '\'') : NULL;
-      if (strstr(t, "requires an argument") && q && q2) {
+      const char *sh = q && q2 ? arg_shown(q + 1, (size_t)(q2 - q - 1)) : 0;
+      if (strstr(t, "requires an argument") && sh) {
+        snprintf(what, sizeof what,
+                 "The argument '%s' requires a value but none was supplied",
+                 sh);
+      } else if (strstr(t, "requires an argument") && q && q2) {
         snprintf(what, sizeof what,
                  "The argument '%s%.*s' requires a value but none was "
                  "supplied",

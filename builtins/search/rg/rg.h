@@ -93,6 +93,7 @@ typedef struct rg {
   /* output options */
   int lineno, with_fname, heading, only, invert, count, list, column;
   int vimgrep, json, nul, quiet, nomsg, text, binary_all;
+  int color; /* --color always / ansi */
   const char *replace;
   int64_t max_count, before, after;
   /* walk options */

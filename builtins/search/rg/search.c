@@ -100,6 +100,20 @@ static size_t line_end(const char *d, size_t pos, size_t n) {
   return q ? (size_t)(q - d) : n;
 }
 
+#define C_PATH "\x1b[0m\x1b[35m"
+#define C_LINE "\x1b[0m\x1b[32m"
+#define C_MATCH "\x1b[0m\x1b[1m\x1b[31m"
+#define C_END "\x1b[0m"
+
+/* A path, in magenta with --color always. */
+static int outpath(rg *r, const char *name) {
+  if (r->color && outs(r, C_PATH) < 0)
+    return -1;
+  if (outs(r, name) < 0)
+    return -1;
+  return r->color ? outs(r, C_END) : 0;
+}
+
 /* ---- JSON --------------------------------------------------------------- */
 
 static int utf8_ok(const char *s, size_t n) {
@@ -337,7 +351,7 @@ static int heading(fs *f) {
     return 0;
   if (r->any_printed && outs(r, "\n") < 0)
     return -1;
-  if (outs(r, f->name) < 0)
+  if (outpath(r, f->name) < 0)
     return -1;
   return out(r, r->nul ? "" : "\n", 1);
 }
@@ -346,15 +360,17 @@ static int prefix(fs *f, size_t ls, char sep, size_t col) {
   rg *r = f->r;
   char s = sep;
   if (r->with_fname && !r->heading) {
-    if (outs(r, f->name) < 0 || out(r, r->nul ? "" : &s, 1) < 0)
+    if (outpath(r, f->name) < 0 || out(r, r->nul ? "" : &s, 1) < 0)
       return -1;
   }
   if (r->lineno) {
-    if (outu(r, line_no(f, ls)) < 0 || out(r, &s, 1) < 0)
+    if ((r->color && outs(r, C_LINE) < 0) || outu(r, line_no(f, ls)) < 0 ||
+        (r->color && outs(r, C_END) < 0) || out(r, &s, 1) < 0)
       return -1;
   }
   if (col && r->column) {
-    if (outu(r, col) < 0 || out(r, &s, 1) < 0)
+    if ((r->color && outs(r, C_END) < 0) || outu(r, col) < 0 ||
+        (r->color && outs(r, C_END) < 0) || out(r, &s, 1) < 0)
       return -1;
   }
   return 0;
@@ -440,6 +456,39 @@ static int binary_message(fs *f) {
   return outs(r, t);
 }
 
+/* A match's text, in bold red with --color always (not when empty). */
+static int outmatch(rg *r, const char *p, size_t n) {
+  if (!r->color || !n)
+    return out(r, p, n);
+  if (outs(r, C_MATCH) < 0 || out(r, p, n) < 0)
+    return -1;
+  return outs(r, C_END);
+}
+
+/* A matching line with its matches colored: all of them, or only the one
+ * at [only_s, only_e) (--vimgrep) when only_e is not 0. */
+static int colored_line(rg *r, const char *l, size_t n, size_t only_s,
+                        size_t only_e) {
+  size_t prev = 0;
+  if (only_e) {
+    if (out(r, l, only_s) < 0 || outmatch(r, l + only_s, only_e - only_s) < 0)
+      return -1;
+    prev = only_e;
+  } else {
+    size_t from = 0, ms, me;
+    while (next_in_line(r, l, n, &from, &ms, &me, RX_EXTENT)) {
+      if (me == ms)
+        continue;
+      if (out(r, l + prev, ms - prev) < 0 || outmatch(r, l + ms, me - ms) < 0)
+        return -1;
+      prev = me;
+    }
+  }
+  if (out(r, l + prev, n - prev) < 0)
+    return -1;
+  return out(r, "\n", 1);
+}
+
 static int match_line_json(fs *f, size_t ls, size_t le) {
   rg *r = f->r;
   buf b;
@@ -505,18 +554,23 @@ static int match_line(fs *f, size_t ls, size_t le) {
       if (prefix(f, ls, ':', ms + 1) < 0)
         return -1;
       if (r->vimgrep && !r->only) {
-        if (print_text(r, f->d, ls, le) < 0)
+        if (r->color ? colored_line(r, l, n, ms, me == ms ? 0 : me) < 0
+                     : print_text(r, f->d, ls, le) < 0)
           return -1;
       } else if (r->replace) {
         buf b;
         buf_init(&b, r->c->m);
+        if (r->color)
+          buf_puts(&b, C_MATCH);
         expand(r, &b, l);
+        if (r->color)
+          buf_puts(&b, C_END);
         buf_putc(&b, '\n');
         int rc = b.oom ? -1 : out(r, b.data, b.len);
         buf_free(&b);
         if (rc < 0)
           return -1;
-      } else if (out(r, l + ms, me - ms) < 0 || out(r, "\n", 1) < 0) {
+      } else if (outmatch(r, l + ms, me - ms) < 0 || out(r, "\n", 1) < 0) {
         return -1;
       }
     }
@@ -532,7 +586,11 @@ static int match_line(fs *f, size_t ls, size_t le) {
           if (!col)
             col = ms + 1;
           buf_append(&b, l + prev, ms - prev);
+          if (r->color)
+            buf_puts(&b, C_MATCH);
           expand(r, &b, l);
+          if (r->color)
+            buf_puts(&b, C_END);
           prev = me;
         }
         buf_append(&b, l + prev, n - prev);
@@ -549,8 +607,10 @@ static int match_line(fs *f, size_t ls, size_t le) {
       if (next_in_line(r, l, n, &from, &ms, &me, RX_EXTENT))
         col = ms + 1;
     }
-    if (prefix(f, ls, ':', col ? col : 1) < 0 ||
-        print_text(r, f->d, ls, le) < 0)
+    if (prefix(f, ls, ':', col ? col : 1) < 0)
+      return -1;
+    if (r->color ? colored_line(r, l, n, 0, 0) < 0
+                 : print_text(r, f->d, ls, le) < 0)
       return -1;
   }
 done:
@@ -791,7 +851,7 @@ void rg_search(rg *r, const char *name, const char *data, size_t n,
     if (!mt)
       return;
     if (r->with_fname) {
-      outs(r, name);
+      outpath(r, name);
       out(r, r->nul ? "" : ":", 1);
     }
     outu(r, r->count == 2 && !r->invert ? f.nmatch : f.nsel);
@@ -822,7 +882,7 @@ void rg_search(rg *r, const char *name, const char *data, size_t n,
 
 void rg_print_path(rg *r, const char *name) {
   r->any_printed = 1;
-  outs(r, name);
+  outpath(r, name);
   out(r, r->nul ? "" : "\n", 1);
 }
 
