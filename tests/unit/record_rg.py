@@ -110,6 +110,13 @@ for args in [
     ["--color", "always", "", "keep.log"], ["--color", "always", "--vimgrep", "o", "keep.log"],
     ["--color", "always", "foo", "src/bin.dat"], ["--color", "always", "-C1", "-n", "TODO"],
     ["--color=always", "-o", "-r", "Y", "o", "keep.log"], ["--color", "never", "foo"],
+    ["-c", r"\/"], ["-c", r"\{"], ["-c", "a{"], ["-c", "{"], ["-c", "x{2"], ["-c", r"\<foo"],
+    ["-o", "(?P<x>foo)", "keep.log"], ["-c", "(?<x>foo)"], ["-c", r"\Qfoo\E"], ["-c", "(?u)foo"],
+    ["-o", r"\x{e9}", "u8.txt"], ["-c", r"\u00e9", "u8.txt"], ["-c", r"\Aclass"], ["-c", r"\h"],
+    ["-c", "a{,2}"], ["-c", r"\e"], ["-c", "(?x) f o o  # c"], ["-c", ")"], ["-c", "["], ["-c", "*"],
+    ["-c", "+foo"], ["-c", "foo\\"], ["-c", r"\1"], ["-c", r"(a)\1"], ["-c", "(?i"], ["-c", "(?z)x"],
+    ["-c", "(?-)x"], ["-c", "(?)x"], ["-c", r"\v"], ["-c", r"\0"], ["-c", "x{3,1}"], ["-c", "a|*"],
+    ["-o", r"(?i)caf\u00c9", "u8.txt"], ["-o", r"\p{Greek}+", "u8.txt"], ["-c", r"\pZ", "u8.txt"],
     ["--type-list"], ["-m", "abc", "foo"], ["--color", "bogus", "foo"], ["--max-depth", "x", "foo"],
 ]:
     CASES.append(("proj", ["rg"] + S + args, None))

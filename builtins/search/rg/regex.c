@@ -227,6 +227,217 @@ static void quote(buf *b, const char *s, size_t n) {
   }
 }
 
+#define PCRE2_HINT                                                             \
+  "\nConsider enabling PCRE2 with the --pcre2 flag, which can handle "         \
+  "backreferences\nand look-around.\n"
+
+static int is_hex(char ch) {
+  return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
+         (ch >= 'A' && ch <= 'F');
+}
+
+/* Rust regex syntax -> PCRE2 text, refusing what Rust refuses with its
+ * words: unknown escapes (\/ \< \h \K \Q), (?<name>), bad counted
+ * repetitions, quantifiers with nothing to repeat. \A and \z become line
+ * anchors (ripgrep matches line by line), \v the vertical tab, \uXXXX and
+ * \UXXXXXXXX code points; 'u' flags are dropped (PCRE2 has no such flag). */
+static int translate(bi_ctx *c, buf *o, const char *p, size_t n, int *xmode) {
+  int atom = 0; /* something a quantifier may follow */
+  for (size_t i = 0; i < n;) {
+    char ch = p[i];
+    if (ch == '\\') {
+      if (i + 1 >= n)
+        return parse_error(c, p, n, i, 1,
+                           "incomplete escape sequence, reached end of "
+                           "pattern prematurely");
+      char d = p[i + 1];
+      atom = 1;
+      if (strchr("\\.+*?()|[]{}^$#&-~ ", d) || strchr("dDwWsSbB", d)) {
+        buf_append(o, p + i, 2);
+        i += 2;
+        atom = !strchr("bB", d);
+      } else if (d == 'A' || d == 'z') {
+        buf_puts(o, d == 'A' ? "(?m:^)" : "(?m:$)");
+        i += 2;
+        atom = 0;
+      } else if (d == 'n' || d == 't' || d == 'r' || d == 'f' || d == 'a') {
+        buf_append(o, p + i, 2);
+        i += 2;
+      } else if (d == 'v') {
+        buf_puts(o, "\\x0b");
+        i += 2;
+      } else if (d == 'p' || d == 'P' || d == 'x') {
+        size_t j = i + 2;
+        if (j < n && p[j] == '{') {
+          const char *e = memchr(p + j, '}', n - j);
+          j = e ? (size_t)(e - p) + 1 : n;
+        } else {
+          j += d == 'x' ? 2 : 1;
+          if (j > n)
+            j = n;
+        }
+        buf_append(o, p + i, j - i);
+        i = j;
+      } else if (d == 'u' || d == 'U') {
+        size_t k = d == 'u' ? 4 : 8, j = i + 2;
+        if (j < n && p[j] == '{') {
+          const char *e = memchr(p + j, '}', n - j);
+          size_t end = e ? (size_t)(e - p) : n;
+          buf_puts(o, "\\x{");
+          buf_append(o, p + j + 1, end - j - 1);
+          buf_putc(o, '}');
+          i = e ? end + 1 : n;
+          continue;
+        }
+        size_t h = 0;
+        while (h < k && j + h < n && is_hex(p[j + h]))
+          h++;
+        if (h == 0)
+          return parse_error(c, p, n, i, 2, "unrecognized escape sequence");
+        buf_puts(o, "\\x{");
+        buf_append(o, p + j, h);
+        buf_putc(o, '}');
+        i = j + h;
+      } else if (d >= '0' && d <= '9') {
+        parse_error(c, p, n, i, 2, "backreferences are not supported");
+        stream_puts(c->err, PCRE2_HINT);
+        return -1;
+      } else {
+        return parse_error(c, p, n, i, 2, "unrecognized escape sequence");
+      }
+      continue;
+    }
+    if (ch == '[') { /* a class: copied as is up to its end */
+      size_t j = i + 1;
+      if (j < n && p[j] == '^')
+        j++;
+      if (j < n && p[j] == ']')
+        j++;
+      int depth = 1;
+      while (j < n && depth) {
+        if (p[j] == '\\' && j + 1 < n) {
+          j += 2;
+          continue;
+        }
+        if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
+          const char *e = memchr(p + j + 2, ']', n - j - 2);
+          if (e && e > p + j + 2 && e[-1] == ':') {
+            j = (size_t)(e - p) + 1;
+            continue;
+          }
+        }
+        if (p[j] == '[')
+          depth++;
+        else if (p[j] == ']')
+          depth--;
+        j++;
+      }
+      if (depth)
+        return parse_error(c, p, n, i, 1, "unclosed character class");
+      buf_append(o, p + i, j - i);
+      i = j;
+      atom = 1;
+      continue;
+    }
+    if (ch == '(' && i + 1 < n && p[i + 1] == '?') {
+      size_t j = i + 2;
+      if (j < n && p[j] == 'P' && j + 1 < n && p[j + 1] == '<') {
+        buf_append(o, p + i, 4);
+        i += 4;
+        atom = 0;
+        continue;
+      }
+      if (j < n && p[j] == ':') {
+        buf_puts(o, "(?:");
+        i += 3;
+        atom = 0;
+        continue;
+      }
+      buf_puts(o, "(?");
+      size_t start = o->len;
+      int neg = 0, any = 0;
+      for (; j < n && p[j] != ')' && p[j] != ':'; j++) {
+        if (p[j] == '-') {
+          if (neg)
+            return parse_error(c, p, n, j, 1, "unrecognized flag");
+          neg = 1;
+          buf_putc(o, '-');
+          continue;
+        }
+        if (!strchr("imsUux", p[j]))
+          return parse_error(c, p, n, j, 1, "unrecognized flag");
+        any = 1;
+        if (p[j] == 'x' && !neg)
+          *xmode = 1;
+        if (p[j] != 'u')
+          buf_putc(o, p[j]);
+      }
+      if (j >= n)
+        return parse_error(c, p, n, n, 1, "expected flag but got end of regex");
+      if (neg && (j == 0 || p[j - 1] == '-'))
+        return parse_error(c, p, n, j - 1, 1,
+                           "dangling flag negation operator");
+      if (!any && !neg && p[j] == ')')
+        return parse_error(c, p, n, i + 1, 1,
+                           "repetition operator missing expression");
+      /* only 'u' given: nothing left for PCRE2 */
+      if (o->len == start || (o->len == start + 1 && o->data[start] == '-'))
+        o->len = start - 2, buf_puts(o, p[j] == ':' ? "(?:" : "");
+      else
+        buf_putc(o, p[j]);
+      i = j + 1;
+      atom = 0;
+      continue;
+    }
+    if (ch == '{') {
+      if (!atom)
+        return parse_error(c, p, n, i, 1,
+                           "repetition operator missing expression");
+      size_t j = i + 1, a = 0, b = 0;
+      int ha = 0, comma = 0, hb = 0;
+      while (j < n && p[j] >= '0' && p[j] <= '9')
+        a = a * 10 + (size_t)(p[j++] - '0'), ha = 1;
+      if (j < n && p[j] == ',') {
+        comma = 1;
+        j++;
+        while (j < n && p[j] >= '0' && p[j] <= '9')
+          b = b * 10 + (size_t)(p[j++] - '0'), hb = 1;
+      }
+      if (i + 1 < n && !(p[i + 1] >= '0' && p[i + 1] <= '9'))
+        return parse_error(c, p, n, i + 1, 1,
+                           "repetition quantifier expects a valid decimal");
+      if (j >= n || p[j] != '}' || !ha)
+        return parse_error(c, p, n, i, (j < n ? j : n) - i,
+                           "unclosed counted repetition");
+      if (comma && hb && b < a)
+        return parse_error(c, p, n, i, j + 1 - i,
+                           "invalid repetition count range, the start must "
+                           "be <= the end");
+      buf_append(o, p + i, j + 1 - i);
+      i = j + 1;
+      continue;
+    }
+    if (ch == '*' || ch == '+' || ch == '?') {
+      if (!atom)
+        return parse_error(c, p, n, i, 1,
+                           "repetition operator missing expression");
+      buf_putc(o, ch);
+      i++;
+      continue;
+    }
+    if (ch == ')') {
+      buf_putc(o, ch);
+      i++;
+      atom = 1;
+      continue;
+    }
+    atom = !(ch == '(' || ch == '|' || ch == '^' || ch == '$');
+    buf_putc(o, ch);
+    i++;
+  }
+  return 0;
+}
+
 int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats, size_t npats,
                const rg_mcfg *cfg) {
   int utf = 1, any_lit = 0, any_upper = 0;
@@ -265,10 +476,19 @@ int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats, size_t npats,
     if (i)
       buf_putc(&pt, '|');
     buf_puts(&pt, "(?:");
-    if (cfg->fixed)
+    if (cfg->fixed) {
       quote(&pt, pats[i].s, pats[i].n);
-    else
+    } else if (cfg->pcre) {
       buf_append(&pt, pats[i].s, pats[i].n);
+    } else {
+      int xmode = 0;
+      if (translate(c, &pt, pats[i].s, pats[i].n, &xmode) < 0) {
+        buf_free(&pt);
+        return -1;
+      }
+      if (xmode) /* a '#' comment must not swallow the closing ')' */
+        buf_putc(&pt, '\n');
+    }
     buf_puts(&pt, ")");
   }
   buf_puts(&pt, cfg->line ? ")$" : cfg->word ? ")(?!\\w)" : ")");
@@ -301,6 +521,25 @@ int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats, size_t npats,
       }
     return parse_error(c, p->s, p->n, unclosed_at(p->s, p->n), 1,
                        "unclosed group");
+  }
+  if (ec == 122) { /* PCRE2: unmatched closing parenthesis */
+    for (size_t i = 0; i < npats; i++) {
+      int depth = 0, cls = 0;
+      const char *q = pats[i].s;
+      for (size_t j = 0; j < pats[i].n; j++) {
+        if (q[j] == '\\') {
+          j++;
+        } else if (cls) {
+          cls = q[j] != ']';
+        } else if (q[j] == '[') {
+          cls = 1;
+        } else if (q[j] == '(') {
+          depth++;
+        } else if (q[j] == ')' && --depth < 0) {
+          return parse_error(c, q, pats[i].n, j, 1, "unopened group");
+        }
+      }
+    }
   }
   PCRE2_UCHAR msg[256];
   if (pcre2_get_error_message(ec, msg, sizeof msg) < 0)
