@@ -117,6 +117,12 @@ for args in [
     ["-c", "+foo"], ["-c", "foo\\"], ["-c", r"\1"], ["-c", r"(a)\1"], ["-c", "(?i"], ["-c", "(?z)x"],
     ["-c", "(?-)x"], ["-c", "(?)x"], ["-c", r"\v"], ["-c", r"\0"], ["-c", "x{3,1}"], ["-c", "a|*"],
     ["-o", r"(?i)caf\u00c9", "u8.txt"], ["-o", r"\p{Greek}+", "u8.txt"], ["-c", r"\pZ", "u8.txt"],
+    ["-M", "10", "-n", "foo"], ["-M", "11", "foo", "src/a.py"],
+    ["-M", "10", "--max-columns-preview", "foo", "src/a.py", "docs"], ["--trim", "TODO"],
+    ["-M", "10", "-o", "foo", "keep.log"], ["-M", "5", "--vimgrep", "foo", "keep.log"],
+    ["-M", "10", "-A1", "def", "src/a.py"], ["-M", "3", "--max-columns-preview", "é", "u8.txt"],
+    ["-p", "foo", "src"], ["-g", "*.PY", "--glob-case-insensitive", "foo"],
+    ["--no-ignore-dot", "foo"], ["--line-buffered", "foo"],
     ["--type-list"], ["-m", "abc", "foo"], ["--color", "bogus", "foo"], ["--max-depth", "x", "foo"],
 ]:
     CASES.append(("proj", ["rg"] + S + args, None))

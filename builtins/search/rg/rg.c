@@ -138,6 +138,13 @@ enum {
   O_MMAP,
   O_THREADS,
   O_NO_UNICODE,
+  O_MAX_PREVIEW,
+  O_TRIM,
+  O_NO_TRIM,
+  O_BUFFERED,
+  O_GLOB_ICASE,
+  O_NO_IGNORE_EXCLUDE,
+  O_NO_IGNORE_GLOBAL,
   O_UNSUPPORTED
 };
 
@@ -211,6 +218,14 @@ static const bi_opt rg_opts[] = {
     {"no-unicode", O_NO_UNICODE, BI_ARG_NONE},
     {"multiline", 'U', BI_ARG_NONE},
     {"pretty", 'p', BI_ARG_NONE},
+    {"max-columns-preview", O_MAX_PREVIEW, BI_ARG_NONE},
+    {"trim", O_TRIM, BI_ARG_NONE},
+    {"no-trim", O_NO_TRIM, BI_ARG_NONE},
+    {"line-buffered", O_BUFFERED, BI_ARG_NONE},
+    {"block-buffered", O_BUFFERED, BI_ARG_NONE},
+    {"glob-case-insensitive", O_GLOB_ICASE, BI_ARG_NONE},
+    {"no-ignore-exclude", O_NO_IGNORE_EXCLUDE, BI_ARG_NONE},
+    {"no-ignore-global", O_NO_IGNORE_GLOBAL, BI_ARG_NONE},
     {"max-columns", 'M', BI_ARG_REQUIRED},
     {"search-zip", 'z', BI_ARG_NONE},
     {"encoding", 'E', BI_ARG_REQUIRED},
@@ -472,7 +487,11 @@ int bi_rg(bi_ctx *c) {
   r->max_depth = -1;
   r->t0 = c->now_ns ? c->now_ns(c) : 0;
   int status = 2, have_e = 0, lineno = -1, fname = -1, heading = -1;
-  int help = 0, type_list_mode = 0, unres = 0;
+  int help = 0, type_list_mode = 0, unres = 0, glob_icase = 0;
+  /* --glob-case-insensitive applies to every -g, also the earlier ones */
+  for (int i = 1; i < c->argc && strcmp(c->argv[i], "--"); i++)
+    if (!strcmp(c->argv[i], "--glob-case-insensitive"))
+      glob_icase = 1;
   int64_t ctx = -1;
   rg_mcfg mc = {0};
   pats p;
@@ -542,8 +561,8 @@ int bi_rg(bi_ctx *c) {
       break;
     case 'g':
     case O_IGLOB:
-      if (rg_gi_add(&r->env, &r->over, go.arg, strlen(go.arg), o == O_IGLOB,
-                    &msg) < 0) {
+      if (rg_gi_add(&r->env, &r->over, go.arg, strlen(go.arg),
+                    o == O_IGLOB || glob_icase, &msg) < 0) {
         stream_printf(c->err, "error parsing glob '%s': %s\n", go.arg,
                       msg ? msg : "invalid glob");
         bad = 3;
@@ -713,7 +732,8 @@ int bi_rg(bi_ctx *c) {
       r->no_ignore_parent = 1;
       break;
     case O_NO_IGNORE_DOT:
-      break; /* .ignore/.rgignore: see below */
+      r->no_ignore_dot = 1;
+      break;
     case O_FILES:
       r->files_mode = 1;
       break;
@@ -727,8 +747,36 @@ int bi_rg(bi_ctx *c) {
       help = 2;
       break;
     case 'U':
-    case 'p':
-    case 'M':
+    case 'p': /* --pretty: colors, headings, line numbers */
+      r->color = 1;
+      heading = 1;
+      lineno = 1;
+      break;
+    case 'M': {
+      int64_t v = 0;
+      bad = num_arg(c, "--max-columns <NUM>", go.arg, &v) ? 3 : 0;
+      r->max_columns = v;
+      break;
+    }
+    case O_MAX_PREVIEW:
+      r->max_preview = 1;
+      break;
+    case O_TRIM:
+      r->trim = 1;
+      break;
+    case O_NO_TRIM:
+      r->trim = 0;
+      break;
+    case O_BUFFERED:
+      break; /* output is flushed when the command ends either way */
+    case O_GLOB_ICASE:
+      glob_icase = 1;
+      break;
+    case O_NO_IGNORE_EXCLUDE:
+      r->no_ignore_exclude = 1;
+      break;
+    case O_NO_IGNORE_GLOBAL:
+      break; /* no global gitignore exists inside the sandbox */
     case 'z':
     case 'E':
     case O_NO_UNICODE:

@@ -94,10 +94,13 @@ typedef struct rg {
   int lineno, with_fname, heading, only, invert, count, list, column;
   int vimgrep, json, nul, quiet, nomsg, text, binary_all;
   int color; /* --color always / ansi */
+  int trim, max_preview;
+  int64_t max_columns; /* 0: no limit */
   const char *replace;
   int64_t max_count, before, after;
   /* walk options */
   int max_depth, hidden, no_ignore, no_ignore_vcs, no_ignore_parent, follow;
+  int no_ignore_dot, no_ignore_exclude;
   int files_mode;
   int sorted;        /* --sort given: rg words a missing path differently */
   rg_gi over;        /* -g / --iglob */

@@ -388,11 +388,8 @@ static int separator(fs *f, size_t ls) {
   return 0;
 }
 
-static int print_text(rg *r, const char *d, size_t ls, size_t le) {
-  if (out(r, d + ls, le - ls) < 0)
-    return -1;
-  return out(r, "\n", 1);
-}
+static int line_body(fs *f, size_t ls, size_t le, int kind, size_t os,
+                     size_t oe);
 
 static int context_line(fs *f, size_t ls, size_t le) {
   rg *r = f->r;
@@ -418,7 +415,7 @@ static int context_line(fs *f, size_t ls, size_t le) {
       return -1;
   } else {
     if (heading(f) < 0 || separator(f, ls) < 0 || prefix(f, ls, '-', 0) < 0 ||
-        print_text(r, f->d, ls, le) < 0)
+        line_body(f, ls, le, 'c', 0, 0) < 0)
       return -1;
   }
   f->printed = 1;
@@ -456,6 +453,15 @@ static int binary_message(fs *f) {
   return outs(r, t);
 }
 
+/* Count the matches of a line (--count-matches). */
+static uint64_t count_in_line(rg *r, const char *l, size_t n) {
+  uint64_t k = 0;
+  size_t from = 0, ms, me;
+  while (next_in_line(r, l, n, &from, &ms, &me, RX_EXTENT))
+    k++;
+  return k;
+}
+
 /* A match's text, in bold red with --color always (not when empty). */
 static int outmatch(rg *r, const char *p, size_t n) {
   if (!r->color || !n)
@@ -485,6 +491,51 @@ static int colored_line(rg *r, const char *l, size_t n, size_t only_s,
     }
   }
   if (out(r, l + prev, n - prev) < 0)
+    return -1;
+  return out(r, "\n", 1);
+}
+
+/* The text of a printed line: trimmed (--trim), cut or left out when
+ * longer than --max-columns, matches colored. kind: 'c' context, 'm' a
+ * matching line, 'v' a --vimgrep line for the match [os, oe). */
+static int line_body(fs *f, size_t ls, size_t le, int kind, size_t os,
+                     size_t oe) {
+  rg *r = f->r;
+  const char *l = f->d + ls;
+  size_t n = le - ls;
+  if (r->trim) {
+    size_t k = 0;
+    while (k < n && (l[k] == ' ' || l[k] == '\t' || l[k] == '\v' ||
+                     l[k] == '\f' || l[k] == '\r'))
+      k++;
+    l += k;
+    n -= k;
+    os = os > k ? os - k : 0;
+    oe = oe > k ? oe - k : 0;
+  }
+  if (r->max_columns > 0 && n + (le < f->n) > (size_t)r->max_columns) {
+    if (r->max_preview) {
+      size_t k = 0;
+      for (int64_t i = 0; i < r->max_columns && k < n; i++) {
+        uint32_t cp;
+        k += tu_utf8_get(l + k, n - k, &cp);
+      }
+      if (out(r, l, k) < 0)
+        return -1;
+      return outs(r, " [... omitted end of long line]\n");
+    }
+    if (kind == 'c')
+      return outs(r, "[Omitted long context line]\n");
+    if (kind == 'm')
+      return outs(r, "[Omitted long matching line]\n");
+    char t[64];
+    snprintf(t, sizeof t, "[Omitted long line with %llu matches]\n",
+             (unsigned long long)count_in_line(r, f->d + ls, le - ls));
+    return outs(r, t);
+  }
+  if (kind != 'c' && r->color && !r->invert)
+    return colored_line(r, l, n, os, kind == 'v' ? oe : 0);
+  if (out(r, l, n) < 0)
     return -1;
   return out(r, "\n", 1);
 }
@@ -546,7 +597,7 @@ static int match_line(fs *f, size_t ls, size_t le) {
     return -1;
   int want = r->replace ? RX_GROUPS : RX_EXTENT;
   if (r->invert) {
-    if (prefix(f, ls, ':', 0) < 0 || print_text(r, f->d, ls, le) < 0)
+    if (prefix(f, ls, ':', 0) < 0 || line_body(f, ls, le, 'm', 0, 0) < 0)
       return -1;
   } else if (r->only || r->vimgrep) {
     size_t from = 0, ms, me;
@@ -554,8 +605,7 @@ static int match_line(fs *f, size_t ls, size_t le) {
       if (prefix(f, ls, ':', ms + 1) < 0)
         return -1;
       if (r->vimgrep && !r->only) {
-        if (r->color ? colored_line(r, l, n, ms, me == ms ? 0 : me) < 0
-                     : print_text(r, f->d, ls, le) < 0)
+        if (line_body(f, ls, le, 'v', ms, me) < 0)
           return -1;
       } else if (r->replace) {
         buf b;
@@ -609,8 +659,7 @@ static int match_line(fs *f, size_t ls, size_t le) {
     }
     if (prefix(f, ls, ':', col ? col : 1) < 0)
       return -1;
-    if (r->color ? colored_line(r, l, n, 0, 0) < 0
-                 : print_text(r, f->d, ls, le) < 0)
+    if (line_body(f, ls, le, 'm', 0, 0) < 0)
       return -1;
   }
 done:
@@ -618,15 +667,6 @@ done:
   r->any_printed = 1;
   f->last_end = le < f->n ? le + 1 : le;
   return 0;
-}
-
-/* Count the matches of a line (--count-matches). */
-static uint64_t count_in_line(rg *r, const char *l, size_t n) {
-  uint64_t k = 0;
-  size_t from = 0, ms, me;
-  while (next_in_line(r, l, n, &from, &ms, &me, RX_EXTENT))
-    k++;
-  return k;
 }
 
 /* One selected line. Returns -1 to end the file. */

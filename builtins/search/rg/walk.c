@@ -148,13 +148,14 @@ static int push(wk *w, const char *abs) {
   mem_free(c->m, g);
   if (l->has_git)
     w->ngit++;
-  if (load(w, &l->f[F_RG], abs, ".rgignore") < 0 ||
-      load(w, &l->f[F_IGN], abs, ".ignore") < 0)
+  if (!r->no_ignore_dot && (load(w, &l->f[F_RG], abs, ".rgignore") < 0 ||
+                            load(w, &l->f[F_IGN], abs, ".ignore") < 0))
     return -1;
   if (!r->no_ignore_vcs) {
     if (load(w, &l->f[F_GIT], abs, ".gitignore") < 0)
       return -1;
-    if (l->has_git && load(w, &l->f[F_EXCL], abs, ".git/info/exclude") < 0)
+    if (l->has_git && !r->no_ignore_exclude &&
+        load(w, &l->f[F_EXCL], abs, ".git/info/exclude") < 0)
       return -1;
   }
   return 0;
