@@ -123,6 +123,12 @@ for args in [
     ["-M", "10", "-A1", "def", "src/a.py"], ["-M", "3", "--max-columns-preview", "é", "u8.txt"],
     ["-p", "foo", "src"], ["-g", "*.PY", "--glob-case-insensitive", "foo"],
     ["--no-ignore-dot", "foo"], ["--line-buffered", "foo"],
+    ["-U", "-n", r"foo\(\):\n\s+return", "src/a.py"], ["-U", "-n", r"return.*\n\n", "src/a.py"],
+    ["-U", "--count-matches", "o", "src/a.py"], ["-U", "-n", "--multiline-dotall", "def.*pass", "src/a.py"],
+    ["-U", "-o", r"foo\(\):\n\s+return", "src/a.py"], ["-U", "-n", "--column", r"Foo:\n", "src/a.py"],
+    ["-U", "--json", r"foo\(\):\n", "src/a.py"], ["-U", "-A1", "-n", r"1  #.*\n", "src/a.py"],
+    ["-U", "-v", "-n", r"o.*\n.*r", "src/a.py"], ["-U", r"TODO.*\n.*", "-n"], [r"a\nb", "keep.log"],
+    ["-c", r"a[\n]b", "keep.log"], ["-c", "--multiline-dotall", "f.o", "keep.log"], ["-U", "-l", r"foo\n"],
     ["--type-list"], ["-m", "abc", "foo"], ["--color", "bogus", "foo"], ["--max-depth", "x", "foo"],
 ]:
     CASES.append(("proj", ["rg"] + S + args, None))

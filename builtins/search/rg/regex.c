@@ -241,7 +241,17 @@ static int is_hex(char ch) {
  * repetitions, quantifiers with nothing to repeat. \A and \z become line
  * anchors (ripgrep matches line by line), \v the vertical tab, \uXXXX and
  * \UXXXXXXXX code points; 'u' flags are dropped (PCRE2 has no such flag). */
-static int translate(bi_ctx *c, buf *o, const char *p, size_t n, int *xmode) {
+static int no_newline(bi_ctx *c) {
+  stream_puts(c->err,
+              "the literal '\"\\n\"' is not allowed in a regex\n\nConsider "
+              "enabling multiline mode with the --multiline flag (or -U for "
+              "short).\nWhen multiline mode is enabled, new line characters "
+              "can be matched.\n");
+  return -1;
+}
+
+static int translate(bi_ctx *c, buf *o, const char *p, size_t n, int *xmode,
+                     int multiline) {
   int atom = 0; /* something a quantifier may follow */
   for (size_t i = 0; i < n;) {
     char ch = p[i];
@@ -260,6 +270,8 @@ static int translate(bi_ctx *c, buf *o, const char *p, size_t n, int *xmode) {
         buf_puts(o, d == 'A' ? "(?m:^)" : "(?m:$)");
         i += 2;
         atom = 0;
+      } else if (d == 'n' && !multiline) {
+        return no_newline(c);
       } else if (d == 'n' || d == 't' || d == 'r' || d == 'f' || d == 'a') {
         buf_append(o, p + i, 2);
         i += 2;
@@ -316,6 +328,8 @@ static int translate(bi_ctx *c, buf *o, const char *p, size_t n, int *xmode) {
       int depth = 1;
       while (j < n && depth) {
         if (p[j] == '\\' && j + 1 < n) {
+          if (p[j + 1] == 'n' && !multiline)
+            return no_newline(c);
           j += 2;
           continue;
         }
@@ -482,7 +496,7 @@ int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats, size_t npats,
       buf_append(&pt, pats[i].s, pats[i].n);
     } else {
       int xmode = 0;
-      if (translate(c, &pt, pats[i].s, pats[i].n, &xmode) < 0) {
+      if (translate(c, &pt, pats[i].s, pats[i].n, &xmode, cfg->multiline) < 0) {
         buf_free(&pt);
         return -1;
       }
@@ -499,6 +513,8 @@ int rg_compile(bi_ctx *c, rx_env *env, rx *re, const rg_pat *pats, size_t npats,
   uint32_t opts = PCRE2_MULTILINE;
   if (icase)
     opts |= PCRE2_CASELESS;
+  if (cfg->dotall)
+    opts |= PCRE2_DOTALL;
   if (utf)
     opts |= PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP;
   pcre2_set_newline(env->cc, PCRE2_NEWLINE_LF);

@@ -139,6 +139,9 @@ enum {
   O_THREADS,
   O_NO_UNICODE,
   O_MAX_PREVIEW,
+  O_NO_MULTILINE,
+  O_DOTALL,
+  O_NO_DOTALL,
   O_TRIM,
   O_NO_TRIM,
   O_BUFFERED,
@@ -217,6 +220,9 @@ static const bi_opt rg_opts[] = {
     {"threads", 'j', BI_ARG_REQUIRED},
     {"no-unicode", O_NO_UNICODE, BI_ARG_NONE},
     {"multiline", 'U', BI_ARG_NONE},
+    {"no-multiline", O_NO_MULTILINE, BI_ARG_NONE},
+    {"multiline-dotall", O_DOTALL, BI_ARG_NONE},
+    {"no-multiline-dotall", O_NO_DOTALL, BI_ARG_NONE},
     {"pretty", 'p', BI_ARG_NONE},
     {"max-columns-preview", O_MAX_PREVIEW, BI_ARG_NONE},
     {"trim", O_TRIM, BI_ARG_NONE},
@@ -746,7 +752,6 @@ int bi_rg(bi_ctx *c) {
     case 'V':
       help = 2;
       break;
-    case 'U':
     case 'p': /* --pretty: colors, headings, line numbers */
       r->color = 1;
       heading = 1;
@@ -758,6 +763,18 @@ int bi_rg(bi_ctx *c) {
       r->max_columns = v;
       break;
     }
+    case 'U':
+      r->multiline = 1;
+      break;
+    case O_NO_MULTILINE:
+      r->multiline = 0;
+      break;
+    case O_DOTALL:
+      mc.dotall = 1;
+      break;
+    case O_NO_DOTALL:
+      mc.dotall = 0;
+      break;
     case O_MAX_PREVIEW:
       r->max_preview = 1;
       break;
@@ -867,7 +884,8 @@ int bi_rg(bi_ctx *c) {
   if (!r->files_mode) {
     if (p.n == 0) {
       r->never = 1;
-    } else if (rg_compile(c, &r->env, &r->re, p.v, p.n, &mc) < 0) {
+    } else if ((mc.multiline = r->multiline, mc.dotall &= r->multiline,
+                rg_compile(c, &r->env, &r->re, p.v, p.n, &mc) < 0)) {
       goto out;
     } else {
       r->compiled = 1;

@@ -68,7 +68,7 @@ typedef struct rg_pat {
 } rg_pat;
 
 typedef struct rg_mcfg {
-  int fixed, pcre, icase, smart, word, line;
+  int fixed, pcre, icase, smart, word, line, dotall, multiline;
 } rg_mcfg;
 
 /* Build the PCRE2 pattern for all patterns into re (env must be set up).
@@ -95,6 +95,7 @@ typedef struct rg {
   int vimgrep, json, nul, quiet, nomsg, text, binary_all;
   int color; /* --color always / ansi */
   int trim, max_preview;
+  int multiline;       /* -U: matches may span lines */
   int64_t max_columns; /* 0: no limit */
   const char *replace;
   int64_t max_count, before, after;

@@ -557,7 +557,9 @@ static int match_line_json(fs *f, size_t ls, size_t le) {
   size_t from = 0, ms, me;
   int first = 1;
   while (!r->invert &&
-         next_in_line(r, f->d + ls, le - ls, &from, &ms, &me, RX_EXTENT)) {
+         next_in_line(r, f->d + ls,
+                      r->multiline && le < f->n ? le + 1 - ls : le - ls, &from,
+                      &ms, &me, RX_EXTENT)) {
     if (!first)
       buf_putc(&b, ',');
     first = 0;
@@ -588,6 +590,8 @@ static int match_line(fs *f, size_t ls, size_t le) {
   rg *r = f->r;
   const char *l = f->d + ls;
   size_t n = le - ls;
+  /* -U: a match may take the line end along */
+  size_t sn = r->multiline && le < f->n ? n + 1 : n;
   if (r->json) {
     if (match_line_json(f, ls, le) < 0)
       return -1;
@@ -601,8 +605,9 @@ static int match_line(fs *f, size_t ls, size_t le) {
       return -1;
   } else if (r->only || r->vimgrep) {
     size_t from = 0, ms, me;
-    while (next_in_line(r, l, n, &from, &ms, &me, want)) {
-      if (prefix(f, ls, ':', ms + 1) < 0)
+    while (next_in_line(r, l, sn, &from, &ms, &me, want)) {
+      size_t mls = r->multiline ? line_start(f->d, ls, ls + ms) : ls;
+      if (prefix(f, mls, ':', ls + ms - mls + 1) < 0)
         return -1;
       if (r->vimgrep && !r->only) {
         if (line_body(f, ls, le, 'v', ms, me) < 0)
@@ -632,7 +637,7 @@ static int match_line(fs *f, size_t ls, size_t le) {
         buf b;
         buf_init(&b, r->c->m);
         size_t prev = 0;
-        while (next_in_line(r, l, n, &from, &ms, &me, want)) {
+        while (next_in_line(r, l, sn, &from, &ms, &me, want)) {
           if (!col)
             col = ms + 1;
           buf_append(&b, l + prev, ms - prev);
@@ -654,8 +659,18 @@ static int match_line(fs *f, size_t ls, size_t le) {
           return -1;
         goto done;
       }
-      if (next_in_line(r, l, n, &from, &ms, &me, RX_EXTENT))
+      if (next_in_line(r, l, sn, &from, &ms, &me, RX_EXTENT))
         col = ms + 1;
+    }
+    if (r->multiline) { /* each line of the block with its own prefix */
+      for (size_t a = ls; a <= le && !r->stop;) {
+        size_t b = line_end(f->d, a, le);
+        if (prefix(f, a, ':', a == ls ? (col ? col : 1) : 1) < 0 ||
+            line_body(f, a, b, 'm', 0, 0) < 0)
+          return -1;
+        a = b + 1;
+      }
+      goto done;
     }
     if (prefix(f, ls, ':', col ? col : 1) < 0)
       return -1;
@@ -743,6 +758,13 @@ static int find_line(fs *f, size_t pos, size_t *ls, size_t *le) {
     if (ms == f->n && f->n && f->d[f->n - 1] == '\n')
       return 0;
     size_t s = line_start(f->d, pos, ms), e = line_end(f->d, ms, f->n);
+    if (r->multiline) { /* every line the match touches */
+      size_t last = me > ms ? me - 1 : ms;
+      e = last < f->n ? line_end(f->d, last, f->n) : f->n;
+      *ls = s;
+      *le = e;
+      return 1;
+    }
     if (me > e) { /* ran over the line end: the line alone decides */
       size_t a, b;
       rc = rx_search(&r->re, f->d + s, e - s, 0, 0, RX_ANY, &a, &b);
