@@ -221,6 +221,10 @@ int rg_gi_parse(rx_env *env, rg_gi *g, const char *data, size_t n) {
 int rg_gi_match(rg_gi *g, const char *path, size_t n, int is_dir) {
   for (size_t i = g->n; i-- > 0;) {
     rg_glob *e = &g->v[i];
+    /* a huge ignore file must not carry the walk past a deadline */
+    if ((i & 255) == 255 && e->re.env && e->re.env->bud &&
+        budget_poll(e->re.env->bud))
+      return RG_M_IGNORE;
     if (e->dironly && !is_dir)
       continue;
     size_t ms, me;
