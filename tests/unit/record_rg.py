@@ -129,6 +129,8 @@ for args in [
     ["-U", "--json", r"foo\(\):\n", "src/a.py"], ["-U", "-A1", "-n", r"1  #.*\n", "src/a.py"],
     ["-U", "-v", "-n", r"o.*\n.*r", "src/a.py"], ["-U", r"TODO.*\n.*", "-n"], [r"a\nb", "keep.log"],
     ["-c", r"a[\n]b", "keep.log"], ["-c", "--multiline-dotall", "f.o", "keep.log"], ["-U", "-l", r"foo\n"],
+    ["-o", "[[:upper:]]"], ["-c", r"[^\n]+", "keep.log"], ["-o", "[[:alpha:]]+", "u8.txt"],
+    ["-o", "[[:punct:]]+", "src/a.py"], ["-o", "[^[:alpha:]]+", "u8.txt"],
     ["--type-list"], ["-m", "abc", "foo"], ["--color", "bogus", "foo"], ["--max-depth", "x", "foo"],
 ]:
     CASES.append(("proj", ["rg"] + S + args, None))

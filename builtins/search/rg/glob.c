@@ -129,9 +129,18 @@ int rg_glob_compile(rx_env *env, rx *r, const char *glob, size_t n, int icase) {
   return rc;
 }
 
+/* Does glob text hold a character with a meaning (or, no_slash, a '/')? */
+static int special(const char *t, size_t n, int no_slash) {
+  for (size_t i = 0; i < n; i++)
+    if (strchr("*?[]{}\\", t[i]) || (no_slash && t[i] == '/'))
+      return 1;
+  return 0;
+}
+
 int rg_gi_add(rx_env *env, rg_gi *g, const char *line, size_t n, int icase,
               const char **msg) {
   *msg = NULL;
+  g->bud = env->bud;
   if (n && line[n - 1] == '\r')
     n--;
   if (n && line[0] == '#')
@@ -188,7 +197,31 @@ int rg_gi_add(rx_env *env, rg_gi *g, const char *line, size_t n, int icase,
   }
   rg_glob *e = &g->v[g->n];
   memset(e, 0, sizeof *e);
-  if (rg_glob_compile(env, &e->re, b.data ? b.data : "", b.len, icase) < 0) {
+  const char *t = b.data ? b.data : "";
+  size_t tl = b.len, skip = 0;
+  if (!icase) {
+    if (tl > 4 && memcmp(t, "**/*", 4) == 0 && !special(t + 4, tl - 4, 1)) {
+      e->kind = RG_G_SUFFIX;
+      skip = 4;
+    } else if (tl > 3 && memcmp(t, "**/", 3) == 0 &&
+               !special(t + 3, tl - 3, 1)) {
+      e->kind = RG_G_NAME;
+      skip = 3;
+    } else if (tl && !special(t, tl, 0)) {
+      e->kind = RG_G_PATH;
+    }
+  }
+  if (e->kind != RG_G_REGEX) {
+    e->lit = mem_alloc(env->m, tl - skip + 1);
+    if (!e->lit) {
+      buf_free(&b);
+      *msg = "memory exhausted";
+      return -1;
+    }
+    memcpy(e->lit, t + skip, tl - skip);
+    e->lit[tl - skip] = 0;
+    e->litn = tl - skip;
+  } else if (rg_glob_compile(env, &e->re, t, tl, icase) < 0) {
     buf_free(&b);
     *msg = "invalid glob";
     return -1;
@@ -222,22 +255,36 @@ int rg_gi_match(rg_gi *g, const char *path, size_t n, int is_dir) {
   for (size_t i = g->n; i-- > 0;) {
     rg_glob *e = &g->v[i];
     /* a huge ignore file must not carry the walk past a deadline */
-    if ((i & 255) == 255 && e->re.env && e->re.env->bud &&
-        budget_poll(e->re.env->bud))
+    if ((i & 255) == 255 && g->bud && budget_poll(g->bud))
       return RG_M_IGNORE;
     if (e->dironly && !is_dir)
       continue;
-    size_t ms, me;
-    int rc = rx_search(&e->re, path, n, 0, PCRE2_ANCHORED, RX_ANY, &ms, &me);
-    if (rc == 1)
+    int hit;
+    if (e->kind == RG_G_PATH) {
+      hit = n == e->litn && memcmp(path, e->lit, n) == 0;
+    } else if (e->kind == RG_G_NAME || e->kind == RG_G_SUFFIX) {
+      hit = n >= e->litn && memcmp(path + n - e->litn, e->lit, e->litn) == 0;
+      if (hit && e->kind == RG_G_NAME) /* a whole name */
+        hit = n == e->litn || path[n - e->litn - 1] == '/';
+      if (hit && e->kind == RG_G_SUFFIX) /* within the last name */
+        hit = !memchr(path + n - e->litn, '/', e->litn);
+    } else {
+      size_t ms, me;
+      hit =
+          rx_search(&e->re, path, n, 0, PCRE2_ANCHORED, RX_ANY, &ms, &me) == 1;
+    }
+    if (hit)
       return e->neg ? RG_M_WHITE : RG_M_IGNORE;
   }
   return RG_M_NONE;
 }
 
 void rg_gi_free(mem *m, rg_gi *g) {
-  for (size_t i = 0; i < g->n; i++)
-    rx_free(&g->v[i].re);
+  for (size_t i = 0; i < g->n; i++) {
+    if (g->v[i].kind == RG_G_REGEX)
+      rx_free(&g->v[i].re);
+    mem_free(m, g->v[i].lit);
+  }
   mem_free(m, g->v);
   memset(g, 0, sizeof *g);
 }

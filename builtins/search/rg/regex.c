@@ -241,6 +241,28 @@ static int is_hex(char ch) {
  * repetitions, quantifiers with nothing to repeat. \A and \z become line
  * anchors (ripgrep matches line by line), \v the vertical tab, \uXXXX and
  * \UXXXXXXXX code points; 'u' flags are dropped (PCRE2 has no such flag). */
+/* Rust's POSIX classes are ASCII only (PCRE2_UCP would widen them). */
+static const char *posix_ascii(const char *name, size_t n) {
+  static const char *const tab[][2] = {{"alnum", "0-9A-Za-z"},
+                                       {"alpha", "A-Za-z"},
+                                       {"ascii", "\\x00-\\x7f"},
+                                       {"blank", "\\t "},
+                                       {"cntrl", "\\x00-\\x1f\\x7f"},
+                                       {"digit", "0-9"},
+                                       {"graph", "!-~"},
+                                       {"lower", "a-z"},
+                                       {"print", " -~"},
+                                       {"punct", "!-/:-@\\[-`{-~"},
+                                       {"space", "\\t\\n\\x0b\\f\\r "},
+                                       {"upper", "A-Z"},
+                                       {"word", "0-9A-Za-z_"},
+                                       {"xdigit", "0-9A-Fa-f"}};
+  for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+    if (strlen(tab[i][0]) == n && memcmp(tab[i][0], name, n) == 0)
+      return tab[i][1];
+  return NULL;
+}
+
 static int no_newline(bi_ctx *c) {
   stream_puts(c->err,
               "the literal '\"\\n\"' is not allowed in a regex\n\nConsider "
@@ -319,24 +341,33 @@ static int translate(bi_ctx *c, buf *o, const char *p, size_t n, int *xmode,
       }
       continue;
     }
-    if (ch == '[') { /* a class: copied as is up to its end */
+    if (ch == '[') { /* a class: copied up to its end */
       size_t j = i + 1;
+      int neg = 0;
       if (j < n && p[j] == '^')
-        j++;
+        j++, neg = 1;
       if (j < n && p[j] == ']')
         j++;
+      buf_append(o, p + i, j - i);
       int depth = 1;
       while (j < n && depth) {
         if (p[j] == '\\' && j + 1 < n) {
-          if (p[j + 1] == 'n' && !multiline)
+          if (p[j + 1] == 'n' && !multiline && !neg)
             return no_newline(c);
+          buf_append(o, p + j, 2);
           j += 2;
           continue;
         }
         if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
           const char *e = memchr(p + j + 2, ']', n - j - 2);
           if (e && e > p + j + 2 && e[-1] == ':') {
-            j = (size_t)(e - p) + 1;
+            size_t k = (size_t)(e - p) + 1;
+            const char *ascii = posix_ascii(p + j + 2, k - j - 4);
+            if (ascii)
+              buf_puts(o, ascii);
+            else
+              buf_append(o, p + j, k - j);
+            j = k;
             continue;
           }
         }
@@ -344,11 +375,11 @@ static int translate(bi_ctx *c, buf *o, const char *p, size_t n, int *xmode,
           depth++;
         else if (p[j] == ']')
           depth--;
+        buf_putc(o, p[j]);
         j++;
       }
       if (depth)
         return parse_error(c, p, n, i, 1, "unclosed character class");
-      buf_append(o, p + i, j - i);
       i = j;
       atom = 1;
       continue;

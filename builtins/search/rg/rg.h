@@ -25,8 +25,19 @@
 
 enum { RG_M_NONE = 0, RG_M_IGNORE = 1, RG_M_WHITE = 2 };
 
+/* How a glob is matched: most ignore lines need no regex. */
+enum {
+  RG_G_REGEX = 0, /* the translated regex */
+  RG_G_NAME,      /* any depth, one literal name: "build", "node_modules" */
+  RG_G_SUFFIX,    /* any depth, a name ending in a literal: "*.log" */
+  RG_G_PATH       /* one literal path: "/top.txt", "docs/a.md" */
+};
+
 typedef struct rg_glob {
-  rx re;
+  int kind;  /* RG_G_* */
+  char *lit; /* the literal part of the simple kinds */
+  size_t litn;
+  rx re;       /* RG_G_REGEX only */
   int neg;     /* a '!' line: a whitelist entry */
   int dironly; /* a trailing '/': matches directories only */
 } rg_glob;
@@ -36,6 +47,7 @@ typedef struct rg_gi {
   rg_glob *v;
   size_t n, cap;
   size_t nwhite; /* how many are '!' lines */
+  budget *bud;   /* polled while matching */
 } rg_gi;
 
 /* Add one gitignore line (comments and blank lines are skipped). icase:
