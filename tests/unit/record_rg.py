@@ -169,12 +169,34 @@ def cstr(b):
         elif ch == 0x09: out.append('\\t')
         elif 0x20 <= ch < 0x7f: out.append(chr(ch))
         else: out.append('\\%03o' % ch)
-    s = ''.join(out)
-    # split long strings, and after each \n
-    parts = s.split('\\n')
-    lines = [p + '\\n' for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
-    if not lines:
+    # pieces end after each \n; pack them into source lines of ~76 columns
+    pieces, cur = [], ""
+    for t in out:
+        cur += t
+        if t == "\\n":
+            pieces.append(cur)
+            cur = ""
+    if cur:
+        pieces.append(cur)
+    if not pieces:
         return '""'
+    lines, line = [], ""
+    for pc in pieces:
+        while len(pc) > 72:  # a long piece is cut, never inside an escape
+            k = 72
+            while k > 60 and "\\" in pc[k - 4:k]:
+                k -= 1
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(pc[:k])
+            pc = pc[k:]
+        if len(line) + len(pc) > 72 and line:
+            lines.append(line)
+            line = ""
+        line += pc
+    if line:
+        lines.append(line)
     return '\n'.join('    "%s"' % l for l in lines)
 
 
