@@ -526,6 +526,9 @@ static stream *dev_new(mem *m, budget *bud, const stream_ops *ops) {
 stream *stream_null(mem *m, budget *bud) {
   return dev_new(m, bud, &null_ops);
 }
+int stream_is_null(const stream *s) {
+  return s && s->ops == &null_ops;
+}
 stream *stream_zero(mem *m, budget *bud) {
   return dev_new(m, bud, &zero_ops);
 }

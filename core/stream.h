@@ -95,6 +95,8 @@ void stream_capture_finish(stream *s);
  * string limit (BUDGET_STRING) instead of growing the buffer. */
 void stream_capture_limit(stream *s, size_t max);
 stream *stream_null(mem *m, budget *bud);
+/* Is s a stream made by stream_null (an empty input, like /dev/null)? */
+int stream_is_null(const stream *s);
 stream *stream_zero(mem *m, budget *bud);
 /* /dev/urandom: reads are filled by fill(ud, p, n) (the sandbox's random
  * hook, so a deterministic sandbox stays so); writes are discarded. */
