@@ -4,7 +4,7 @@
 # driver, CLI and spec tests, the thread tests under ThreadSanitizer
 # (scripts/tsan.sh), a short fuzzing pass (scripts/fuzz-smoke.sh),
 # then the install test (a program built against
-# the installed package).
+# the installed package) and the tests of the language bindings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -30,3 +30,9 @@ bash scripts/tsan.sh
 bash scripts/fuzz-smoke.sh
 
 bash scripts/install-test.sh "$out/release"
+
+# the language bindings, against the library as installed
+prefix=$(mktemp -d)
+cmake --install "$out/release" --prefix "$prefix" >/dev/null
+bash scripts/test-python.sh "$prefix"
+rm -rf "$prefix"

@@ -135,6 +135,8 @@ class ExecOpts(ctypes.Structure):
         ("on_output", OUTPUT_FN),
         ("output_ud", ctypes.c_void_p),
         ("argv0", ctypes.c_char_p),
+        ("stdin_fn", ctypes.c_void_p),  # vsh_input_fn, unused here
+        ("stdin_ud", ctypes.c_void_p),
     ]
 
 
