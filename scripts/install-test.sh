@@ -7,6 +7,14 @@ prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib/$(gcc -print-multiarch 2>/dev/null)/pkgconfig"
+# an embedder's build gets the include path and nothing else
+cflags=$(pkg-config --cflags vsh)
+for f in $cflags; do
+  case "$f" in
+  -I*) ;;
+  *) echo "install test: pkg-config --cflags vsh leaks '$f'"; exit 1 ;;
+  esac
+done
 cc -std=c11 -Wall -Wextra -Werror examples/embed.c -o "$prefix/embed" \
   $(pkg-config --cflags vsh) -Wl,-rpath,"$prefix/lib" $(pkg-config --libs vsh)
 out=$("$prefix/embed")
@@ -25,4 +33,4 @@ CM
 cmake -S "$prefix/cm" -B "$prefix/cm/b" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$prefix/cm/b" >/dev/null
 [ "$("$prefix/cm/b/embed")" = "$want" ]
-echo "install test: 2 passed, 0 failed"
+echo "install test: 3 passed, 0 failed"
