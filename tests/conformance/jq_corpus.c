@@ -30,6 +30,7 @@
  *
  *   jq_corpus [--host JQ] [--filter TEXT] [-v] [--list | --write-expected]
  *             [EXPECTATIONS]
+ *   jq_corpus --self-test
  *
  * Without --list it prints "N passed, M failed" and compares the failures
  * with EXPECTATIONS (lines "ID<TAB>reason"): it fails on a failure that is
@@ -45,7 +46,8 @@
  * given.
  *
  * Without the corpus, or when the sandbox has no jq command, it says so and
- * exits 77 (ctest: skipped).
+ * exits 77 (ctest: skipped). --self-test checks the runner's comparison and
+ * message matching on fixed texts (ctest jq_corpus_self_test).
  */
 #include "corpus.h"
 #include "jq_json.h"
@@ -511,12 +513,116 @@ static int compare_expect(const expect *x) {
   return rc;
 }
 
+/* ---- --self-test ---------------------------------------------------------
+ */
+
+/* The runner's own pieces on fixed texts (jq's messages recorded from jq):
+ * the JSON comparison, the error message taken from stderr and the
+ * harness's message match. Returns the number of checks that failed. */
+static int self_test(void) {
+  static const struct {
+    const char *a, *b;
+    int equal;
+  } eq[] = {
+      {"1", "1.0", 1},
+      {"100", "1e2", 1},
+      {"1", "2", 0},
+      {"1e1000", "1.7976931348623157e+308", 1},
+      {"-1e1000", "-1.7976931348623157e+308", 1},
+      {"0.30000000000000004", "0.1", 0},
+      {"{\"a\":1,\"b\":[1,2]}", "{\"b\":[1,2.0],\"a\":1}", 1},
+      {"{\"a\":1,\"a\":2}", "{\"a\":2}", 1},
+      {"{\"a\":1}", "{\"a\":1,\"b\":null}", 0},
+      {"[1,2]", "[2,1]", 0},
+      {"\"\\u00e9\"", "\"\xc3\xa9\"", 1},
+      {"\"\\ud83d\\ude00\"", "\"\xf0\x9f\x98\x80\"", 1},
+      {"\"\\ud83d\"", "\"\xef\xbf\xbd\"", 1},
+      {"\"a\\u0000b\"", "\"a\\u0000c\"", 0},
+      {"null", "false", 0},
+      {"true", "true", 1},
+      {"\xef\xbb\xbf\"bom\"", "\"bom\"", 1},
+      {"[]", "{}", 0},
+  };
+  int bad = 0;
+  for (size_t i = 0; i < sizeof eq / sizeof eq[0]; i++) {
+    jj_val *a = jj_parse_one(eq[i].a, strlen(eq[i].a));
+    jj_val *b = jj_parse_one(eq[i].b, strlen(eq[i].b));
+    if (!a || !b || jj_equal(a, b) != eq[i].equal) {
+      printf("self-test: %s %s %s\n", eq[i].a,
+             eq[i].equal ? "==" : "!=", eq[i].b);
+      bad++;
+    }
+    jj_free(a);
+    jj_free(b);
+  }
+  static const char *not_one[] = {"",    "1 2", "[1,", "{\"a\"}",
+                                  "\"x", "tru", "1x"};
+  for (size_t i = 0; i < sizeof not_one / sizeof not_one[0]; i++) {
+    jj_val *v = jj_parse_one(not_one[i], strlen(not_one[i]));
+    if (v) {
+      printf("self-test: \"%s\" read as one value\n", not_one[i]);
+      bad++;
+    }
+    jj_free(v);
+  }
+  jj_val **vs;
+  const char *four = "1\n[2]\n{\"a\":3} \"x\"\n";
+  long n = jj_parse_all(four, strlen(four), &vs);
+  if (n != 4) {
+    printf("self-test: 4 values read as %ld\n", n);
+    bad++;
+  }
+  for (long i = 0; i < n; i++)
+    jj_free(vs[i]);
+  free(vs);
+
+  const char *err =
+      "jq: error: $bar is not defined at <top-level>, line 1, column 20:\n"
+      "    . as $foo | [$foo, $bar]\n"
+      "                       ^^^^\n"
+      "jq: error: syntax error, unexpected ']' at <top-level>, line 1, "
+      "column 7:\n"
+      "    . as [] | null\n"
+      "          ^\n"
+      "jq: 2 compile errors\n";
+  char *last = last_error(err);
+  strv want = {0};
+  sv_push(&want, strdup("jq: error: syntax error, unexpected ']' at "
+                        "<top-level>, line 1, column 7:"));
+  sv_push(&want, strdup("    . as [] | null"));
+  if (message_matches(last, &want)) {
+    printf("self-test: a message without its caret line matched\n");
+    bad++;
+  }
+  sv_push(&want, strdup("          ^"));
+  if (!message_matches(last, &want)) {
+    printf("self-test: the message did not match: %s\n", last);
+    bad++;
+  }
+  sv_push(&want, strdup("jq: 2 compile errors"));
+  if (message_matches(last, &want)) {
+    printf("self-test: a longer expectation matched\n");
+    bad++;
+  }
+  sv_free(&want);
+  free(last);
+  last = last_error("jq: 1 compile error\n");
+  if (*last) {
+    printf("self-test: a message found where there is none\n");
+    bad++;
+  }
+  free(last);
+  printf("self-test: %s\n", bad ? "FAILED" : "ok");
+  return bad;
+}
+
 /* ---- main ----------------------------------------------------------------
  */
 
 static int usage(void) {
   fprintf(stderr, "usage: jq_corpus [--host JQ] [--filter TEXT] [-v] "
-                  "[--list | --write-expected] [EXPECTATIONS]\n");
+                  "[--list | --write-expected] [EXPECTATIONS]\n"
+                  "       jq_corpus --self-test\n");
   return 2;
 }
 
@@ -532,6 +638,8 @@ static int has_jq(void) {
 int main(int argc, char **argv) {
   const char *expect_path = NULL;
   int list = 0, write = 0;
+  if (argc == 2 && strcmp(argv[1], "--self-test") == 0)
+    return self_test() ? 1 : 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--host") == 0 && i + 1 < argc)
       opt.host = argv[++i];
