@@ -64,7 +64,7 @@
 #include "vsh.h"
 
 #define HOST_TIMEOUT_S 20
-#define CASE_TIMEOUT_MS 20000
+#define CASE_TIMEOUT_MS 10000
 
 static struct {
   const char *host;   /* --host JQ */
