@@ -26,6 +26,12 @@
  * scripts set them. Module tests need jq's tests/modules directory and -L,
  * which the corpus does not have: they fail by design.
  *
+ * The files are jq 1.8's (a little past 1.8.1): a compile error there says
+ * "line L, column C:" and is followed by the program's line and a line of
+ * carets under the error, so a jq that prints jq 1.7.1's one-line messages
+ * fails the %%FAIL cases that check the message. The harness reproduced is
+ * the one of the same version (src/jq_test.c).
+ *
  * Case id: FILE:LINE, the line of the program.
  *
  *   jq_corpus [--host JQ] [--filter TEXT] [-v] [--list | --write-expected]
