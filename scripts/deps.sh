@@ -8,3 +8,5 @@ apt-get install -y -qq --no-install-recommends \
   libpcre2-dev libutf8proc-dev libcmocka-dev libcurl4-openssl-dev zlib1g-dev \
   libssl-dev tzdata \
   openssl ca-certificates python3 >/dev/null
+# the Node.js package (scripts/test-node.sh): node >= 18 and npm, when missing
+command -v npm >/dev/null || apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
