@@ -23,6 +23,23 @@ function toBuffer(content, what) {
   throw new TypeError(`vsh: ${what} must be a string or bytes`);
 }
 
+// Paths as Node's fs checks them: a string without NUL bytes.
+function checkPath(path, what = 'path') {
+  if (typeof path !== 'string') {
+    const e = new TypeError(`The "${what}" argument must be of type string`);
+    e.code = 'ERR_INVALID_ARG_TYPE';
+    throw e;
+  }
+  if (path.includes('\0')) {
+    const e = new TypeError(
+      `The argument '${what}' must be a string without null bytes. Received ${JSON.stringify(path)}`,
+    );
+    e.code = 'ERR_INVALID_ARG_VALUE';
+    throw e;
+  }
+  return path;
+}
+
 function toBytes(buf) {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
@@ -115,19 +132,19 @@ export class VshDriver {
   }
 
   async readFile(path) {
-    return call(this.#box.readFile(path, true));
+    return call(this.#box.readFile(checkPath(path), true));
   }
 
   async readFileBuffer(path) {
-    return toBytes(await call(this.#box.readFile(path, false)));
+    return toBytes(await call(this.#box.readFile(checkPath(path), false)));
   }
 
   async writeFile(path, content) {
-    return call(this.#box.writeFile(path, toBuffer(content, 'content')));
+    return call(this.#box.writeFile(checkPath(path), toBuffer(content, 'content')));
   }
 
   async stat(path) {
-    const s = await call(this.#box.stat(path));
+    const s = await call(this.#box.stat(checkPath(path)));
     const out = { isFile: s.isFile, isDirectory: s.isDirectory };
     if (s.isSymbolicLink !== undefined) out.isSymbolicLink = s.isSymbolicLink;
     if (s.size !== undefined) out.size = s.size;
@@ -136,23 +153,23 @@ export class VshDriver {
   }
 
   async readdir(path) {
-    return call(this.#box.readdir(path));
+    return call(this.#box.readdir(checkPath(path)));
   }
 
   async exists(path) {
     try {
-      return await this.#box.exists(String(path));
+      return await this.#box.exists(checkPath(path));
     } catch {
       return false;
     }
   }
 
   async mkdir(path, options) {
-    return call(this.#box.mkdir(path, !!options?.recursive));
+    return call(this.#box.mkdir(checkPath(path), !!options?.recursive));
   }
 
   async rm(path, options) {
-    return call(this.#box.rm(path, !!options?.recursive, !!options?.force));
+    return call(this.#box.rm(checkPath(path), !!options?.recursive, !!options?.force));
   }
 
   async exec(command, options = {}) {
@@ -169,6 +186,7 @@ export class VshDriver {
             if (sink) sink.push(buf);
           }
         : undefined;
+    if (options.cwd !== undefined) checkPath(options.cwd, 'cwd');
     const o = {
       cwd: options.cwd,
       env: envList(options.env, 'exec env'),

@@ -134,8 +134,7 @@ void FailFromDriver(Failure &f, const vsh_drv_err &err) {
   f.message = err.message;
 }
 
-void FailFromApi(Failure &f, vsh_sandbox *sb, vsh_status st,
-                 const char *what) {
+void FailFromApi(Failure &f, vsh_sandbox *sb, vsh_status st, const char *what) {
   f.failed = true;
   f.code = sb ? vsh_errcode(sb) : 0;
   switch (st) {
@@ -155,8 +154,8 @@ void FailFromApi(Failure &f, vsh_sandbox *sb, vsh_status st,
     f.kind = f.code ? VSH_DRV_ERRNO : 0;
   }
   const char *msg = sb ? vsh_errmsg(sb) : nullptr;
-  f.message = std::string(what) + ": " +
-              (msg && *msg ? msg : vsh_status_str(st));
+  f.message =
+      std::string(what) + ": " + (msg && *msg ? msg : vsh_status_str(st));
 }
 
 Napi::Error MakeError(Napi::Env env, const Failure &f) {
@@ -177,15 +176,13 @@ Napi::Function Cancel::Define(Napi::Env env) {
 }
 
 Cancel::Cancel(const Napi::CallbackInfo &info) : ObjectWrap(info) {
-  token_ = vsh_cancel_new();
-  if (!token_)
+  token_ = std::make_shared<Token>();
+  if (!token_->c)
     throw Napi::Error::New(info.Env(), "out of memory");
 }
 
-Cancel::~Cancel() { vsh_cancel_free(token_); }
-
 Napi::Value Cancel::Set(const Napi::CallbackInfo &info) {
-  vsh_cancel_set(token_);
+  vsh_cancel_set(token_->c);
   return info.Env().Undefined();
 }
 
@@ -198,27 +195,28 @@ Snapshot::Snapshot(const Napi::CallbackInfo &info) : ObjectWrap(info) {
     snap = info[0].As<Napi::External<vsh_snapshot>>().Data();
 }
 
-Snapshot::~Snapshot() { vsh_snapshot_free(snap); }
+Snapshot::~Snapshot() {
+  vsh_snapshot_free(snap);
+}
 
 // ------------------------------------------------------------------ Box
 
 Napi::Function Box::Define(Napi::Env env) {
-  return DefineClass(env, "Box",
-                     {InstanceMethod("readFile", &Box::ReadFile),
-                      InstanceMethod("writeFile", &Box::WriteFile),
-                      InstanceMethod("stat", &Box::Stat),
-                      InstanceMethod("readdir", &Box::Readdir),
-                      InstanceMethod("exists", &Box::Exists),
-                      InstanceMethod("mkdir", &Box::Mkdir),
-                      InstanceMethod("rm", &Box::Rm),
-                      InstanceMethod("exec", &Box::Exec),
-                      InstanceMethod("snapshot", &Box::TakeSnapshot),
-                      InstanceMethod("restore", &Box::Restore),
-                      InstanceMethod("fork", &Box::Fork),
-                      InstanceMethod("persist", &Box::Persist),
-                      InstanceMethod("hydrate", &Box::Hydrate),
-                      InstanceMethod("close", &Box::Close),
-                      InstanceMethod("cwd", &Box::Cwd)});
+  return DefineClass(
+      env, "Box",
+      {InstanceMethod("readFile", &Box::ReadFile),
+       InstanceMethod("writeFile", &Box::WriteFile),
+       InstanceMethod("stat", &Box::Stat),
+       InstanceMethod("readdir", &Box::Readdir),
+       InstanceMethod("exists", &Box::Exists),
+       InstanceMethod("mkdir", &Box::Mkdir), InstanceMethod("rm", &Box::Rm),
+       InstanceMethod("exec", &Box::Exec),
+       InstanceMethod("snapshot", &Box::TakeSnapshot),
+       InstanceMethod("restore", &Box::Restore),
+       InstanceMethod("fork", &Box::Fork),
+       InstanceMethod("persist", &Box::Persist),
+       InstanceMethod("hydrate", &Box::Hydrate),
+       InstanceMethod("close", &Box::Close), InstanceMethod("cwd", &Box::Cwd)});
 }
 
 Box::Box(const Napi::CallbackInfo &info) : ObjectWrap(info) {
@@ -333,7 +331,16 @@ void Box::Open(const Napi::Object &o) {
   }
 }
 
-Box::~Box() { Destroy(); }
+// With calls in flight (only when the environment is torn down, as the
+// calls hold the object otherwise) the sandbox is left to the process.
+Box::~Box() {
+  if (inflight_ == 0) {
+    Destroy();
+    return;
+  }
+  for (vsh_cancel *c : running_)
+    vsh_cancel_set(c);
+}
 
 void Box::Destroy() {
   if (drv_)
@@ -342,7 +349,9 @@ void Box::Destroy() {
   sb_ = nullptr;
 }
 
-void Box::Enter() { inflight_++; }
+void Box::Enter() {
+  inflight_++;
+}
 
 void Box::Leave() {
   if (--inflight_ == 0 && closed_)
@@ -391,21 +400,20 @@ Napi::Value Box::ReadFile(const Napi::CallbackInfo &info) {
   bool text = BoolArg(info, 1);
   auto out = std::make_shared<std::string>();
   vsh_driver *d = drv_;
-  VSH_TASK(
-      ([d, path, out](Failure &f) {
-        vsh_drv_err err{};
-        char *data = nullptr;
-        size_t len = 0;
-        if (d->read_file(d, path.c_str(), &data, &len, &err) != 0)
-          return FailFromDriver(f, err);
-        out->assign(data, len);
-        d->free_buf(d, data);
-      }),
-      ([out, text](Napi::Env env) -> Napi::Value {
-        if (text)
-          return Napi::String::New(env, *out);
-        return Napi::Buffer<char>::Copy(env, out->data(), out->size());
-      }));
+  VSH_TASK(([d, path, out](Failure &f) {
+             vsh_drv_err err{};
+             char *data = nullptr;
+             size_t len = 0;
+             if (d->read_file(d, path.c_str(), &data, &len, &err) != 0)
+               return FailFromDriver(f, err);
+             out->assign(data, len);
+             d->free_buf(d, data);
+           }),
+           ([out, text](Napi::Env env) -> Napi::Value {
+             if (text)
+               return Napi::String::New(env, *out);
+             return Napi::Buffer<char>::Copy(env, out->data(), out->size());
+           }));
 }
 
 Napi::Value Box::WriteFile(const Napi::CallbackInfo &info) {
@@ -428,61 +436,58 @@ Napi::Value Box::Stat(const Napi::CallbackInfo &info) {
   std::string path = StrArg(info, 0);
   auto st = std::make_shared<vsh_drv_stat>();
   vsh_driver *d = drv_;
-  VSH_TASK(
-      ([d, path, st](Failure &f) {
-        vsh_drv_err err{};
-        if (d->stat(d, path.c_str(), st.get(), &err) != 0)
-          FailFromDriver(f, err);
-      }),
-      ([st](Napi::Env env) -> Napi::Value {
-        Napi::Object o = Napi::Object::New(env);
-        o.Set("isFile", Napi::Boolean::New(env, st->is_file));
-        o.Set("isDirectory", Napi::Boolean::New(env, st->is_directory));
-        if (st->fields & VSH_DRV_HAS_SYMLINK)
-          o.Set("isSymbolicLink", Napi::Boolean::New(env, st->is_symlink));
-        if (st->fields & VSH_DRV_HAS_SIZE)
-          o.Set("size", Napi::Number::New(env, (double)st->size));
-        if (st->fields & VSH_DRV_HAS_MTIME)
-          o.Set("mtimeMs", Napi::Number::New(env, (double)st->mtime_ms));
-        return o;
-      }));
+  VSH_TASK(([d, path, st](Failure &f) {
+             vsh_drv_err err{};
+             if (d->stat(d, path.c_str(), st.get(), &err) != 0)
+               FailFromDriver(f, err);
+           }),
+           ([st](Napi::Env env) -> Napi::Value {
+             Napi::Object o = Napi::Object::New(env);
+             o.Set("isFile", Napi::Boolean::New(env, st->is_file));
+             o.Set("isDirectory", Napi::Boolean::New(env, st->is_directory));
+             if (st->fields & VSH_DRV_HAS_SYMLINK)
+               o.Set("isSymbolicLink", Napi::Boolean::New(env, st->is_symlink));
+             if (st->fields & VSH_DRV_HAS_SIZE)
+               o.Set("size", Napi::Number::New(env, (double)st->size));
+             if (st->fields & VSH_DRV_HAS_MTIME)
+               o.Set("mtimeMs", Napi::Number::New(env, (double)st->mtime_ms));
+             return o;
+           }));
 }
 
 Napi::Value Box::Readdir(const Napi::CallbackInfo &info) {
   std::string path = StrArg(info, 0);
   auto names = std::make_shared<std::vector<std::string>>();
   vsh_driver *d = drv_;
-  VSH_TASK(
-      ([d, path, names](Failure &f) {
-        vsh_drv_err err{};
-        char **v = nullptr;
-        size_t n = 0;
-        if (d->readdir(d, path.c_str(), &v, &n, &err) != 0)
-          return FailFromDriver(f, err);
-        for (size_t i = 0; i < n; i++) {
-          names->push_back(v[i]);
-          d->free_buf(d, v[i]);
-        }
-        d->free_buf(d, v);
-      }),
-      ([names](Napi::Env env) -> Napi::Value {
-        Napi::Array a = Napi::Array::New(env, names->size());
-        for (size_t i = 0; i < names->size(); i++)
-          a.Set((uint32_t)i, Napi::String::New(env, (*names)[i]));
-        return a;
-      }));
+  VSH_TASK(([d, path, names](Failure &f) {
+             vsh_drv_err err{};
+             char **v = nullptr;
+             size_t n = 0;
+             if (d->readdir(d, path.c_str(), &v, &n, &err) != 0)
+               return FailFromDriver(f, err);
+             for (size_t i = 0; i < n; i++) {
+               names->push_back(v[i]);
+               d->free_buf(d, v[i]);
+             }
+             d->free_buf(d, v);
+           }),
+           ([names](Napi::Env env) -> Napi::Value {
+             Napi::Array a = Napi::Array::New(env, names->size());
+             for (size_t i = 0; i < names->size(); i++)
+               a.Set((uint32_t)i, Napi::String::New(env, (*names)[i]));
+             return a;
+           }));
 }
 
 Napi::Value Box::Exists(const Napi::CallbackInfo &info) {
   std::string path = StrArg(info, 0);
   auto yes = std::make_shared<bool>(false);
   vsh_driver *d = drv_;
-  VSH_TASK(([d, path, yes](Failure &) {
-             *yes = d->exists(d, path.c_str()) != 0;
-           }),
-           ([yes](Napi::Env env) -> Napi::Value {
-             return Napi::Boolean::New(env, *yes);
-           }));
+  VSH_TASK(
+      ([d, path, yes](Failure &) { *yes = d->exists(d, path.c_str()) != 0; }),
+      ([yes](Napi::Env env) -> Napi::Value {
+        return Napi::Boolean::New(env, *yes);
+      }));
 }
 
 Napi::Value Box::Mkdir(const Napi::CallbackInfo &info) {
@@ -522,18 +527,17 @@ Napi::Value Box::TakeSnapshot(const Napi::CallbackInfo &info) {
   auto snap = std::make_shared<vsh_snapshot *>(nullptr);
   vsh_sandbox *sb = sb_;
   AddonData *ad = info.Env().GetInstanceData<AddonData>();
-  VSH_TASK(
-      ([sb, snap](Failure &f) {
-        vsh_status st = vsh_snapshot_take(sb, snap.get());
-        if (st != VSH_OK)
-          FailFromApi(f, sb, st, "snapshot");
-      }),
-      ([snap, ad](Napi::Env env) -> Napi::Value {
-        Napi::Value v = ad->snapshot.New(
-            {Napi::External<vsh_snapshot>::New(env, *snap)});
-        *snap = nullptr;
-        return v;
-      }));
+  VSH_TASK(([sb, snap](Failure &f) {
+             vsh_status st = vsh_snapshot_take(sb, snap.get());
+             if (st != VSH_OK)
+               FailFromApi(f, sb, st, "snapshot");
+           }),
+           ([snap, ad](Napi::Env env) -> Napi::Value {
+             Napi::Value v = ad->snapshot.New(
+                 {Napi::External<vsh_snapshot>::New(env, *snap)});
+             *snap = nullptr;
+             return v;
+           }));
 }
 
 Napi::Value Box::Restore(const Napi::CallbackInfo &info) {
@@ -567,23 +571,21 @@ Napi::Value Box::Fork(const Napi::CallbackInfo &info) {
   AddonData *ad = info.Env().GetInstanceData<AddonData>();
   std::shared_ptr<NetHolder> net = net_;
   std::string cwd = cwd_;
-  VSH_TASK(
-      ([sb, out](Failure &f) {
-        vsh_status st = vsh_fork(sb, out.get());
-        if (st != VSH_OK)
-          FailFromApi(f, sb, st, "fork");
-      }),
-      ([out, ad, net, cwd](Napi::Env env) -> Napi::Value {
-        ForkInit fi{*out, net, cwd};
-        *out = nullptr;
-        return ad->box.New({Napi::External<ForkInit>::New(env, &fi)});
-      }));
+  VSH_TASK(([sb, out](Failure &f) {
+             vsh_status st = vsh_fork(sb, out.get());
+             if (st != VSH_OK)
+               FailFromApi(f, sb, st, "fork");
+           }),
+           ([out, ad, net, cwd](Napi::Env env) -> Napi::Value {
+             ForkInit fi{*out, net, cwd};
+             *out = nullptr;
+             return ad->box.New({Napi::External<ForkInit>::New(env, &fi)});
+           }));
 }
 
 namespace {
 int CollectTar(void *ud, const void *data, size_t len) {
-  static_cast<std::string *>(ud)->append(static_cast<const char *>(data),
-                                         len);
+  static_cast<std::string *>(ud)->append(static_cast<const char *>(data), len);
   return 0;
 }
 } // namespace
@@ -599,20 +601,19 @@ Napi::Value Box::Persist(const Napi::CallbackInfo &info) {
   }
   auto tar = std::make_shared<std::string>();
   vsh_sandbox *sb = sb_;
-  VSH_TASK(
-      ([sb, has_dir, dir, skip, tar](Failure &f) {
-        std::vector<const char *> sp;
-        for (auto &s : *skip)
-          sp.push_back(s.c_str());
-        sp.push_back(nullptr);
-        vsh_status st = vsh_persist(sb, has_dir ? dir.c_str() : nullptr,
-                                    sp.data(), CollectTar, tar.get());
-        if (st != VSH_OK)
-          FailFromApi(f, sb, st, "persist");
-      }),
-      ([tar](Napi::Env env) -> Napi::Value {
-        return Napi::Buffer<char>::Copy(env, tar->data(), tar->size());
-      }));
+  VSH_TASK(([sb, has_dir, dir, skip, tar](Failure &f) {
+             std::vector<const char *> sp;
+             for (auto &s : *skip)
+               sp.push_back(s.c_str());
+             sp.push_back(nullptr);
+             vsh_status st = vsh_persist(sb, has_dir ? dir.c_str() : nullptr,
+                                         sp.data(), CollectTar, tar.get());
+             if (st != VSH_OK)
+               FailFromApi(f, sb, st, "persist");
+           }),
+           ([tar](Napi::Env env) -> Napi::Value {
+             return Napi::Buffer<char>::Copy(env, tar->data(), tar->size());
+           }));
 }
 
 Napi::Value Box::Hydrate(const Napi::CallbackInfo &info) {

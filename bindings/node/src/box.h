@@ -42,16 +42,22 @@ struct Failure {
   std::string syscall, path; // when the message is to be composed in JS
 };
 
+// A cancel token shared by its JavaScript handle and the exec using it, so
+// that neither can free it under the other.
+struct Token {
+  vsh_cancel *c = vsh_cancel_new();
+  ~Token() { vsh_cancel_free(c); }
+};
+
 class Cancel : public Napi::ObjectWrap<Cancel> {
 public:
   static Napi::Function Define(Napi::Env env);
   explicit Cancel(const Napi::CallbackInfo &info);
-  ~Cancel() override;
-  vsh_cancel *token() const { return token_; }
+  std::shared_ptr<Token> token() const { return token_; }
 
 private:
   Napi::Value Set(const Napi::CallbackInfo &info);
-  vsh_cancel *token_ = nullptr;
+  std::shared_ptr<Token> token_;
 };
 
 class Snapshot : public Napi::ObjectWrap<Snapshot> {
@@ -111,8 +117,7 @@ private:
 // Shared by the translation units.
 Napi::Error MakeError(Napi::Env env, const Failure &f);
 void FailFromDriver(Failure &f, const vsh_drv_err &err);
-void FailFromApi(Failure &f, vsh_sandbox *sb, vsh_status st,
-                 const char *what);
+void FailFromApi(Failure &f, vsh_sandbox *sb, vsh_status st, const char *what);
 Napi::Value StartExec(Box *box, const Napi::CallbackInfo &info);
 
 struct AddonData {

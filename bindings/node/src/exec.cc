@@ -16,7 +16,8 @@ namespace {
 
 struct ExecJob {
   Box *box = nullptr;
-  Napi::ObjectReference box_ref, cancel_ref;
+  Napi::ObjectReference box_ref;
+  std::shared_ptr<Token> token;
   Napi::Promise::Deferred deferred;
   Napi::ThreadSafeFunction tsfn;
   vsh_sandbox *sb = nullptr;
@@ -36,12 +37,13 @@ struct ExecJob {
   bool aborted = false;
   Failure fail;
 
-  explicit ExecJob(Napi::Env env) : deferred(Napi::Promise::Deferred::New(env)) {}
+  explicit ExecJob(Napi::Env env)
+      : deferred(Napi::Promise::Deferred::New(env)) {}
 };
 
 struct Item {
   ExecJob *job;
-  int fd;       // 1 or 2 for output; 0 when the exec is over
+  int fd; // 1 or 2 for output; 0 when the exec is over
   std::string data;
 };
 
@@ -248,8 +250,8 @@ Napi::Value StartExec(Box *box, const Napi::CallbackInfo &info) {
     job->has_stdin = true;
     job->stdin_data.assign(b.Data(), b.Length());
   }
-  job->cancel = Cancel::Unwrap(cobj)->token();
-  job->cancel_ref = Napi::Persistent(cobj);
+  job->token = Cancel::Unwrap(cobj)->token();
+  job->cancel = job->token->c;
   job->box_ref = Napi::Persistent(box->Value());
 
   Napi::Function cb;

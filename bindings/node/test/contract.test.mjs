@@ -192,3 +192,20 @@ test('exec: binary-safe output and stdin', async () => {
   assert.equal(u.stdout, 'été');
   d.close();
 });
+
+test('paths: a NUL byte or a non-string is refused as Node refuses it', async () => {
+  const d = make();
+  await assert.rejects(d.readFile('/work/a.txt\0x'), {
+    code: 'ERR_INVALID_ARG_VALUE',
+  });
+  await assert.rejects(d.writeFile('/work/b\0', 'x'), {
+    code: 'ERR_INVALID_ARG_VALUE',
+  });
+  await assert.rejects(d.stat(42), { code: 'ERR_INVALID_ARG_TYPE' });
+  assert.equal(await d.exists('/work/a.txt\0'), false);
+  assert.equal(await d.exists('/work/b'), false);
+  await assert.rejects(d.exec('pwd', { cwd: '/work\0/x' }), {
+    code: 'ERR_INVALID_ARG_VALUE',
+  });
+  d.close();
+});
