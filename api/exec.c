@@ -92,8 +92,8 @@ static void main_fiber(void *arg) {
   script_ended(j);
 }
 
-static int run_setup(vsh_sandbox *sb, sh_run *r, const vsh_exec_opts *o,
-                     int keep_bufs) {
+static int run_setup(vsh_sandbox *sb, sched *sc, sh_run *r,
+                     const vsh_exec_opts *o, int keep_bufs) {
   if (!keep_bufs)
     memset(r, 0, sizeof *r);
   /* An allocation refused from here on ends this exec (see mem_failed). */
@@ -103,7 +103,7 @@ static int run_setup(vsh_sandbox *sb, sh_run *r, const vsh_exec_opts *o,
   r->net = sb->net;
   r->m = sb->m;
   r->v = sb->v;
-  r->sc = sb->sc;
+  r->sc = sc;
   memset(&r->bud, 0, sizeof r->bud);
   r->bud.lim = sb->lim;
   if (o && o->timeout_ms > 0) {
@@ -118,7 +118,7 @@ static int run_setup(vsh_sandbox *sb, sh_run *r, const vsh_exec_opts *o,
   }
   r->bud.clock = NULL; /* the monotonic host clock: deadlines are real */
   r->bud.m = sb->m;
-  r->bud.sc = sb->sc;
+  r->bud.sc = sc;
   r->bud.cancel = o && o->cancel ? &o->cancel->flag : NULL;
   if (r->bud.lim.timeout_ms > 0)
     r->bud.deadline_ns =
@@ -228,8 +228,37 @@ static void fill_result(sh_run *r, const vsh_exec_opts *o, vsh_result *res,
   res->status = status;
 }
 
-static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
-                          const char *script, size_t len,
+/* ---- threads
+ * While an exec runs, other threads may use the sandbox between two of its
+ * scheduling steps (fiber.h, sched_turns): file calls, and other execs with
+ * their own shell state and scheduler over the one filesystem. What the
+ * sandbox holds for the running exec alone is put down when it lets go and
+ * taken up again after. */
+
+typedef struct exec_turns {
+  vsh_sandbox *sb;
+  sh_run *r;
+  unsigned depth;
+} exec_turns;
+
+static void turn_leave(void *ud) {
+  exec_turns *t = ud;
+  vfs_set_budget(t->sb->v, NULL);
+  t->depth = api_letgo(t->sb);
+}
+
+static void turn_enter(void *ud) {
+  exec_turns *t = ud;
+  api_relock(t->sb, t->depth);
+  vfs_set_budget(t->sb->v, &t->r->bud);
+}
+
+/* The sandbox whose exec this thread is running (nested execs are refused,
+ * execs of other sandboxes from a host command are not). */
+static _Thread_local const vsh_sandbox *tl_running;
+
+static vsh_status exec_on(vsh_sandbox *sb, sched *sc, sh_exec *session,
+                          sh_run *r, const char *script, size_t len,
                           const vsh_exec_opts *o, vsh_result *res,
                           int *exited) {
   memset(res, 0, sizeof *res);
@@ -240,10 +269,7 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
     res->status = 130;
     return api_fail(sb, VSH_ABORT, ECANCELED, "cancelled before start");
   }
-  if (sb->in_exec)
-    return api_fail(sb, VSH_MISUSE, EBUSY,
-                    "exec called from inside a running exec");
-  if (run_setup(sb, r, o, 0)) {
+  if (run_setup(sb, sc, r, o, 0)) {
     run_teardown(r);
     return api_fail(sb, VSH_NOMEM, ENOMEM, "out of memory");
   }
@@ -270,7 +296,8 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
     const char *cwd = o && o->cwd ? o->cwd : sb->cwd;
     /* The shared base holds exactly what sh_new_root would build for the
      * sandbox env and this cwd; extra or replaced env builds afresh. */
-    if (sb->base && !(o && (o->env || (o->flags & VSH_EXEC_REPLACE_ENV))) &&
+    if (sb->base && !sb->base_stale &&
+        !(o && (o->env || (o->flags & VSH_EXEC_REPLACE_ENV))) &&
         sh_base_fits(sb->base, cwd))
       ex = sh_new_root_over(r, sb->base);
     else
@@ -296,20 +323,22 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
     }
   }
   job_arg j = {ex, script, len, 0, 0, 0, BUDGET_OK, 0};
-  sb->in_exec = 1;
+  exec_turns turns = {sb, r, 0};
+  sched_turns st = {turn_leave, turn_enter, &turns, &sb->waiting};
+  sched_set_turns(sc, &st);
   /* a write refused by the fs-bytes or fs-inodes quota ends the exec */
   vfs_set_budget(sb->v, &r->bud);
-  if (!sched_spawn(sb->sc, main_fiber, &j)) {
-    vfs_set_budget(sb->v, NULL);
-    sb->in_exec = 0;
+  int spawned = sched_spawn(sc, main_fiber, &j) != NULL;
+  if (spawned)
+    drive(r, &j);
+  vfs_set_budget(sb->v, NULL);
+  sched_set_turns(sc, NULL);
+  if (!spawned) {
     if (!session)
       sh_free(ex);
     run_teardown(r);
     return api_fail(sb, VSH_NOMEM, ENOMEM, "cannot create a fiber");
   }
-  drive(r, &j);
-  vfs_set_budget(sb->v, NULL);
-  sb->in_exec = 0;
   if (j.done && (j.stop || r->bud.stop == BUDGET_HANGUP)) {
     /* The hang-up is no limit; a limit the script hit stays the one
      * reported. A limit a leftover job hit after the end (a fork bomb's
@@ -333,11 +362,18 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
     ex->status = status;
   } else {
     sh_free(ex);
-    if (sb->base && !sh_base_intact(sb->base)) {
-      /* Rebuilt now, not lazily, so memory returns to its level. */
-      sh_base_free(sb->m, sb->base);
-      sb->base =
-          sh_base_new(sb->m, &sb->lim, sb->cwd, (const char *const *)sb->env);
+    if (sb->base && (sb->base_stale || !sh_base_intact(sb->base))) {
+      /* Rebuilt now, not lazily, so memory returns to its level; but not
+       * under an exec still running over it on another thread: the last
+       * one to finish does it. */
+      if (sb->nexec > 1) {
+        sb->base_stale = 1;
+      } else {
+        sh_base_free(sb->m, sb->base);
+        sb->base =
+            sh_base_new(sb->m, &sb->lim, sb->cwd, (const char *const *)sb->env);
+        sb->base_stale = 0;
+      }
     }
   }
   fill_result(r, o, res, status);
@@ -349,6 +385,37 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
   if (cancelled)
     return api_fail(sb, VSH_ABORT, ECANCELED, "cancelled");
   return VSH_OK;
+}
+
+static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
+                          const char *script, size_t len,
+                          const vsh_exec_opts *o, vsh_result *res,
+                          int *exited) {
+  if (tl_running == sb) {
+    memset(res, 0, sizeof *res);
+    return api_fail(sb, VSH_MISUSE, EBUSY,
+                    "exec called from inside a running exec");
+  }
+  /* The sandbox's scheduler serves one exec at a time; an exec that runs
+   * beside it (on another thread) drives one of its own. */
+  sched *sc = sb->sc;
+  if (sb->sc_busy && !(sc = sched_new(0))) {
+    memset(res, 0, sizeof *res);
+    return api_fail(sb, VSH_NOMEM, ENOMEM, "cannot create a scheduler");
+  }
+  if (sc == sb->sc)
+    sb->sc_busy = 1;
+  const vsh_sandbox *outer = tl_running;
+  tl_running = sb;
+  sb->nexec++;
+  vsh_status st = exec_on(sb, sc, session, r, script, len, o, res, exited);
+  sb->nexec--;
+  tl_running = outer;
+  if (sc == sb->sc)
+    sb->sc_busy = 0;
+  else
+    sched_free(sc);
+  return st;
 }
 
 vsh_status vsh_exec_n(vsh_sandbox *sb, const char *script, size_t script_len,
@@ -385,6 +452,7 @@ struct vsh_session {
   sh_run *run; /* persistent: streams opened by `exec 3>f` point at it */
   sh_exec *ex;
   int exited;
+  int busy; /* an exec of this session is running (on some thread) */
 };
 
 vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out) {
@@ -401,7 +469,7 @@ vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out) {
   }
   s->sb = sb;
   s->run = r;
-  if (run_setup(sb, r, NULL, 0)) {
+  if (run_setup(sb, sb->sc, r, NULL, 0)) {
     run_teardown(r);
     mem_free(sb->m, s);
     mem_free(sb->m, r);
@@ -439,8 +507,17 @@ vsh_status vsh_session_exec(vsh_session *s, const char *script, size_t len,
     api_unlock(sb);
     return api_fail(sb, VSH_MISUSE, EINVAL, "session has exited");
   }
+  if (s->busy) {
+    /* one shell runs one command at a time */
+    memset(res, 0, sizeof *res);
+    api_unlock(sb);
+    return api_fail(sb, VSH_MISUSE, EBUSY,
+                    "session is running an exec on another thread");
+  }
+  s->busy = 1;
   vsh_status st = exec_in(sb, s->ex, s->run, script ? script : "", len, opts,
                           res, &s->exited);
+  s->busy = 0;
   api_unlock(sb);
   return st;
 }

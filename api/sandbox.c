@@ -58,19 +58,32 @@ void vsh_config_init(vsh_config *cfg) {
     memset(cfg, 0, sizeof *cfg);
 }
 
+/* The last error of each thread, so that a thread reads its own failure
+ * even when another thread's call on the same sandbox failed meanwhile.
+ * The sandbox's serial (never reused) tells a later sandbox at the same
+ * address from the one that failed. */
+static _Thread_local struct {
+  uint64_t serial;
+  int code;
+  char msg[512];
+} tl_err;
+static _Thread_local char tl_copy[512];
+static atomic_uint_fast64_t next_serial = 1;
+
 vsh_status api_fail(vsh_sandbox *sb, vsh_status st, int code, const char *fmt,
                     ...) {
   if (!sb)
     return st;
-  /* Some calls record their error after dropping the lock, and another
-   * thread may be making a call on the same sandbox meanwhile (calls are
-   * serialized, not confined to one thread): write under the lock, which
-   * is recursive, so callers that still hold it are fine. */
-  api_lock(sb);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(sb->errmsg, sizeof sb->errmsg, fmt, ap);
+  vsnprintf(tl_err.msg, sizeof tl_err.msg, fmt, ap);
   va_end(ap);
+  tl_err.code = code;
+  tl_err.serial = sb->serial;
+  /* Some calls record their error after dropping the lock: the shared
+   * copy is written under it (re-entered by callers that still hold it). */
+  api_lock(sb);
+  memcpy(sb->errmsg, tl_err.msg, sizeof sb->errmsg);
   sb->errcode = code;
   api_unlock(sb);
   return st;
@@ -85,11 +98,28 @@ vsh_status api_fs_fail(vsh_sandbox *sb, int rc, const char *what,
 }
 
 const char *vsh_errmsg(const vsh_sandbox *sb) {
-  return sb ? sb->errmsg : "no sandbox";
+  if (!sb)
+    return "no sandbox";
+  if (tl_err.serial == sb->serial)
+    return tl_err.msg;
+  /* this thread made no failing call here: the sandbox's last error */
+  vsh_sandbox *w = (vsh_sandbox *)sb;
+  api_lock(w);
+  memcpy(tl_copy, w->errmsg, sizeof tl_copy);
+  api_unlock(w);
+  return tl_copy;
 }
 
 int vsh_errcode(const vsh_sandbox *sb) {
-  return sb ? sb->errcode : 0;
+  if (!sb)
+    return 0;
+  if (tl_err.serial == sb->serial)
+    return tl_err.code;
+  vsh_sandbox *w = (vsh_sandbox *)sb;
+  api_lock(w);
+  int c = w->errcode;
+  api_unlock(w);
+  return c;
 }
 
 void vsh_free(vsh_sandbox *sb, void *p) {
@@ -117,24 +147,55 @@ static const void *api_thread_id(void) {
   return &me;
 }
 
+static void take(vsh_sandbox *sb, unsigned depth) {
+  pthread_mutex_lock(&sb->lock);
+  uint64_t t = sb->tk_next++;
+  if (t != sb->tk_serving) {
+    atomic_fetch_add_explicit(&sb->waiting, 1, memory_order_relaxed);
+    while (t != sb->tk_serving)
+      pthread_cond_wait(&sb->turn, &sb->lock);
+    atomic_fetch_sub_explicit(&sb->waiting, 1, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&sb->lock);
+  atomic_store_explicit(&sb->owner, api_thread_id(), memory_order_relaxed);
+  sb->depth = depth;
+}
+
+static void give(vsh_sandbox *sb) {
+  atomic_store_explicit(&sb->owner, NULL, memory_order_relaxed);
+  pthread_mutex_lock(&sb->lock);
+  sb->tk_serving++;
+  /* every waiter checks whether the next ticket is its own */
+  if (sb->tk_next != sb->tk_serving)
+    pthread_cond_broadcast(&sb->turn);
+  pthread_mutex_unlock(&sb->lock);
+}
+
 void api_lock(vsh_sandbox *sb) {
-  const void *me = api_thread_id();
   /* Only this thread ever stores its own token, so seeing it (even with a
    * relaxed load) means this thread holds the lock. */
-  if (atomic_load_explicit(&sb->owner, memory_order_relaxed) == me) {
+  if (atomic_load_explicit(&sb->owner, memory_order_relaxed) ==
+      api_thread_id()) {
     sb->depth++;
     return;
   }
-  pthread_mutex_lock(&sb->lock);
-  atomic_store_explicit(&sb->owner, me, memory_order_relaxed);
-  sb->depth = 1;
+  take(sb, 1);
 }
 
 void api_unlock(vsh_sandbox *sb) {
   if (--sb->depth)
     return;
-  atomic_store_explicit(&sb->owner, NULL, memory_order_relaxed);
-  pthread_mutex_unlock(&sb->lock);
+  give(sb);
+}
+
+unsigned api_letgo(vsh_sandbox *sb) {
+  unsigned d = sb->depth;
+  give(sb);
+  return d;
+}
+
+void api_relock(vsh_sandbox *sb, unsigned depth) {
+  take(sb, depth);
 }
 
 /* ---- hooks for the shell ---------------------------------------------------
@@ -233,7 +294,10 @@ static vsh_sandbox *api_alloc(const vsh_config *cfg, mem *m) {
     return NULL;
   sb->m = m;
   pthread_mutex_init(&sb->lock, NULL);
+  pthread_cond_init(&sb->turn, NULL);
   atomic_init(&sb->owner, NULL);
+  atomic_init(&sb->waiting, 0);
+  sb->serial = atomic_fetch_add(&next_serial, 1);
   sb->lim = sb->lim_asked = cfg->limits;
   budget_defaults(&sb->lim);
   sb->clock = cfg->clock;
@@ -267,6 +331,7 @@ static void api_free_parts(vsh_sandbox *sb) {
   mem_free(m, sb->env);
   mem_free(m, sb->cwd);
   pthread_mutex_destroy(&sb->lock);
+  pthread_cond_destroy(&sb->turn);
   mem_free(m, sb);
   mem_unref(m);
 }

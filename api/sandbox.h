@@ -35,12 +35,18 @@ struct vsh_sandbox {
   mem *m;
   vfs *v;
   sched *sc;
-  /* Calls are serialized by lock. It is re-entered by the thread that
-   * holds it (host commands call file APIs from inside an exec), counted
-   * in depth rather than by a recursive mutex: the exec runs in fibers,
-   * which ThreadSanitizer tracks as threads of their own, and a recursive
-   * relock from a fiber would read to it as a double lock. */
+  /* One thread at a time works on the sandbox: a fair (first come, first
+   * served) ticket lock, so that a running exec, which lets go between two
+   * scheduling steps when another thread waits (sched_turns), cannot take
+   * it straight back. `lock` guards only the tickets; the sandbox itself
+   * is held from api_lock to api_unlock. It is re-entered by the thread
+   * that holds it (host commands call file APIs from inside an exec),
+   * counted in depth: the exec runs in fibers, which ThreadSanitizer
+   * tracks as threads of their own, so no mutex stays locked across them. */
   pthread_mutex_t lock;
+  pthread_cond_t turn;
+  uint64_t tk_next, tk_serving;
+  _Atomic int waiting;         /* threads queued for the sandbox */
   _Atomic(const void *) owner; /* api_thread_id() of the holder, or NULL */
   unsigned depth;              /* re-entries of the holder */
   vsh_limits lim;              /* in force: the caller's, defaults filled in */
@@ -58,10 +64,13 @@ struct vsh_sandbox {
   const vsh_net_policy *net_src; /* for fork */
   sh_host_cmd *hosts;
   size_t nhosts, caphosts;
-  uint64_t rng; /* fallback random state */
-  int in_exec;
-  char errmsg[512];
+  uint64_t rng;     /* fallback random state */
+  int nexec;        /* execs running (on any thread) */
+  int sc_busy;      /* sc is driven by one of them; others make their own */
+  int base_stale;   /* base changed while other execs still used it */
+  char errmsg[512]; /* the last error of any thread (api_fail) */
   int errcode;
+  uint64_t serial; /* unique per sandbox opened in this process */
 };
 
 /* Record an error on the handle; returns st. */
@@ -71,6 +80,11 @@ vsh_status api_fs_fail(vsh_sandbox *sb, int rc, const char *what,
                        const char *path);
 void api_lock(vsh_sandbox *sb);
 void api_unlock(vsh_sandbox *sb);
+/* Let the other threads in from inside a call that holds the lock (a
+ * running exec, between two scheduling steps): returns the depth to hand
+ * back to api_relock, which queues behind the threads already waiting. */
+unsigned api_letgo(vsh_sandbox *sb);
+void api_relock(vsh_sandbox *sb, unsigned depth);
 char *api_strdup_out(const char *s, size_t n); /* malloc'd copy */
 /* The hooks every sh_run of a sandbox gets (host_ud: the sandbox). */
 extern const sh_host api_host;

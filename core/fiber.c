@@ -1,9 +1,11 @@
 #include "fiber.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctx.h"
@@ -87,7 +89,8 @@ struct sched {
   int nlive; /* spawned and not finished */
   int nblocked;
   int deadlocked;
-  fiber *blocked; /* every blocked fiber, for deadlock breaking */
+  fiber *blocked;    /* every blocked fiber, for deadlock breaking */
+  sched_turns turns; /* leave == NULL: none */
 #if VSH_CTX_ASM
   void *root_sp;
 #else
@@ -320,10 +323,46 @@ int sched_live(const sched *s) {
   return s->nlive;
 }
 
+static int turn_wanted(const sched *s) {
+  return s->turns.leave && s->turns.want &&
+         atomic_load_explicit(s->turns.want, memory_order_relaxed) > 0;
+}
+
+void sched_set_turns(sched *s, const sched_turns *t) {
+  if (t)
+    s->turns = *t;
+  else
+    memset(&s->turns, 0, sizeof s->turns);
+}
+
+void sched_leave(sched *s) {
+  if (s && s->turns.leave)
+    s->turns.leave(s->turns.ud);
+}
+
+void sched_enter(sched *s) {
+  if (s && s->turns.leave)
+    s->turns.enter(s->turns.ud);
+}
+
+void sched_nap(sched *s, long ns) {
+  struct timespec ts = {0, ns < 0 ? 0 : ns > 999999999L ? 999999999L : ns};
+  sched_leave(s);
+  nanosleep(&ts, NULL);
+  sched_enter(s);
+}
+
 int sched_run(sched *s) {
   fiber *f;
-  while ((f = dequeue(s)))
+  while ((f = dequeue(s))) {
+    /* On the thread's own stack, between two fibers: the state every
+     * fiber left is whole, so another thread may use the sandbox. */
+    if (turn_wanted(s)) {
+      s->turns.leave(s->turns.ud);
+      s->turns.enter(s->turns.ud);
+    }
     run_one(s, f);
+  }
   if (!s->nblocked)
     s->deadlocked = 0;
   return s->nblocked;
@@ -383,7 +422,7 @@ void sched_break_deadlock(sched *s) {
 
 void fiber_yield(sched *s) {
   fiber *f = s->cur;
-  if (!f || !s->head)
+  if (!f || (!s->head && !turn_wanted(s)))
     return;
   f->state = F_RUNNABLE;
   enqueue(s, f);

@@ -71,6 +71,28 @@ void fiber_wake(sched *s, fiber *f);
 /* Let the other runnable fibers run once. */
 void fiber_yield(sched *s);
 
+/* Turns: a sandbox shared by several threads lends its scheduler two
+ * hooks. `leave` lets other threads in (they wait for the sandbox while a
+ * script runs), `enter` takes the sandbox back; `want` counts the threads
+ * waiting. Between two fibers, and at every fiber_yield (even with no
+ * other fiber runnable), a waiting thread gets its turn; sched_nap sleeps
+ * with the sandbox let go. Without hooks, both are plain. */
+typedef struct sched_turns {
+  void (*leave)(void *ud);
+  void (*enter)(void *ud);
+  void *ud;
+  const _Atomic int *want;
+} sched_turns;
+void sched_set_turns(sched *s, const sched_turns *t); /* NULL: none */
+/* Around a wait for something outside the sandbox (a timer, a socket):
+ * other threads may use the sandbox between the two calls, so nothing of
+ * it may be touched there. s may be NULL (no scheduler on this thread), as
+ * may its hooks: then both do nothing. */
+void sched_leave(sched *s);
+void sched_enter(sched *s);
+/* Sleep ns nanoseconds (at most a second) between the two. */
+void sched_nap(sched *s, long ns);
+
 /* Approximate bytes of stack left for the running fiber (for depth
  * guards); SIZE_MAX outside fibers. */
 size_t fiber_stack_left(const sched *s);

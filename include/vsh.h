@@ -16,9 +16,26 @@
  *     buffers handed out are NUL-terminated for convenience but may contain
  *     NUL bytes (use the length).
  *   - Buffers returned by the library are released with vsh_free().
- *   - Different sandboxes may be used from different threads at once. Calls on
- *     one sandbox are serialized; only a vsh_cancel token may be touched from
- *     another thread while an exec runs. Sandboxes made from one another
+ *   - Threads. Any call may be made from any thread, on any sandbox, at any
+ *     time, except vsh_close, which must be the last call on its sandbox
+ *     (no other thread inside or entering a call on it). Different
+ *     sandboxes run in parallel. Calls on one sandbox take turns: a call
+ *     made while an exec runs on another thread (a file call, a snapshot,
+ *     another exec) waits at most one scheduling step of that exec (a few
+ *     hundred shell commands or a thousand budget checks of one command, or
+ *     the start of a sleep or of a wait on the network), not for its end.
+ *     Two execs on one sandbox from two threads both make progress, each
+ *     with its own shell state, over the one filesystem, as two shells on
+ *     one machine would; between their steps each sees the other's file
+ *     changes. A session runs one exec at a time (a second one, from
+ *     another thread, fails with VSH_MISUSE and EBUSY), as does a thread
+ *     (an exec from inside a host command of the same sandbox fails so).
+ *     The memory cap and the filesystem quotas are the sandbox's, shared by
+ *     its execs; each exec has its own deadline, cancel token and count
+ *     limits. Host command callbacks and output callbacks run on the thread
+ *     of their exec, holding the sandbox (they may call into it). A
+ *     vsh_cancel token may be set from any thread or a signal handler.
+ *     Sandboxes made from one another
  *     (vsh_fork, vsh_open_from, vsh_restore) share files until they write
  *     them; shared data is freed (and host-layer files are read in) through
  *     the allocator hook of the sandbox that made it, possibly from another
@@ -240,7 +257,10 @@ typedef struct vsh_sandbox vsh_sandbox;
 VSH_API vsh_status vsh_open(const vsh_config *cfg, vsh_sandbox **out);
 VSH_API void vsh_close(vsh_sandbox *sb);
 
-/* Message and errno of the last failed call on this sandbox. */
+/* Message and errno of the last failed call on this sandbox made by the
+ * calling thread (like errno, so that threads sharing a sandbox each read
+ * their own); from a thread that made no failing call on it, those of the
+ * sandbox's last failed call on any thread. */
 VSH_API const char *vsh_errmsg(const vsh_sandbox *sb);
 VSH_API int vsh_errcode(const vsh_sandbox *sb);
 

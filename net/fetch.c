@@ -8,6 +8,8 @@
  */
 #include "policy.h"
 
+#include "core/fiber.h"
+
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <errno.h>
@@ -421,7 +423,11 @@ static int curl_hop(fetch *f, CURLM *multi, CURL *e, hop *h) {
       timed_out = 1;
       break;
     }
+    /* waiting on the network: other threads may use the sandbox */
+    sched *sc = sched_running();
+    sched_leave(sc);
     curl_multi_poll(multi, NULL, 0, (int)(rem < POLL_MS ? rem : POLL_MS), NULL);
+    sched_enter(sc);
   }
   curl_multi_remove_handle(multi, e);
 

@@ -836,8 +836,7 @@ static int64_t remaining_ms(bi_ctx *c) {
 static int nap(bi_ctx *c, int64_t ms) {
   while (ms > 0) {
     int64_t step = ms < 50 ? ms : 50;
-    struct timespec ts = {0, (long)step * 1000000L};
-    nanosleep(&ts, NULL);
+    sched_nap(sched_running(), (long)step * 1000000L);
     ms -= step;
     if (c->bud && budget_poll(c->bud))
       return -1;

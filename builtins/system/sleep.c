@@ -72,11 +72,10 @@ int bi_sleep(bi_ctx *c) {
     if (now >= end)
       break;
     int64_t left = end - now;
-    struct timespec ts = {0, left < 2000000 ? (long)left : 2000000L};
-    nanosleep(&ts, NULL);
-    /* Background jobs and other pipeline stages run meanwhile, as they
-     * would beside a real sleep. */
+    /* Other threads may use the sandbox meanwhile; then background jobs
+     * and other pipeline stages run, as they would beside a real sleep. */
     sched *sc = sched_running();
+    sched_nap(sc, left < 2000000 ? (long)left : 2000000L);
     if (sc)
       fiber_yield(sc);
   }
