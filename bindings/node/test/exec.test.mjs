@@ -67,7 +67,9 @@ test('abort mid-flight rejects promptly and cancels the command', async () => {
 });
 
 test('abort of a busy loop', async () => {
-  const d = createDriver();
+  // A sandbox deadline turns the default loop-iteration cap off, so only
+  // the abort can end the loop.
+  const d = createDriver({ limits: { timeoutMs: 60_000 } });
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 100);
   await assert.rejects(d.exec('while :; do :; done', { signal: ac.signal }), {
