@@ -8,6 +8,8 @@ const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function load() {
+  // VSH_NODE_ADDON names another build of the addon (a sanitizer build).
+  if (process.env.VSH_NODE_ADDON) return require(process.env.VSH_NODE_ADDON);
   const tried = [];
   for (const kind of ['Release', 'Debug']) {
     const file = join(root, 'build', kind, 'vsh_node.node');

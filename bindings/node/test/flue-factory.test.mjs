@@ -38,7 +38,7 @@ test('timeout and abort through Flue, with the event loop ticking', async () => 
   await assert.rejects(sb.exec('sleep 3', { signal: ac.signal }), {
     name: 'AbortError',
   });
-  assert.ok(Date.now() - t0 < 400);
+  assert.ok(Date.now() - t0 < 1000);
   clearInterval(timer);
-  assert.ok(ticks >= 30, `only ${ticks} ticks`);
+  assert.ok(ticks >= 15, `only ${ticks} ticks`);
 });
