@@ -132,7 +132,9 @@ static int run_setup(vsh_sandbox *sb, sched *sc, sh_run *r,
       stream_capture(sb->m, &r->bud, nocap ? NULL : &r->out, cb, ud, 1, 1);
   r->err_s =
       stream_capture(sb->m, &r->bud, nocap ? NULL : &r->err, cb, ud, 2, 1);
-  if (o && o->stdin_data && o->stdin_len)
+  if (o && o->stdin_fn)
+    r->in_s = stream_host_reader(sb->m, &r->bud, o->stdin_fn, o->stdin_ud);
+  else if (o && o->stdin_data && o->stdin_len)
     r->in_s = stream_mem_reader(sb->m, &r->bud, o->stdin_data, o->stdin_len, 1);
   else
     r->in_s = stream_null(sb->m, &r->bud);
@@ -276,6 +278,8 @@ static vsh_status exec_on(vsh_sandbox *sb, sched *sc, sh_exec *session,
   sh_exec *ex = session;
   if (ex) {
     sh_rebind(ex, r);
+    if (o && (o->flags & VSH_EXEC_INTERACTIVE))
+      sh_set_interactive(ex);
     if (o && o->cwd) {
       mem_free(sb->m, ex->cwd);
       ex->cwd = mem_strdup(sb->m, o->cwd);
@@ -313,7 +317,11 @@ static vsh_status exec_on(vsh_sandbox *sb, sched *sc, sh_exec *session,
         mem_free(sb->m, ex->arg0);
         ex->arg0 = a0;
       }
+      if (o->flags & VSH_EXEC_SCRIPT_FILE)
+        sh_root_script_file(ex, o->argv0);
     }
+    if (o && (o->flags & VSH_EXEC_INTERACTIVE))
+      sh_set_interactive(ex);
     if (o && o->args && o->nargs) {
       sh_args *a = sh_args_new(sb->m, (int)o->nargs, (char **)o->args);
       if (a) {
@@ -422,6 +430,9 @@ vsh_status vsh_exec_n(vsh_sandbox *sb, const char *script, size_t script_len,
                       const vsh_exec_opts *opts, vsh_result *res) {
   if (!sb || !res || (!script && script_len))
     return VSH_MISUSE;
+  vsh_status cs = api_exec_cwd_check(sb, opts, res);
+  if (cs != VSH_OK)
+    return cs;
   api_lock(sb);
   sh_run r;
   vsh_status st =
@@ -501,6 +512,9 @@ vsh_status vsh_session_exec(vsh_session *s, const char *script, size_t len,
   if (!s || !res || (!script && len))
     return VSH_MISUSE;
   vsh_sandbox *sb = s->sb;
+  vsh_status cs = api_exec_cwd_check(sb, opts, res);
+  if (cs != VSH_OK)
+    return cs;
   api_lock(sb);
   if (s->exited) {
     memset(res, 0, sizeof *res);

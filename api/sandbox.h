@@ -86,6 +86,9 @@ void api_unlock(vsh_sandbox *sb);
 unsigned api_letgo(vsh_sandbox *sb);
 void api_relock(vsh_sandbox *sb, unsigned depth);
 char *api_strdup_out(const char *s, size_t n); /* malloc'd copy */
+/* VSH_OK, or VSH_FS (res cleared) when opts->cwd is not a directory. */
+vsh_status api_exec_cwd_check(vsh_sandbox *sb, const vsh_exec_opts *o,
+                              vsh_result *res);
 /* The hooks every sh_run of a sandbox gets (host_ud: the sandbox). */
 extern const sh_host api_host;
 /* Runs a host command for the shell (cmd.c). */

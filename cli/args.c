@@ -18,7 +18,7 @@ void cli_usage(FILE *f) {
   fputs(
       "Usage: vsh [OPTION]... -c SCRIPT [NAME [ARG]...]\n"
       "       vsh [OPTION]... FILE [ARG]...\n"
-      "       vsh [OPTION]...                  (script on stdin, or a prompt)\n"
+      "       vsh [OPTION]... [-s] [ARG]...    (script on stdin, or a prompt)\n"
       "\n"
       "Run a bash-compatible script inside an in-process sandbox with an\n"
       "in-memory copy-on-write filesystem. Nothing the script does reaches\n"
@@ -26,15 +26,35 @@ void cli_usage(FILE *f) {
       "network beyond an allow-list.\n"
       "\n"
       "Script source:\n"
-      "  -c SCRIPT            run SCRIPT; ARGs become $1, $2, ... (NAME is\n"
-      "                       accepted for bash compatibility)\n"
+      "  -c SCRIPT            run SCRIPT; NAME becomes $0 and ARGs $1, $2, "
+      "...\n"
       "  FILE                 read the host file FILE and run it inside the\n"
       "                       sandbox; ARGs become $1, $2, ...\n"
-      "  (none)               read the script from stdin when stdin is not a\n"
-      "                       terminal; otherwise start an interactive prompt\n"
+      "  -s, (none)           read the script from stdin, command by command\n"
+      "                       (commands in it read the lines after them);\n"
+      "                       on a terminal, start the interactive prompt\n"
+      "  -i                   start the interactive prompt: line editing,\n"
+      "                       history, Tab completion, PS1/PS2,\n"
+      "                       PROMPT_COMMAND; ~/.bashrc of the sandbox is\n"
+      "                       read first\n"
+      "\n"
+      "bash's options:\n"
+      "  -a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T\n"
+      "                       set the shell option (as `set -x`); with '+'\n"
+      "                       instead of '-', unset it; combine as -eux\n"
+      "  -o NAME, +o NAME     set or unset a `set -o` option (pipefail, ...)\n"
+      "  -O NAME, +O NAME     set or unset a `shopt` option (extglob, ...)\n"
+      "  -n                   read and check the script without running it\n"
+      "  -l, --login, --noprofile, --noediting\n"
+      "                       accepted; no profile file is read\n"
+      "      --norc           with -i: do not read ~/.bashrc\n"
+      "      --rcfile FILE    with -i: read FILE of the sandbox instead\n"
+      "      --posix          set -o posix\n"
+      "      --verbose        set -v\n"
+      "  --, -                end of options\n"
       "\n"
       "Options:\n"
-      "  -e                   errexit: run the script under `set -e`\n"
+      "  -e, --errexit        errexit: run the script under `set -e`\n"
       "      --root DIR       layer host directory DIR read-only (copy-on-\n"
       "                       write) at /home/user/project and start there;\n"
       "                       the host directory is never modified\n"
@@ -42,7 +62,15 @@ void cli_usage(FILE *f) {
       "                       layer HOSTDIR read-only (copy-on-write) at\n"
       "                       /virtual/path (repeatable)\n"
       "      --cwd DIR        working directory inside the sandbox\n"
-      "                       (default /home/user)\n"
+      "                       (default /home/user); it must exist\n"
+      "      --mkdir-cwd      create the --cwd directory when missing\n"
+      "      --hydrate TAR    unpack the host tar file TAR (plain or gzip)\n"
+      "                       into the working directory first\n"
+      "      --persist TAR    at exit, write the working directory's tree\n"
+      "                       as a tar to the host file TAR\n"
+      "      --changes        at exit, list on stderr what the run changed:\n"
+      "                       'A PATH' added, 'M PATH' modified, 'D PATH'\n"
+      "                       deleted\n"
       "      --env K=V        set environment variable K (repeatable)\n"
       "      --json           print one JSON object\n"
       "                       {\"stdout\":...,\"stderr\":...,\"exitCode\":N}\n"
@@ -77,18 +105,20 @@ void cli_usage(FILE *f) {
       "      --help           show this help and exit\n"
       "      --version        show the version and exit\n"
       "\n"
-      "Exit status: the script's; 2 for a usage error; 124 when the timeout\n"
+      "Exit status: the script's; 2 for a usage error, an unknown option\n"
+      "name or a missing --cwd; 124 when the timeout\n"
       "expired; 126 when a limit was reached; 127 when FILE cannot be read;\n"
       "130 when interrupted.\n",
       f);
 }
 
-static int usage_error(const char *fmt, const char *arg) {
+int cli_usage_error(const char *fmt, const char *arg) {
   fputs("vsh: ", stderr);
   fprintf(stderr, fmt, arg);
   fputs("\nTry 'vsh --help' for more information.\n", stderr);
   return 2;
 }
+#define usage_error cli_usage_error
 
 static int push(void *vp, size_t *n, size_t elem, const void *item) {
   void **v = vp;
@@ -198,7 +228,8 @@ static int parse_mount(cli_opts *o, const char *spec) {
 
 /* Options taking a value. */
 static const char *const valued[] = {
-    "root", "mount", "cwd", "env", "limit", "allow-url", "allow-method", NULL};
+    "root",         "mount",   "cwd",     "env",    "limit",     "allow-url",
+    "allow-method", "persist", "hydrate", "rcfile", "init-file", NULL};
 
 static int long_option(cli_opts *o, const char *arg, int argc, char **argv,
                        int *i) {
@@ -218,7 +249,7 @@ static int long_option(cli_opts *o, const char *arg, int argc, char **argv,
     else
       return usage_error("option '%s' requires an argument", arg);
   } else if (eq) {
-    return usage_error("unrecognized option '%s'", arg);
+    return usage_error("%s: invalid option", arg);
   }
 #define OPT(s) (nl == sizeof s - 1 && memcmp(name, s, nl) == 0)
   if (OPT("help"))
@@ -228,7 +259,25 @@ static int long_option(cli_opts *o, const char *arg, int argc, char **argv,
   else if (OPT("json"))
     o->json = 1;
   else if (OPT("errexit"))
-    o->errexit = 1;
+    return cli_set_option(o, "errexit", 1);
+  else if (OPT("posix"))
+    return cli_set_option(o, "posix", 1);
+  else if (OPT("verbose"))
+    return cli_set_flag(o, 'v', 1);
+  else if (OPT("norc"))
+    o->norc = 1;
+  else if (OPT("noprofile") || OPT("login") || OPT("noediting"))
+    ; /* no profile files are read; the prompt edits lines regardless */
+  else if (OPT("rcfile") || OPT("init-file"))
+    o->rcfile = value;
+  else if (OPT("mkdir-cwd"))
+    o->mkdir_cwd = 1;
+  else if (OPT("changes"))
+    o->changes = 1;
+  else if (OPT("persist"))
+    o->persist = value;
+  else if (OPT("hydrate"))
+    o->hydrate = value;
   else if (OPT("deny-private"))
     o->deny_private = o->want_net = 1;
   else if (OPT("root"))
@@ -254,8 +303,68 @@ static int long_option(cli_opts *o, const char *arg, int argc, char **argv,
     if (push(&o->methods, &o->nmethods, sizeof value, &value) != 0)
       return usage_error("%s", "out of memory");
   } else
-    return usage_error("unrecognized option '%s'", arg);
+    return usage_error("%s: invalid option", arg);
 #undef OPT
+  return 0;
+}
+
+static int keep_arg(cli_opts *o, const char *a) {
+  if (push(&o->bashargs, &o->nbashargs, sizeof a, &a) != 0)
+    return usage_error("%s", "out of memory");
+  return 0;
+}
+
+/* A cluster of short options after '-' or '+', as in `vsh -eux -c ...`;
+ * -o and -O take the next argument. */
+static int short_options(cli_opts *o, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  int on = a[0] == '-';
+  int rc;
+  for (const char *p = a + 1; *p; p++) {
+    char c = *p;
+    if (c == 'o' || c == 'O') {
+      if (*i + 1 >= argc) {
+        char opt[3] = {a[0], c, 0};
+        return usage_error("%s: option requires an argument", opt);
+      }
+      const char *name = argv[++*i];
+      if (c == 'o')
+        rc = cli_set_option(o, name, on);
+      else if (push(&o->shopts, &o->nshopts, sizeof name, &name) != 0)
+        rc = usage_error("%s", "out of memory");
+      else
+        rc = cli_add_setup(o, on ? "shopt -s " : "shopt -u ") ||
+             cli_add_setup(o, name) || cli_add_setup(o, ";");
+      const char *flag = c == 'o' ? (on ? "-o" : "+o") : (on ? "-O" : "+O");
+      if (rc || (rc = keep_arg(o, flag)) || (rc = keep_arg(o, name)))
+        return rc;
+      continue;
+    }
+    if (on && c == 'c') {
+      o->has_c = 1;
+      continue;
+    }
+    if (on && c == 'i') {
+      o->interactive = 1;
+      continue;
+    }
+    if (on && c == 's') {
+      o->read_stdin = 1;
+      continue;
+    }
+    if (on && c == 'l')
+      continue; /* a login shell: no profile files are read */
+    if ((rc = cli_set_flag(o, c, on)))
+      return rc;
+    char flag[3] = {a[0], c, 0};
+    char *kept = strdup(flag);
+    if (!kept || push(&o->owned, &o->nowned, sizeof kept, &kept) != 0) {
+      free(kept);
+      return usage_error("%s", "out of memory");
+    }
+    if ((rc = keep_arg(o, kept)))
+      return rc;
+  }
   return 0;
 }
 
@@ -264,29 +373,22 @@ int cli_parse(int argc, char **argv, cli_opts *o) {
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--") == 0) {
+    /* "--" and "-" end the options, as for bash */
+    if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0) {
       i++;
       break;
     }
-    if (a[0] != '-' || a[1] == 0) /* an operand ("-" is stdin) */
-      break;
-    if (a[1] == '-') {
+    if (a[0] == '-' && a[1] == '-') {
       int rc = long_option(o, a, argc, argv, &i);
       if (rc)
         return rc;
       continue;
     }
-    /* A cluster of short flags, as in `vsh -ec 'script'`. */
-    for (const char *p = a + 1; *p; p++) {
-      if (*p == 'c')
-        o->has_c = 1;
-      else if (*p == 'e')
-        o->errexit = 1;
-      else {
-        char bad[2] = {*p, 0};
-        return usage_error("invalid option -- '%s'", bad);
-      }
-    }
+    if ((a[0] != '-' && a[0] != '+') || a[1] == 0) /* an operand */
+      break;
+    int rc = short_options(o, argc, argv, &i);
+    if (rc)
+      return rc;
   }
   if (o->help || o->version)
     return 0;
@@ -296,7 +398,7 @@ int cli_parse(int argc, char **argv, cli_opts *o) {
     o->script = argv[i++];
     if (i < argc)
       o->name0 = argv[i++];
-  } else if (i < argc) {
+  } else if (i < argc && !o->read_stdin) {
     o->file = argv[i++];
   }
   o->args = argv + i;
@@ -320,5 +422,11 @@ void cli_opts_free(cli_opts *o) {
   free(o->env);
   free(o->rules);
   free(o->methods);
+  free(o->setup);
+  free(o->shopts);
+  free(o->bashargs);
+  for (size_t i = 0; i < o->nowned; i++)
+    free(o->owned[i]);
+  free(o->owned);
   memset(o, 0, sizeof *o);
 }

@@ -3,6 +3,7 @@
  * or an interactive prompt inside a sandbox. Uses only the public API.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,16 +62,31 @@ static char *slurp(FILE *f, size_t *len) {
   return buf;
 }
 
-/* The script as run: with -e, `set -e;` goes in front of the user's text,
- * on its first line so that line numbers in messages stay right. */
+long cli_read_stdin(void *ud, void *buf, size_t len) {
+  (void)ud;
+  /* Wait a little at a time, so that a deadline or an interrupt is seen
+   * while nothing comes. */
+  struct pollfd p = {0, POLLIN, 0};
+  int r = poll(&p, 1, 50);
+  if (r == 0 || (r < 0 && errno == EINTR))
+    return VSH_INPUT_AGAIN;
+  ssize_t n = read(0, buf, len);
+  if (n < 0)
+    return errno == EINTR || errno == EAGAIN ? VSH_INPUT_AGAIN : -1;
+  return (long)n;
+}
+
+/* The script as run: the commands bash's options stand for go in front
+ * of the user's text, on its first line, so that line numbers in messages
+ * stay right. */
 static char *build_script(const cli_opts *o, const char *text, size_t tlen,
                           size_t *out_len) {
-  const char *pre = o->errexit ? "set -e;" : "";
-  size_t plen = strlen(pre);
+  size_t plen = o->setup_len;
   char *buf = malloc(plen + tlen + 1);
   if (!buf)
     return NULL;
-  memcpy(buf, pre, plen);
+  if (plen)
+    memcpy(buf, o->setup, plen);
   memcpy(buf + plen, text, tlen);
   buf[plen + tlen] = 0;
   *out_len = plen + tlen;
@@ -78,8 +94,8 @@ static char *build_script(const cli_opts *o, const char *text, size_t tlen,
 }
 
 static int run_script(vsh_sandbox *sb, const cli_opts *o, const char *text,
-                      size_t tlen, const char *stdin_data, size_t stdin_len,
-                      vsh_cancel *cancel) {
+                      size_t tlen, const char *const *args, size_t nargs,
+                      const char *argv0, vsh_cancel *cancel) {
   size_t slen;
   char *script = build_script(o, text, tlen, &slen);
   if (!script) {
@@ -88,15 +104,16 @@ static int run_script(vsh_sandbox *sb, const cli_opts *o, const char *text,
   }
   vsh_exec_opts eo = {0};
   eo.env = o->nenv ? o->env : NULL;
-  eo.args = (const char *const *)o->args;
-  eo.nargs = o->nargs;
-  eo.argv0 = o->has_c ? o->name0 : o->file;
-  eo.stdin_data = stdin_data;
-  eo.stdin_len = stdin_len;
+  eo.args = args;
+  eo.nargs = nargs;
+  eo.argv0 = argv0;
+  if (argv0 && o->file && argv0 == o->file)
+    eo.flags |= VSH_EXEC_SCRIPT_FILE;
+  eo.stdin_fn = cli_read_stdin;
   eo.cancel = cancel;
   if (!o->json) {
     eo.on_output = cli_on_output;
-    eo.flags = VSH_EXEC_NO_CAPTURE;
+    eo.flags |= VSH_EXEC_NO_CAPTURE;
   }
   vsh_result res;
   memset(&res, 0, sizeof res);
@@ -127,6 +144,146 @@ static int run_script(vsh_sandbox *sb, const cli_opts *o, const char *text,
   }
   vsh_result_free(&res);
   return status;
+}
+
+/* A script on stdin is read and run command by command by the sandbox's
+ * own bash, as bash does, so that `read` or `cat` in it take the lines
+ * after the current command. bash's options go to it as given. */
+static int run_stdin(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
+  size_t n = o->nbashargs + 2 + o->nargs;
+  const char **args = calloc(n + 1, sizeof *args);
+  if (!args) {
+    fputs("vsh: out of memory\n", stderr);
+    return 1;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < o->nbashargs; i++)
+    args[k++] = o->bashargs[i];
+  args[k++] = "-s";
+  if (o->nargs)
+    args[k++] = "--";
+  for (size_t i = 0; i < o->nargs; i++)
+    args[k++] = o->args[i];
+  cli_opts plain = *o;
+  plain.setup = NULL;
+  plain.setup_len = 0;
+  static const char nested[] = "bash \"$@\"";
+  int st =
+      run_script(sb, &plain, nested, sizeof nested - 1, args, k, NULL, cancel);
+  free(args);
+  return st;
+}
+
+/* Whole content of a host file; NULL with errno set on failure. */
+static char *read_host(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
+  char *t = slurp(f, len);
+  int e = errno;
+  fclose(f);
+  errno = e;
+  return t;
+}
+
+/* Open the sandbox. A --cwd that does not exist is an error unless
+ * --mkdir-cwd asks for it: the sandbox would make it silently. */
+static int open_sandbox(const cli_opts *o, vsh_config *cfg, vsh_sandbox **out) {
+  *out = NULL;
+  const char *cwd = cfg->cwd;
+  if (cwd && !o->mkdir_cwd && !o->root) {
+    cfg->cwd = NULL;
+    vsh_sandbox *probe = NULL;
+    vsh_status st = vsh_open(cfg, &probe);
+    cfg->cwd = cwd;
+    if (st != VSH_OK)
+      return -1;
+    vsh_stat vs;
+    const char *why = NULL;
+    if (vsh_stat_path(probe, cwd, &vs) != VSH_OK)
+      why = strerror(vsh_errcode(probe));
+    else if (vs.type != VSH_TYPE_DIR)
+      why = strerror(ENOTDIR);
+    vsh_close(probe);
+    if (why) {
+      fprintf(stderr, "vsh: --cwd: %s: %s\n", cwd, why);
+      return 2;
+    }
+  }
+  vsh_status st = vsh_open(cfg, out);
+  return st == VSH_OK && *out ? 0 : -(int)st - 1;
+}
+
+static void on_change(void *ud, vsh_change_kind kind, const char *path,
+                      unsigned what) {
+  (void)ud;
+  (void)what;
+  const char *k = kind == VSH_ADDED ? "A" : kind == VSH_REMOVED ? "D" : "M";
+  fprintf(stderr, "%s %s\n", k, path);
+}
+
+static int write_host(void *ud, const void *data, size_t len) {
+  return fwrite(data, 1, len, ud) == len ? 0 : -1;
+}
+
+/* --persist: the workspace (the cwd tree) as a tar in a host file. */
+static int persist(vsh_sandbox *sb, const char *dir, const char *path) {
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    fprintf(stderr, "vsh: --persist: %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  vsh_status st = vsh_persist(sb, dir, NULL, write_host, f);
+  int bad = fclose(f) != 0;
+  if (st != VSH_OK || bad) {
+    fprintf(stderr, "vsh: --persist: %s: %s\n", path,
+            st != VSH_OK ? vsh_errmsg(sb) : strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+/* --hydrate: a host tar unpacked into the workspace before the script. */
+static int hydrate(vsh_sandbox *sb, const char *dir, const char *path) {
+  size_t n = 0;
+  char *data = read_host(path, &n);
+  if (!data) {
+    fprintf(stderr, "vsh: --hydrate: %s: %s\n", path, strerror(errno));
+    return 2;
+  }
+  vsh_status st = vsh_hydrate(sb, dir, data, n);
+  free(data);
+  if (st != VSH_OK) {
+    fprintf(stderr, "vsh: --hydrate: %s: %s\n", path, vsh_errmsg(sb));
+    return 2;
+  }
+  return 0;
+}
+
+/* -O names that the shell does not know stop vsh before anything runs. */
+static int check_shopts(vsh_sandbox *sb, const cli_opts *o) {
+  for (size_t i = 0; i < o->nshopts; i++) {
+    const char *args[] = {o->shopts[i], NULL};
+    vsh_exec_opts eo = {0};
+    eo.args = args;
+    eo.nargs = 1;
+    vsh_result r;
+    if (vsh_exec(sb, "shopt -p -- \"$1\"", &eo, &r) != VSH_OK)
+      return 1;
+    int bad = r.err_len > 0;
+    vsh_result_free(&r);
+    if (bad) {
+      fprintf(stderr, "vsh: %s: invalid shell option name\n", o->shopts[i]);
+      return 2;
+    }
+  }
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -163,53 +320,29 @@ int main(int argc, char **argv) {
     }
   }
 
-  /* The script text, unless this is an interactive session. */
-  char *text = NULL, *input = NULL;
-  size_t tlen = 0, ilen = 0;
-  int interactive = 0;
+  /* The script text, unless it is read from stdin or typed. */
+  char *text = NULL;
+  size_t tlen = 0;
+  int interactive = 0, from_stdin = 0;
   if (o.has_c) {
     text = strdup(o.script);
     tlen = strlen(o.script);
-  } else if (o.file && strcmp(o.file, "-") != 0) {
-    FILE *f = fopen(o.file, "rb");
-    struct stat st;
-    if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-      fclose(f);
-      fprintf(stderr, "vsh: %s: Is a directory\n", o.file);
+  } else if (o.file) {
+    if (!(text = read_host(o.file, &tlen))) {
+      int e = errno;
+      fprintf(stderr, "vsh: %s: %s\n", o.file, strerror(e));
       cli_opts_free(&o);
-      return 126;
+      return e == EISDIR ? 126 : 127;
     }
-    if (!f || !(text = slurp(f, &tlen))) {
-      fprintf(stderr, "vsh: %s: %s\n", o.file, strerror(errno));
-      if (f)
-        fclose(f);
-      cli_opts_free(&o);
-      return 127;
-    }
-    fclose(f);
-  } else if (o.file || !isatty(0)) {
-    if (!(text = slurp(stdin, &tlen))) {
-      fprintf(stderr, "vsh: cannot read the script from stdin: %s\n",
-              strerror(errno));
-      cli_opts_free(&o);
-      return 1;
-    }
-  } else {
+  } else if (o.interactive || (!o.read_stdin && isatty(0))) {
     interactive = 1;
+  } else {
+    from_stdin = 1;
   }
-  if (!interactive && !text) {
+  if ((o.has_c || o.file) && !text) {
     fputs("vsh: out of memory\n", stderr);
     cli_opts_free(&o);
     return 1;
-  }
-  /* A script given by -c or FILE reads the host's stdin, when there is one
-   * that is not a terminal. The API takes stdin as one buffer, so it is read
-   * whole before the script starts. */
-  if (!interactive && (o.has_c || (o.file && strcmp(o.file, "-") != 0)) &&
-      !isatty(0)) {
-    input = slurp(stdin, &ilen);
-    if (!input)
-      ilen = 0;
   }
 
   vsh_config cfg;
@@ -231,18 +364,30 @@ int main(int argc, char **argv) {
     cfg.net = &net;
   }
   vsh_sandbox *sb = NULL;
-  vsh_status st = vsh_open(&cfg, &sb);
-  if (st != VSH_OK || !sb) {
-    /* vsh_open has no handle to keep a message on when it fails. */
-    fprintf(stderr, "vsh: cannot create the sandbox: %s%s\n",
-            vsh_status_str(st),
-            o.want_net && st == VSH_UNSUPPORTED
-                ? " (this libvsh was built without the network layer)"
-                : "");
+  rc = open_sandbox(&o, &cfg, &sb);
+  if (rc) {
+    if (rc < 0) {
+      /* vsh_open has no handle to keep a message on when it fails. */
+      vsh_status st = (vsh_status)(-rc - 1);
+      fprintf(stderr, "vsh: cannot create the sandbox: %s%s\n",
+              vsh_status_str(st),
+              o.want_net && st == VSH_UNSUPPORTED
+                  ? " (this libvsh was built without the network layer)"
+                  : "");
+    }
     free(text);
-    free(input);
     cli_opts_free(&o);
-    return 1;
+    return rc < 0 ? 1 : rc;
+  }
+  const char *workspace = o.cwd ? o.cwd : "/home/user";
+  vsh_snapshot *start = NULL;
+  if ((rc = check_shopts(sb, &o)) ||
+      (o.hydrate && (rc = hydrate(sb, workspace, o.hydrate))) ||
+      (o.changes && vsh_snapshot_take(sb, &start) != VSH_OK && (rc = 1))) {
+    vsh_close(sb);
+    free(text);
+    cli_opts_free(&o);
+    return rc;
   }
 
   vsh_cancel *cancel = vsh_cancel_new();
@@ -257,14 +402,22 @@ int main(int argc, char **argv) {
   int status;
   if (interactive)
     status = cli_repl(sb, &o, cancel);
+  else if (from_stdin)
+    status = run_stdin(sb, &o, cancel);
   else
-    status = run_script(sb, &o, text, tlen, input, ilen, cancel);
+    status = run_script(sb, &o, text, tlen, (const char *const *)o.args,
+                        o.nargs, o.has_c ? o.name0 : o.file, cancel);
 
   g_cancel = NULL;
   vsh_cancel_free(cancel);
+  if (start) {
+    vsh_diff(sb, start, NULL, on_change, NULL);
+    vsh_snapshot_free(start);
+  }
+  if (o.persist && persist(sb, workspace, o.persist) && status == 0)
+    status = 1;
   vsh_close(sb);
   free(text);
-  free(input);
   cli_opts_free(&o);
   return status;
 }

@@ -1,80 +1,318 @@
 /*
- * repl.c - the interactive prompt: a persistent session, one command (which
- * may span lines) at a time.
+ * repl.c - the interactive prompt: a persistent session marked interactive
+ * (a syntax error is reported, not fatal), one command (which may span
+ * lines) at a time.
+ *
+ * On a terminal, lines are read with libedit: editing, history (also the
+ * session's own, so `history` and `!!` see it) and Tab completion of
+ * commands, paths and variables, all asked of the sandbox's own `compgen`,
+ * never of the host. PS1 and PS2 are expanded by the session as bash does
+ * (`${PS1@P}`), and PROMPT_COMMAND runs before each prompt. Elsewhere (a
+ * pipe, a test), lines are read plainly and the prompt still goes to
+ * stderr.
  *
  * vsh_script_complete tells whether the text gathered so far ends inside a
  * construct (an open quote, an `if` without `fi`, a here-document): then
- * the prompt reads another line. Handing unfinished text to the session
- * would not do: it runs a script command by command, so a complete first
- * half would run before the error.
+ * the prompt reads another line with PS2.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-static int incomplete(const char *text, size_t len) {
-  return vsh_script_complete(text, len) == 0;
+#ifdef VSH_HAVE_LIBEDIT
+#include <editline/readline.h>
+#endif
+
+typedef struct repl {
+  vsh_sandbox *sb;
+  vsh_session *s;
+  vsh_exec_opts eo; /* streaming, for the user's commands */
+  int tty;
+} repl;
+
+static repl *g_repl; /* for libedit's completion callback */
+
+/* Run a helper command in the session with its output captured; returns
+ * the malloc'd stdout (NULL on failure). "$1" in script stands for arg,
+ * passed single-quoted (a session keeps its own positional parameters). */
+static char *ask(repl *r, const char *script, const char *arg) {
+  size_t n = strlen(script), an = arg ? strlen(arg) : 0;
+  /* $? and "$@" are the user's: helper commands leave them as they were */
+  static const char pre[] = "__vsh_st=$? __vsh_a=(\"$@\"); set -- '";
+  static const char mid[] = "'; ";
+  static const char post[] =
+      "; set -- \"${__vsh_a[@]}\";"
+      " eval \"unset __vsh_st __vsh_a; (exit $__vsh_st)\"";
+  char *cmd = malloc(sizeof pre + an * 4 + sizeof mid + n + sizeof post);
+  if (!cmd)
+    return NULL;
+  char *w = cmd;
+  memcpy(w, pre, sizeof pre - 1);
+  w += sizeof pre - 1;
+  for (size_t i = 0; i < an; i++) {
+    if (arg[i] == '\'') {
+      memcpy(w, "'\\''", 4);
+      w += 4;
+    } else {
+      *w++ = arg[i];
+    }
+  }
+  memcpy(w, mid, sizeof mid - 1);
+  w += sizeof mid - 1;
+  memcpy(w, script, n);
+  w += n;
+  memcpy(w, post, sizeof post);
+  vsh_exec_opts eo = {0};
+  eo.flags = VSH_EXEC_INTERACTIVE;
+  vsh_result res;
+  memset(&res, 0, sizeof res);
+  char *out = NULL;
+  if (vsh_session_exec(r->s, cmd, strlen(cmd), &eo, &res) == VSH_OK)
+    out = res.out ? strdup(res.out) : NULL;
+  free(cmd);
+  vsh_result_free(&res);
+  return out;
+}
+
+/* The prompt PS1 or PS2 stands for now. */
+static char *prompt(repl *r, int more) {
+  char *p = ask(
+      r, more ? "printf '%s' \"${PS2@P}\"" : "printf '%s' \"${PS1@P}\"", NULL);
+  return p ? p : strdup(more ? "> " : "$ ");
+}
+
+static void prompt_command(repl *r) {
+  const char *pc = "[ -n \"${PROMPT_COMMAND-}\" ] && eval \"$PROMPT_COMMAND\"";
+  vsh_result res;
+  memset(&res, 0, sizeof res);
+  vsh_exec_opts eo = r->eo;
+  /* as ask(): $? stays the user's */
+  char buf[160];
+  snprintf(buf, sizeof buf,
+           "__vsh_st=$?; %s; eval \"unset __vsh_st; (exit $__vsh_st)\"", pc);
+  if (vsh_session_exec(r->s, buf, strlen(buf), &eo, &res) == VSH_OK)
+    vsh_result_free(&res);
+}
+
+/* One line, without its newline; NULL at end of input. *intr is set when
+ * Ctrl-C interrupted the read. */
+static char *read_line(repl *r, const char *p, int *intr) {
+  *intr = 0;
+#ifdef VSH_HAVE_LIBEDIT
+  if (r->tty) {
+    char *l = readline(p);
+    return l;
+  }
+#endif
+  fputs(p, stderr);
+  fflush(stderr);
+  char *line = NULL;
+  size_t cap = 0;
+  errno = 0;
+  ssize_t n = getline(&line, &cap, stdin);
+  if (n < 0) {
+    if (errno == EINTR) {
+      clearerr(stdin);
+      *intr = 1;
+      free(line);
+      return strdup("");
+    }
+    free(line);
+    return NULL;
+  }
+  if (n && line[n - 1] == '\n')
+    line[n - 1] = 0;
+  return line;
+}
+
+#ifdef VSH_HAVE_LIBEDIT
+/* ---- completion: the sandbox's compgen -------------------------------- */
+
+static char **cands;
+static size_t ncands, icand;
+
+static void drop_cands(void) {
+  for (size_t i = 0; i < ncands; i++)
+    free(cands[i]);
+  free(cands);
+  cands = NULL;
+  ncands = icand = 0;
+}
+
+/* Lines of out, duplicates dropped (compgen -c lists a builtin and its
+ * /usr/bin stub). */
+static void take_cands(char *out) {
+  drop_cands();
+  for (char *line = out, *nl; line && *line; line = nl) {
+    nl = strchr(line, '\n');
+    if (nl)
+      *nl++ = 0;
+    int dup = 0;
+    for (size_t i = 0; i < ncands && !dup; i++)
+      dup = strcmp(cands[i], line) == 0;
+    if (dup || !*line)
+      continue;
+    char **nv = realloc(cands, (ncands + 1) * sizeof *nv);
+    if (!nv)
+      break;
+    cands = nv;
+    if (!(cands[ncands] = strdup(line)))
+      break;
+    ncands++;
+  }
+}
+
+static char *next_cand(const char *text, int state) {
+  (void)text;
+  if (state == 0)
+    icand = 0;
+  return icand < ncands ? strdup(cands[icand++]) : NULL;
+}
+
+static char **complete(const char *text, int start, int end) {
+  (void)end;
+  repl *r = g_repl;
+  rl_attempted_completion_over = 1; /* never the host's file names */
+  /* the first word of a command names a command */
+  int first = 1;
+  for (int i = start - 1; i >= 0; i--) {
+    char ch = rl_line_buffer[i];
+    if (ch == ' ' || ch == '\t')
+      continue;
+    first = ch == '|' || ch == ';' || ch == '&' || ch == '(';
+    break;
+  }
+  char *out;
+  if (start > 0 && rl_line_buffer[start - 1] == '$') /* '$' broke the word */
+    out = ask(r, "compgen -v -- \"$1\"", text);
+  else if (text[0] == '$')
+    out = ask(r, "compgen -v -- \"${1#\\$}\" | sed 's/^/$/'", text);
+  else if (first && !strchr(text, '/'))
+    out = ask(r, "compgen -c -- \"$1\" | sort -u", text);
+  else
+    out = ask(r,
+              "compgen -f -- \"$1\" | while IFS= read -r f; do"
+              " [ -d \"$f\" ] && f=$f/; printf '%s\\n' \"$f\"; done",
+              text);
+  take_cands(out);
+  free(out);
+  /* a directory goes on being completed: no space after its slash */
+  int dirs = ncands > 0;
+  for (size_t i = 0; i < ncands && dirs; i++) {
+    size_t n = strlen(cands[i]);
+    dirs = n && cands[i][n - 1] == '/';
+  }
+  rl_completion_append_character = dirs ? '\0' : ' ';
+  return rl_completion_matches(text, next_cand);
+}
+#endif
+
+/* History: the session's own list, which `history` and `!!` read. */
+static void remember(repl *r, const char *text) {
+#ifdef VSH_HAVE_LIBEDIT
+  if (r->tty) {
+    size_t n = strlen(text);
+    char *one = strndup(text, n && text[n - 1] == '\n' ? n - 1 : n);
+    if (one && *one)
+      add_history(one);
+    free(one);
+  }
+#endif
+  size_t n = strlen(text);
+  char *one = strndup(text, n && text[n - 1] == '\n' ? n - 1 : n);
+  char *o = one ? ask(r, "history -s -- \"$1\"", one) : NULL;
+  free(one);
+  free(o);
 }
 
 int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
-  vsh_session *s = NULL;
-  if (vsh_session_open(sb, &s) != VSH_OK) {
+  repl r = {0};
+  r.sb = sb;
+  if (vsh_session_open(sb, &r.s) != VSH_OK) {
     fprintf(stderr, "vsh: cannot open a session: %s\n", vsh_errmsg(sb));
     return 1;
   }
-  int status = 0;
-  char *line = NULL;
-  size_t linecap = 0;
-  char *text = NULL;
-  size_t tlen = 0;
-  vsh_exec_opts eo = {0};
-  eo.env = o->nenv ? o->env : NULL;
-  eo.cancel = cancel;
-  eo.on_output = cli_on_output;
-  eo.flags = VSH_EXEC_NO_CAPTURE;
-  if (o->errexit) {
-    vsh_result r;
-    memset(&r, 0, sizeof r);
-    vsh_session_exec(s, "set -e", 6, &eo, &r);
-    vsh_result_free(&r);
+  r.tty = isatty(0) && isatty(2);
+  g_repl = &r;
+  r.eo.env = o->nenv ? o->env : NULL;
+  r.eo.cancel = cancel;
+  r.eo.on_output = cli_on_output;
+  r.eo.flags = VSH_EXEC_NO_CAPTURE | VSH_EXEC_INTERACTIVE;
+  r.eo.stdin_fn = cli_read_stdin;
+#ifdef VSH_HAVE_LIBEDIT
+  if (r.tty) {
+    rl_readline_name = "vsh";
+    rl_attempted_completion_function = complete;
+    using_history();
+  }
+#endif
+  {
+    /* bash's interactive defaults, then the options and the rc file */
+    vsh_result res;
+    memset(&res, 0, sizeof res);
+    const char *init = ": \"${PS1=vsh\\$ }\" \"${PS2=> }\"";
+    if (vsh_session_exec(r.s, init, strlen(init), &r.eo, &res) == VSH_OK)
+      vsh_result_free(&res);
+    if (o->setup_len &&
+        vsh_session_exec(r.s, o->setup, o->setup_len, &r.eo, &res) == VSH_OK)
+      vsh_result_free(&res);
+    if (o->rcfile) {
+      char *out = ask(&r, ". \"$1\" >&2", o->rcfile);
+      free(out);
+    } else if (!o->norc) {
+      char *out =
+          ask(&r, "if [ -r ~/.bashrc ]; then . ~/.bashrc >&2; fi", NULL);
+      free(out);
+    }
   }
 
+  int status = 0;
+  char *text = NULL;
+  size_t tlen = 0;
   for (;;) {
-    fputs(tlen ? "> " : "vsh$ ", stderr);
-    fflush(stderr);
-    errno = 0;
-    ssize_t n = getline(&line, &linecap, stdin);
-    if (n < 0) {
-      if (errno == EINTR) { /* Ctrl-C at the prompt drops the line */
-        clearerr(stdin);
-        vsh_cancel_reset(cancel);
-        tlen = 0;
-        fputc('\n', stderr);
-        continue;
-      }
+    if (!tlen)
+      prompt_command(&r);
+    char *p = prompt(&r, tlen > 0);
+    int intr;
+    char *line = read_line(&r, p ? p : "$ ", &intr);
+    free(p);
+    if (!line) {
       fputc('\n', stderr); /* EOF: leave the prompt on a line of its own */
       break;
     }
-    char *nt = realloc(text, tlen + (size_t)n + 1);
+    if (intr) { /* Ctrl-C at the prompt drops the command being typed */
+      vsh_cancel_reset(cancel);
+      tlen = 0;
+      fputc('\n', stderr);
+      free(line);
+      continue;
+    }
+    size_t n = strlen(line);
+    char *nt = realloc(text, tlen + n + 2);
     if (!nt) {
+      free(line);
       fputs("vsh: out of memory\n", stderr);
       status = 1;
       break;
     }
     text = nt;
-    memcpy(text + tlen, line, (size_t)n);
-    tlen += (size_t)n;
+    memcpy(text + tlen, line, n);
+    tlen += n;
+    text[tlen++] = '\n';
     text[tlen] = 0;
-    if (incomplete(text, tlen))
+    free(line);
+    if (vsh_script_complete(text, tlen) == 0)
       continue;
 
-    vsh_result r;
-    memset(&r, 0, sizeof r);
+    remember(&r, text);
+    vsh_result res;
+    memset(&res, 0, sizeof res);
     vsh_cancel_reset(cancel);
-    vsh_status st = vsh_session_exec(s, text, tlen, &eo, &r);
+    vsh_status st = vsh_session_exec(r.s, text, tlen, &r.eo, &res);
     tlen = 0;
     if (st == VSH_ABORT) {
       status = 130;
@@ -83,20 +321,24 @@ int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
       fprintf(stderr, "vsh: %s\n", vsh_errmsg(sb));
       status = 1;
     } else {
-      status = r.status;
+      status = res.status;
     }
     /* Notes the interpreter adds to the result itself (limits, timeout)
      * were not streamed. */
-    if (r.out_len)
-      cli_on_output(NULL, 1, r.out, r.out_len);
-    if (r.err_len)
-      cli_on_output(NULL, 2, r.err, r.err_len);
-    vsh_result_free(&r);
-    if (vsh_session_exited(s))
+    if (res.out_len)
+      cli_on_output(NULL, 1, res.out, res.out_len);
+    if (res.err_len)
+      cli_on_output(NULL, 2, res.err, res.err_len);
+    vsh_result_free(&res);
+    if (vsh_session_exited(r.s))
       break;
   }
-  free(line);
+#ifdef VSH_HAVE_LIBEDIT
+  if (r.tty)
+    drop_cands();
+#endif
+  g_repl = NULL;
   free(text);
-  vsh_session_close(s);
+  vsh_session_close(r.s);
   return status;
 }

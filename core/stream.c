@@ -248,7 +248,11 @@ int stream_pipe(mem *m, sched *sc, budget *bud, size_t cap, stream **rd,
   return 0;
 }
 
+static const stream_ops cbrd_ops;
+
 int stream_would_block(const stream *s) {
+  if (s && s->ops == &cbrd_ops)
+    return 1; /* the host's input: it may be a person typing */
   if (!s || s->ops != &pipe_rd_ops)
     return 0;
   const pipe_core *p = ((const pipe_end *)s)->p;
@@ -309,6 +313,60 @@ stream *stream_mem_reader(mem *m, budget *bud, const void *data, size_t n,
   }
   r->len = n;
   stream_init(&r->s, &memrd_ops, m, bud, STREAM_R);
+  return &r->s;
+}
+
+/* ---- host reader ------------------------------------------------------- */
+
+typedef struct cb_rd {
+  stream s;
+  vsh_input_fn fn;
+  void *ud;
+  int eof;
+} cb_rd;
+
+static long cbrd_read(stream *s, void *out, size_t n) {
+  cb_rd *r = (cb_rd *)s;
+  if (r->eof || n == 0)
+    return 0;
+  for (;;) {
+    /* The host may wait for its input: other threads may use the sandbox
+     * meanwhile. */
+    sched *sc = sched_running();
+    sched_leave(sc);
+    long k = r->fn(r->ud, out, n);
+    sched_enter(sc);
+    if (k > 0)
+      return k > (long)n ? (long)n : k;
+    if (k == 0) {
+      r->eof = 1;
+      return 0;
+    }
+    if (k != VSH_INPUT_AGAIN) {
+      s->err = EIO;
+      return -1;
+    }
+    /* nothing yet: a limit, a deadline or a cancel may end the wait */
+    if (stopped(s))
+      return -1;
+    if (sc)
+      fiber_yield(sc);
+  }
+}
+
+static void cbrd_release(stream *s) {
+  mem_free(s->m, s);
+}
+
+static const stream_ops cbrd_ops = {cbrd_read, NULL, NULL, cbrd_release};
+
+stream *stream_host_reader(mem *m, budget *bud, vsh_input_fn fn, void *ud) {
+  cb_rd *r = mem_calloc(m, 1, sizeof *r);
+  if (!r)
+    return NULL;
+  r->fn = fn;
+  r->ud = ud;
+  stream_init(&r->s, &cbrd_ops, m, bud, STREAM_R);
   return &r->s;
 }
 
@@ -467,6 +525,9 @@ static stream *dev_new(mem *m, budget *bud, const stream_ops *ops) {
 
 stream *stream_null(mem *m, budget *bud) {
   return dev_new(m, bud, &null_ops);
+}
+int stream_is_null(const stream *s) {
+  return s && s->ops == &null_ops;
 }
 stream *stream_zero(mem *m, budget *bud) {
   return dev_new(m, bud, &zero_ops);

@@ -64,7 +64,7 @@ int stream_printf(stream *s, const char *fmt, ...)
 int stream_take_all(stream *s, const char **p, size_t *n);
 /* Non-zero when a read from s would wait for another fiber: the read end
  * of a pipe that holds no bytes while its write end is still open. Memory
- * readers, devices and VFS files never wait. */
+ * readers, devices and VFS files never wait; the host's input may. */
 int stream_would_block(const stream *s);
 
 /* A pipe of capacity cap (0: 64 KiB) whose ends block the running fiber. */
@@ -73,6 +73,9 @@ int stream_pipe(mem *m, sched *sc, budget *bud, size_t cap, stream **rd,
 /* Reads data (copied unless keep is set: then the caller keeps it alive). */
 stream *stream_mem_reader(mem *m, budget *bud, const void *data, size_t n,
                           int keep);
+/* Reads through the host's callback (vsh_exec_opts.stdin_fn), which may
+ * wait: the sandbox is let go meanwhile (sched_leave). */
+stream *stream_host_reader(mem *m, budget *bud, vsh_input_fn fn, void *ud);
 /* Appends to *out (may be NULL: discard) and, if cb is set, also reports
  * each chunk as (cb_ud, fd, data, len). Counts bytes against the budget's
  * output limit when count_output is set. */
@@ -92,6 +95,8 @@ void stream_capture_finish(stream *s);
  * string limit (BUDGET_STRING) instead of growing the buffer. */
 void stream_capture_limit(stream *s, size_t max);
 stream *stream_null(mem *m, budget *bud);
+/* Is s a stream made by stream_null (an empty input, like /dev/null)? */
+int stream_is_null(const stream *s);
 stream *stream_zero(mem *m, budget *bud);
 /* /dev/urandom: reads are filled by fill(ud, p, n) (the sandbox's random
  * hook, so a deterministic sandbox stays so); writes are discarded. */

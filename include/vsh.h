@@ -232,7 +232,11 @@ enum {
 typedef struct vsh_config {
   const vsh_file_init *files;
   size_t nfiles;
-  const char *cwd;        /* default /home/user */
+  /* Initial working directory, absolute; default /home/user. It is made
+   * with any missing parents (as by mkdir -p, belonging to the sandbox
+   * user, mode 0755), so any absolute path can serve as the workspace
+   * root a script may write in, e.g. "/workspace". */
+  const char *cwd;
   const char *const *env; /* "K=V" base environment, NULL-terminated */
   vsh_limits limits;
   vsh_alloc_fn alloc; /* NULL: the C library's realloc/free */
@@ -287,13 +291,34 @@ VSH_API void vsh_cancel_free(vsh_cancel *c);
  * (fd 1) or stderr (fd 2), in order, while it runs. */
 typedef void (*vsh_output_fn)(void *ud, int fd, const void *data, size_t len);
 
+/* Streaming input: fill buf with up to len bytes of the script's stdin and
+ * return how many (at least 1), 0 at its end, VSH_INPUT_AGAIN when nothing
+ * is there yet (called again soon; meanwhile the exec's deadline, limits and
+ * cancel token are checked), or -1 on an error (the reading command sees
+ * EIO). It is called on the exec's thread when a command reads, with the
+ * sandbox let go (other threads may use it; the callback must not call into
+ * it). A callback that waits should wait briefly (say 50 ms) and return
+ * VSH_INPUT_AGAIN, so that a deadline or a cancel ends the exec promptly. */
+typedef long (*vsh_input_fn)(void *ud, void *buf, size_t len);
+#define VSH_INPUT_AGAIN (-2L)
+
 enum {
   VSH_EXEC_REPLACE_ENV = 1u << 0, /* env replaces the base environment */
-  VSH_EXEC_NO_CAPTURE = 1u << 1   /* with on_output: do not also collect */
+  VSH_EXEC_NO_CAPTURE = 1u << 1,  /* with on_output: do not also collect */
+  /* the script is the text of the file argv0 names: messages read
+   * "argv0: line N: ..." as when bash runs a script file, not "-c" ones */
+  VSH_EXEC_SCRIPT_FILE = 1u << 2,
+  /* an interactive shell (a prompt over a session): a syntax error is
+   * reported without ending it, and $- holds i; the setting stays with the
+   * session. Lines are not added to the history by themselves: a prompt
+   * adds what the user typed (`history -s`). */
+  VSH_EXEC_INTERACTIVE = 1u << 3
 };
 
 typedef struct vsh_exec_opts {
-  const char *cwd;        /* NULL: the sandbox cwd */
+  /* NULL: the sandbox cwd. Must name a directory: otherwise the call fails
+   * with VSH_FS and chdir's errno (ENOENT, ENOTDIR) before anything runs. */
+  const char *cwd;
   const char *const *env; /* "K=V" layered over the base env */
   unsigned flags;         /* VSH_EXEC_* */
   const void *stdin_data;
@@ -305,6 +330,9 @@ typedef struct vsh_exec_opts {
   vsh_output_fn on_output;
   void *output_ud;
   const char *argv0; /* $0; NULL: "bash" */
+  /* stdin read as the script reads it, instead of stdin_data */
+  vsh_input_fn stdin_fn;
+  void *stdin_ud;
 } vsh_exec_opts;
 
 enum {
@@ -538,6 +566,11 @@ typedef struct vsh_drv_err {
 } vsh_drv_err;
 
 typedef struct vsh_drv_exec_opts {
+  /* NULL: the driver's default (isolate: the sandbox cwd; local: its
+   * root). Normalised lexically, then it must be a directory, or exec fails
+   * with ENOENT/ENOTDIR naming chdir and nothing runs. $PWD is its physical
+   * path (symlinks resolved), as for a host process started there; for the
+   * local driver that is the host path. */
   const char *cwd;
   const char *const *env; /* "K=V" layered; value "unset" removes a key */
   int64_t timeout_ms;     /* 0: none */
@@ -550,6 +583,10 @@ enum {
   VSH_DRV_HAS_MTIME = 1u << 2
 };
 
+/* size is reported for directories too, as the sandbox's own `stat -c %s`
+ * prints it: the local driver gives the host file system's figure (4096
+ * per block on ext4, 40 plus the entries on tmpfs), the isolate its VFS's
+ * (4096 for every directory). */
 typedef struct vsh_drv_stat {
   int is_file, is_directory, is_symlink;
   uint64_t size;
@@ -582,11 +619,23 @@ struct vsh_driver {
   void (*destroy)(vsh_driver *d);
 };
 /* Every operation returns 0 on success and -1 with *err filled. exec
- * succeeds whatever the exit code; it fails only for abort or transport. */
+ * succeeds whatever the exit code; it fails only for abort, transport or a
+ * cwd that is not a directory.
+ *
+ * Both drivers follow Node's fs (the contract's reference) where it
+ * speaks: paths are normalised lexically first (relative ones against the
+ * driver's default cwd); "" names nothing (exists is false, the others
+ * ENOENT, rm with force succeeds); mkdir -p through a dangling symlink is
+ * ENOENT and through a file ENOTDIR; rm of a directory without recursive is
+ * EISDIR (empty or not, force or not), force ignores ENOENT only, and the
+ * root cannot be removed (EBUSY). */
 
 /* The isolate driver: a vsh sandbox behind the vtable (takes ownership). */
 VSH_API vsh_driver *vsh_driver_isolate(vsh_sandbox *sb);
-/* The local driver: a host directory and host /bin/sh processes. */
+/* The local driver: a host directory and host processes, run by bash from
+ * the host's PATH (/bin/sh when there is none). Output beyond 64 MiB ends
+ * the process group; the exec then resolves with status 126 and the
+ * isolate's "output bytes limit exceeded" note. */
 VSH_API vsh_driver *vsh_driver_local(const char *root_dir,
                                      const char *const *extra_env);
 

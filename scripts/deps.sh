@@ -6,7 +6,8 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config clang libclang-rt-14-dev \
   libpcre2-dev libutf8proc-dev libcmocka-dev libcurl4-openssl-dev zlib1g-dev \
-  libssl-dev tzdata \
-  openssl ca-certificates python3 >/dev/null
+  libssl-dev libedit-dev tzdata \
+  openssl ca-certificates python3 \
+  python3-pytest >/dev/null
 # the Node.js package (scripts/test-node.sh): node >= 18 and npm, when missing
 command -v npm >/dev/null || apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null

@@ -2,6 +2,11 @@
 if(TARGET vsh_cli)
   add_test(NAME cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli.sh
                             $<TARGET_FILE:vsh_cli>)
+  # the prompt, typed at through a pseudo-terminal (needs libedit)
+  if(LIBEDIT_FOUND)
+    add_test(NAME cli_prompt COMMAND python3
+             ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_prompt.py $<TARGET_FILE:vsh_cli>)
+  endif()
 endif()
 
 # The hostile suite: scripts that try to crash, hang or exhaust the host.

@@ -10,6 +10,7 @@
 #define VSH_API_DRIVER_DRV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vsh.h"
 
@@ -22,6 +23,11 @@ int drv_fail_errno(vsh_drv_err *err, int code, const char *syscall,
                    const char *path);
 /* rm of a directory without recursive; returns -1. */
 int drv_fail_rm_isdir(vsh_drv_err *err, const char *path);
+/* rm of the root: it cannot go (the kernel's rmdir("/") answer, EBUSY);
+ * returns -1. */
+int drv_fail_rm_root(vsh_drv_err *err, const char *path);
+/* An empty path names nothing (Node: ENOENT, "<syscall> ''"); returns -1. */
+int drv_fail_empty(vsh_drv_err *err, const char *syscall);
 /* The caller cancelled; returns -1. */
 int drv_fail_abort(vsh_drv_err *err);
 void drv_err_clear(vsh_drv_err *err);
@@ -42,6 +48,30 @@ int drv_is_ident(const char *s, size_t n);
 int drv_exec_begin(const char *command, const vsh_drv_exec_opts **o,
                    const vsh_drv_exec_opts *none, vsh_result *res,
                    vsh_drv_err *err);
+
+/* What mkdir -p needs from a driver. Paths are absolute and normalised. */
+typedef struct drv_mkdir_ops {
+  /* 1: a directory, 0: something else, -errno: cannot be stat'ed
+   * (symlinks followed). */
+  int (*kind)(void *ctx, const char *path);
+  /* Non-zero when the entry itself exists (a final symlink not followed). */
+  int (*lexists)(void *ctx, const char *path);
+  /* Create one directory: 0 or -errno. */
+  int (*mkdir_one)(void *ctx, const char *path);
+} drv_mkdir_ops;
+
+/* mkdir -p of the absolute, normalised path abs with Node's rules: an
+ * existing directory (or a link to one) is fine at every level; a
+ * non-directory is ENOTDIR among the parents and EEXIST at the end; a
+ * dangling link is ENOENT (Node stats what mkdir found in the way and
+ * reports that stat's error); any other stat error (ELOOP, EACCES) is
+ * returned as is. abs is modified during the call and restored. 0 or an
+ * errno value. */
+int drv_mkdir_p(char *abs, const drv_mkdir_ops *ops, void *ctx);
+
+/* Append the note a timeout leaves on stderr, worded as the interpreter's
+ * own ("vsh: timeout: deadline of N ms exceeded"); 0 or -1. */
+int drv_result_timeout_note(vsh_result *res, int64_t ms);
 
 /* Append a note line to a result's stderr (malloc'd buffers); 0 or -1. */
 int drv_result_append_err(vsh_result *res, const char *note);

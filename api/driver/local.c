@@ -1,6 +1,6 @@
 /*
  * local.c - the local driver: the same operations against a host directory,
- * and commands run by the host's /bin/sh.
+ * and commands run by the host's bash (its /bin/sh when it has none).
  *
  * Containment. Every virtual path is normalised lexically (so `..` cannot
  * climb out) and then opened relative to a descriptor of the root with
@@ -48,7 +48,9 @@ typedef struct drv_local {
   int rootfd; /* O_PATH descriptor of the root */
   char **env; /* base environment, "K=V" each malloc'd, NULL-terminated */
   size_t nenv;
-  int no_openat2; /* set once openat2 turned out to be unavailable */
+  int no_openat2;  /* set once openat2 turned out to be unavailable */
+  char *shell;     /* absolute path of the shell commands run in */
+  char *shell_err; /* what the child writes when it cannot exec it */
 } drv_local;
 
 static drv_local *L(vsh_driver *d) {
@@ -176,6 +178,8 @@ static int loc_read_file(vsh_driver *d, const char *path, char **data,
                          size_t *len, vsh_drv_err *err) {
   *data = NULL;
   *len = 0;
+  if (!path || !*path)
+    return drv_fail_empty(err, "open");
   /* O_NONBLOCK so that a FIFO cannot hang the open; regular files ignore
    * it. */
   int fd = open_in_root(L(d), path, O_RDONLY | O_NONBLOCK, 0, 1);
@@ -235,6 +239,8 @@ static int loc_read_file(vsh_driver *d, const char *path, char **data,
 
 static int loc_write_file(vsh_driver *d, const char *path, const void *data,
                           size_t len, vsh_drv_err *err) {
+  if (!path || !*path)
+    return drv_fail_empty(err, "open");
   int fd = open_in_root(L(d), path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK,
                         0644, 1);
   if (fd < 0)
@@ -260,6 +266,8 @@ static int loc_write_file(vsh_driver *d, const char *path, const void *data,
 static int loc_stat(vsh_driver *d, const char *path, vsh_drv_stat *out,
                     vsh_drv_err *err) {
   memset(out, 0, sizeof *out);
+  if (!path || !*path)
+    return drv_fail_empty(err, "stat");
   /* O_PATH|O_NOFOLLOW names the entry itself (fstat of it is lstat). */
   int fd = open_in_root(L(d), path, O_PATH, 0, 0);
   if (fd < 0)
@@ -283,6 +291,8 @@ static int loc_stat(vsh_driver *d, const char *path, vsh_drv_stat *out,
   }
   out->is_file = S_ISREG(st.st_mode);
   out->is_directory = S_ISDIR(st.st_mode);
+  /* For a directory too: the host file system's own figure (4096 per block
+   * on ext4, 40 plus the entries on tmpfs), what `stat -c %s` prints. */
   out->size = (uint64_t)st.st_size;
   out->mtime_ms =
       (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
@@ -298,6 +308,8 @@ static int loc_readdir(vsh_driver *d, const char *path, char ***names,
                        size_t *n, vsh_drv_err *err) {
   *names = NULL;
   *n = 0;
+  if (!path || !*path)
+    return drv_fail_empty(err, "scandir");
   int fd = open_in_root(L(d), path, O_RDONLY | O_DIRECTORY, 0, 1);
   if (fd < 0)
     return drv_fail_errno(err, -fd, "scandir", path);
@@ -342,8 +354,10 @@ nomem:
   return drv_fail_errno(err, ENOMEM, "scandir", path);
 }
 
+/* Follows symlinks; "" names nothing (Node's existsSync("") is false, not
+ * the root). */
 static int loc_exists(vsh_driver *d, const char *path) {
-  if (!path)
+  if (!path || !*path)
     return 0;
   int fd = open_in_root(L(d), path, O_PATH, 0, 1);
   if (fd < 0)
@@ -352,9 +366,21 @@ static int loc_exists(vsh_driver *d, const char *path) {
   return 1;
 }
 
-/* Is vpath a directory (following links within the root)? */
-static int is_dir(drv_local *l, const char *vpath) {
-  int fd = open_in_root(l, vpath, O_PATH | O_DIRECTORY, 0, 1);
+/* 1 when vpath is a directory, 0 when it is something else, -errno when it
+ * cannot be stat'ed (symlinks followed within the root). */
+static int kind_of(void *ctx, const char *vpath) {
+  int fd = open_in_root(ctx, vpath, O_PATH, 0, 1);
+  if (fd < 0)
+    return fd;
+  struct stat st;
+  int rc = fstat(fd, &st) == 0 ? S_ISDIR(st.st_mode) : -errno;
+  close(fd);
+  return rc;
+}
+
+/* Whether the entry itself exists (a final symlink not followed). */
+static int lexists(void *ctx, const char *vpath) {
+  int fd = open_in_root(ctx, vpath, O_PATH, 0, 0);
   if (fd < 0)
     return 0;
   close(fd);
@@ -362,9 +388,9 @@ static int is_dir(drv_local *l, const char *vpath) {
 }
 
 /* One mkdir without parents: 0 or -errno. */
-static int mkdir_one(drv_local *l, const char *vpath) {
+static int mkdir_one(void *ctx, const char *vpath) {
   char *name;
-  int pfd = open_parent(l, vpath, &name);
+  int pfd = open_parent(ctx, vpath, &name);
   if (pfd < 0)
     return pfd == -EBUSY ? -EEXIST : pfd; /* "/" exists */
   int rc = mkdirat(pfd, name, 0777) == 0 ? 0 : -errno;
@@ -376,35 +402,19 @@ static int mkdir_one(drv_local *l, const char *vpath) {
 static int loc_mkdir(vsh_driver *d, const char *path, int recursive,
                      vsh_drv_err *err) {
   drv_local *l = L(d);
+  if (!path || !*path)
+    return drv_fail_empty(err, "mkdir");
   if (!recursive) {
     int rc = mkdir_one(l, path);
     return rc ? drv_fail_errno(err, -rc, "mkdir", path) : 0;
   }
-  char *abs = vsh_resolve_path("/", path ? path : "");
+  char *abs = vsh_resolve_path("/", path);
   if (!abs)
     return drv_fail_errno(err, ENOMEM, "mkdir", path);
-  /* Create each prefix in turn; an existing directory (or a link to one)
-   * is fine, anything else in the way ends it: EEXIST for the path itself,
-   * ENOTDIR for a file among the parents, as Node reports them. */
-  int rc = 0;
-  for (char *p = abs + 1;; p++) {
-    if (*p != '/' && *p != 0)
-      continue;
-    char c = *p;
-    *p = 0;
-    if (abs[1] != 0) {
-      int r = mkdir_one(l, abs);
-      if (r == -EEXIST && !is_dir(l, abs))
-        rc = c ? -ENOTDIR : -EEXIST;
-      else if (r != 0 && r != -EEXIST)
-        rc = r;
-    }
-    *p = c;
-    if (rc || c == 0)
-      break;
-  }
+  static const drv_mkdir_ops ops = {kind_of, lexists, mkdir_one};
+  int rc = drv_mkdir_p(abs, &ops, l);
   free(abs);
-  return rc ? drv_fail_errno(err, -rc, "mkdir", path) : 0;
+  return rc ? drv_fail_errno(err, rc, "mkdir", path) : 0;
 }
 
 /* Remove the directory name under dfd and everything in it, never following
@@ -442,17 +452,19 @@ static int rm_tree(int dfd, const char *name) {
   return rc;
 }
 
+/* Node's fs.rm: force ignores ENOENT only (a path under a file stays
+ * ENOTDIR, as with GNU rm -f). */
 static int loc_rm(vsh_driver *d, const char *path, int recursive, int force,
                   vsh_drv_err *err) {
+  if (!path || !*path)
+    return force ? 0 : drv_fail_empty(err, "rm");
   char *name;
   int pfd = open_parent(L(d), path, &name);
-  if (pfd == -EBUSY)
-    return drv_fail(err, VSH_DRV_ERRNO, EPERM,
-                    "EPERM: operation not permitted, rm '%s' (the root of the "
-                    "local sandbox cannot be removed)",
-                    path);
+  if (pfd == -EBUSY) /* the root, which is a directory */
+    return recursive ? drv_fail_rm_root(err, path)
+                     : drv_fail_rm_isdir(err, path);
   if (pfd < 0) {
-    if (force && (pfd == -ENOENT || pfd == -ENOTDIR))
+    if (force && pfd == -ENOENT)
       return 0;
     return drv_fail_errno(err, -pfd, "rm", path);
   }
@@ -571,6 +583,10 @@ static int loc_exec(vsh_driver *d, const char *command,
   if (drv_exec_begin(command, &o, &none, res, err))
     return -1;
 
+  /* A missing cwd (or "", as Node's spawn has it) fails like chdir, before
+   * anything runs; never a run somewhere else. */
+  if (o->cwd && !*o->cwd)
+    return drv_fail_empty(err, "chdir");
   int cwdfd =
       open_in_root(l, o->cwd ? o->cwd : "/", O_PATH | O_DIRECTORY, 0, 1);
   if (cwdfd < 0)
@@ -600,7 +616,7 @@ static int loc_exec(vsh_driver *d, const char *command,
     outp[i] = above_stdio(outp[i]);
     errp[i] = above_stdio(errp[i]);
   }
-  char *const argv[] = {"sh", "-c", (char *)command, NULL};
+  char *const argv[] = {l->shell, "-c", (char *)command, NULL};
 
   pid_t pid = fork();
   if (pid == 0) {
@@ -622,9 +638,8 @@ static int loc_exec(vsh_driver *d, const char *command,
     sigset_t all;
     sigemptyset(&all);
     sigprocmask(SIG_SETMASK, &all, NULL);
-    execve("/bin/sh", argv, (char *const *)envp);
-    static const char msg[] = "sh: cannot execute /bin/sh\n";
-    ssize_t ignored = write(2, msg, sizeof msg - 1);
+    execve(l->shell, argv, (char *const *)envp);
+    ssize_t ignored = write(2, l->shell_err, strlen(l->shell_err));
     (void)ignored;
     _exit(127);
   }
@@ -638,7 +653,7 @@ static int loc_exec(vsh_driver *d, const char *command,
     close(outp[0]);
     close(errp[0]);
     return drv_fail(err, VSH_DRV_ERRNO, fork_errno,
-                    "exec failed: cannot start /bin/sh: %s",
+                    "exec failed: cannot start %s: %s", l->shell,
                     strerror(fork_errno));
   }
   /* Also from the parent, so the group exists before we may signal it. */
@@ -735,12 +750,14 @@ static int loc_exec(vsh_driver *d, const char *command,
       }
       if (ending != END_NONE)
         continue; /* draining a command we are ending: discard */
-      total += (size_t)r;
-      if (total > DRV_OUTPUT_CAP) {
+      /* Keep output up to the cap exactly, as the isolate does. */
+      size_t keep = (size_t)r;
+      if (keep > DRV_OUTPUT_CAP - total) {
+        keep = DRV_OUTPUT_CAP - total;
         ending = END_OVERFLOW;
-        continue;
       }
-      if (outbuf_add(i == 0 ? &bo : &be, chunk, (size_t)r) != 0)
+      total += keep;
+      if (outbuf_add(i == 0 ? &bo : &be, chunk, keep) != 0)
         ending = END_NOMEM;
     }
   }
@@ -758,19 +775,14 @@ static int loc_exec(vsh_driver *d, const char *command,
   if (pidfd >= 0)
     close(pidfd);
 
-  if (ending == END_ABORT || ending == END_OVERFLOW || ending == END_NOMEM) {
+  if (ending == END_ABORT || ending == END_NOMEM) {
     free(bo.p);
     free(be.p);
     if (ending == END_ABORT)
       return drv_fail_abort(err);
-    if (ending == END_NOMEM)
-      return drv_fail(err, VSH_DRV_ERRNO, ENOMEM,
-                      "exec failed: out of memory collecting the output of "
-                      "the command; it was killed");
-    return drv_fail(err, VSH_DRV_ERRNO, ENOBUFS,
-                    "exec failed: the command wrote more than %zu MiB of "
-                    "output; it and its process group were killed",
-                    DRV_OUTPUT_CAP >> 20);
+    return drv_fail(err, VSH_DRV_ERRNO, ENOMEM,
+                    "exec failed: out of memory collecting the output of "
+                    "the command; it was killed");
   }
   res->out = outbuf_take(&bo, &res->out_len);
   res->err = outbuf_take(&be, &res->err_len);
@@ -782,10 +794,15 @@ static int loc_exec(vsh_driver *d, const char *command,
   if (ending == END_TIMEOUT) {
     res->status = 124;
     res->flags |= VSH_RESULT_TIMED_OUT;
-    char note[128];
-    snprintf(note, sizeof note,
-             "vsh: command timed out after %lld ms and was terminated",
-             (long long)o->timeout_ms);
+    drv_result_timeout_note(res, o->timeout_ms);
+  } else if (ending == END_OVERFLOW) {
+    /* A command that ran: a result (the contract rejects only for abort
+     * and transport), with the status and note of the isolate's limit. */
+    res->status = 126;
+    res->flags |= VSH_RESULT_LIMIT | VSH_RESULT_OUTPUT_TRUNCATED;
+    char note[96];
+    snprintf(note, sizeof note, "vsh: output bytes limit exceeded (%zu)",
+             DRV_OUTPUT_CAP);
     drv_result_append_err(res, note);
   } else if (WIFEXITED(wstatus)) {
     res->status = WEXITSTATUS(wstatus);
@@ -808,9 +825,37 @@ static void loc_destroy(vsh_driver *d) {
     return;
   drv_local *l = L(d);
   free_env(l->env, l->nenv);
+  free(l->shell);
+  free(l->shell_err);
   if (l->rootfd >= 0)
     close(l->rootfd);
   free(l);
+}
+
+/* The shell: bash from the host's PATH, as Flue's local sandbox prefers it
+ * (models write bashisms such as [[ ]] and pipefail, which dash refuses),
+ * else /bin/sh. Only absolute PATH entries count. malloc'd, or NULL. */
+static char *find_shell(void) {
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    size_t n = strcspn(path, ":");
+    if (n > 0 && path[0] == '/') {
+      char *cand = malloc(n + sizeof "/bash");
+      if (!cand)
+        return NULL;
+      memcpy(cand, path, n);
+      memcpy(cand + n, "/bash", sizeof "/bash");
+      struct stat st;
+      if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+          access(cand, X_OK) == 0)
+        return cand;
+      free(cand);
+    }
+    path += n;
+    if (*path == ':')
+      path++;
+  }
+  return strdup("/bin/sh");
 }
 
 /* Set (or with value "unset", remove) one "K=V" in the base environment. */
@@ -878,6 +923,12 @@ vsh_driver *vsh_driver_local(const char *root_dir,
         goto fail;
   if (!l->env && !(l->env = calloc(1, sizeof *l->env)))
     goto fail;
+  if (!(l->shell = find_shell()))
+    goto fail;
+  size_t en = strlen(l->shell) + sizeof "vsh: cannot execute \n";
+  if (!(l->shell_err = malloc(en)))
+    goto fail;
+  snprintf(l->shell_err, en, "vsh: cannot execute %s\n", l->shell);
 
   vsh_driver *d = &l->base;
   d->self = l;

@@ -97,6 +97,17 @@ int drv_fail_rm_isdir(vsh_drv_err *err, const char *path) {
                   path);
 }
 
+int drv_fail_rm_root(vsh_drv_err *err, const char *path) {
+  return drv_fail(err, VSH_DRV_ERRNO, EBUSY,
+                  "EBUSY: resource busy or locked, rm '%s' (the root of the "
+                  "sandbox cannot be removed)",
+                  path);
+}
+
+int drv_fail_empty(vsh_drv_err *err, const char *syscall) {
+  return drv_fail_errno(err, ENOENT, syscall, "");
+}
+
 int drv_fail_abort(vsh_drv_err *err) {
   return drv_fail(err, VSH_DRV_ABORT, ECANCELED,
                   "AbortError: the operation was aborted");
@@ -142,6 +153,13 @@ int drv_result_append_err(vsh_result *res, const char *note) {
   p[res->err_len] = 0;
   res->err = p;
   return 0;
+}
+
+int drv_result_timeout_note(vsh_result *res, int64_t ms) {
+  char note[80];
+  snprintf(note, sizeof note, "vsh: timeout: deadline of %lld ms exceeded",
+           (long long)ms);
+  return drv_result_append_err(res, note);
 }
 
 /* ------------------------------------------------------------ resolution */
@@ -193,6 +211,45 @@ char *vsh_resolve_path(const char *cwd, const char *p) {
     push_segments(out, &len, cwd); /* a relative cwd counts from "/" */
   push_segments(out, &len, p);
   return out;
+}
+
+/* -------------------------------------------------------------- mkdir -p */
+
+/* One level of mkdir -p: 0 when abs (cut at this level) is a directory
+ * afterwards, or an errno value. last: whether this is the final level. */
+static int mkdir_level(char *abs, int last, const drv_mkdir_ops *ops,
+                       void *ctx) {
+  int k = ops->kind(ctx, abs);
+  if (k == -ENOENT) {
+    if (ops->lexists(ctx, abs))
+      return ENOENT; /* a dangling link: Node's stat of it says ENOENT */
+    int r = ops->mkdir_one(ctx, abs);
+    if (r != -EEXIST)
+      return -r;
+    k = ops->kind(ctx, abs); /* created meanwhile: look again */
+  }
+  if (k == 1)
+    return 0;
+  if (k == 0)
+    return last ? EEXIST : ENOTDIR;
+  return -k;
+}
+
+int drv_mkdir_p(char *abs, const drv_mkdir_ops *ops, void *ctx) {
+  if (ops->kind(ctx, abs) == 1)
+    return 0; /* the common case: nothing to do */
+  /* Top-down: every prefix must be (or become) a directory. "/" always
+   * is one. */
+  for (char *p = abs + 1;; p++) {
+    if (*p != '/' && *p != 0)
+      continue;
+    char c = *p;
+    *p = 0;
+    int rc = p > abs + 1 ? mkdir_level(abs, c == 0, ops, ctx) : 0;
+    *p = c;
+    if (rc || c == 0)
+      return rc;
+  }
 }
 
 /* -------------------------------------------------------- write+parents */

@@ -559,6 +559,10 @@ int sh_exec_node(sh_exec *ex, sh_node *n) {
     ex->jump = J_ABORT;
     return ex->status;
   }
+  /* set -n: no command runs once it is on, even later in the same line
+   * (ignored by interactive shells, so `set +n` stays reachable there) */
+  if ((ex->opts & O_NOEXEC) && !(ex->opts & O_INTERACTIVE))
+    return ex->status;
   int st;
   switch (n->kind) {
   case N_SIMPLE:

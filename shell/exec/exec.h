@@ -82,6 +82,12 @@ sh_exec *sh_env_child_new(sh_exec *ex, char **env, const char *cwd);
 int sh_child_shell_finish(sh_exec *ex, sh_exec *c, int st);
 /* $0, BASH_SOURCE and the positional parameters of a script file. */
 void sh_child_script_names(sh_exec *c, const char *path, int argc, char **argv);
+/* A root shell runs the text of the script file path (messages say
+ * "path: line N:", as bash running a file; $0 is set apart). */
+void sh_root_script_file(sh_exec *ex, const char *path);
+/* The shell reads commands from a person (vsh's prompt): a syntax error
+ * does not end it, $- holds i. The prompt keeps the history itself. */
+void sh_set_interactive(sh_exec *ex);
 void sh_wait_jobs(sh_exec *ex, int pid);
 int sh_source_file(sh_exec *ex, const char *path, int argc, char **argv);
 int sh_eval_string(sh_exec *ex, const char *src, size_t len, const char *what);

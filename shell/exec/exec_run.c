@@ -163,7 +163,8 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
       }
       ex->lineno = sh_parse_error_line(p);
       const char *msg = sh_parse_error(p);
-      if (mode == 0 && !ex->script_name && !(ex->opts & O_SRC_STDIN))
+      if (mode == 0 && !ex->script_name &&
+          !(ex->opts & (O_SRC_STDIN | O_INTERACTIVE)))
         sh_err_noline(ex, "-c: line %d: %s", sh_parse_error_line(p),
                       msg ? msg : "syntax error");
       else if (mode == 3 && ex->frame && ex->frame->source)
@@ -184,7 +185,8 @@ static int run_text(sh_exec *ex, const char *src, size_t len, int first_line,
       if (cmdsub) /* a subshell ends with 1 */
         st = ex->in_subshell ? 1 : 127;
       ex->status = st;
-      if (mode == 0 || cmdsub) {
+      /* an interactive shell reports and reads the next command */
+      if ((mode == 0 && !(ex->opts & O_INTERACTIVE)) || cmdsub) {
         ex->jump = J_EXIT;
         ex->exit_status = st;
       }
@@ -462,6 +464,21 @@ static void script_names(sh_exec *c, const char *path, int argc, char **argv) {
   c->base_frame.func = "main";
   c->base_frame.source = c->script_name;
   set_args(c, argc, argv);
+}
+
+void sh_set_interactive(sh_exec *ex) {
+  ex->opts |= O_INTERACTIVE;
+}
+
+void sh_root_script_file(sh_exec *ex, const char *path) {
+  mem_free(ex->m, ex->script_name);
+  ex->script_name = mem_strdup(ex->m, path);
+  if (!ex->script_name)
+    return;
+  ex->errname = ex->script_name;
+  ex->base_frame.func = "main";
+  ex->base_frame.source = ex->script_name;
+  ex->opts |= O_SRC_FILE;
 }
 
 int sh_run_script_file(sh_exec *ex, const char *path, const char *data,

@@ -21,7 +21,8 @@ static void err_vwrite(sh_exec *ex, int with_line, const char *who,
   buf_init(&b, ex->m);
   if (with_line >= 0)
     buf_printf(&b, "%s: ", ex->errname ? ex->errname : "bash");
-  if (with_line > 0)
+  /* a shell reading from a person names no line */
+  if (with_line > 0 && !(ex->opts & O_INTERACTIVE))
     buf_printf(&b, "line %d: ", ex->lineno);
   if (who)
     buf_printf(&b, "%s: ", who);

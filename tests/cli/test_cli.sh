@@ -125,19 +125,90 @@ check "streams a filter's lines" "yes" \
 # usage errors, --help, --version
 "$VSH" --x </dev/null >"$tmp/o" 2>"$tmp/err"
 check "unknown option status" 2 $?
-check "unknown option message" "vsh: unrecognized option '--x'
+check "unknown option message" "vsh: --x: invalid option
 Try 'vsh --help' for more information." "$(cat "$tmp/err")"
 "$VSH" -c </dev/null 2>/dev/null
 check "-c without script" 2 $?
 out=$("$VSH" --help)
 check "--help status" 0 $?
 contains "--help usage" "Usage: vsh" "$out"
-for opt in -c -e --root --mount --cwd --env --json --limit --allow-url --allow-method --deny-private --help --version; do
+for opt in -c -e -u -x -n -o -O -s -i --norc --rcfile --posix --persist --hydrate --changes --mkdir-cwd --root --mount --cwd --env --json --limit --allow-url --allow-method --deny-private --help --version; do
   contains "--help mentions $opt" "$opt" "$out"
 done
 out=$("$VSH" --version)
 check "--version status" 0 $?
 contains "--version text" "vsh 0." "$out"
+
+# bash's invocation options
+out=$("$VSH" -x -c 'echo hi' 2>&1 </dev/null)
+check "-x traces" "+ echo hi
+hi" "$out"
+out=$("$VSH" -n -c 'echo no' 2>&1 </dev/null)
+check "-n runs nothing" "" "$out"
+printf 'echo a\nif\n' >"$tmp/bad.sh"
+out=$("$VSH" -n "$tmp/bad.sh" 2>&1 </dev/null)
+check "-n status" 2 $?
+check "-n names the file as bash does" "$tmp/bad.sh: line 3: syntax error: unexpected end of file" "$out"
+"$VSH" -u -c 'echo $unset_var' </dev/null >/dev/null 2>"$tmp/err"
+check "-u status" 127 $?
+check "-u message" "bash: line 1: unset_var: unbound variable" "$(cat "$tmp/err")"
+"$VSH" -o pipefail -c 'false | true' </dev/null
+check "-o pipefail" 1 $?
+"$VSH" -eo pipefail -c 'false | true; echo not-here' </dev/null >"$tmp/o"
+check "-eo combined" "1:" "$?:$(cat "$tmp/o")"
+out=$("$VSH" +B -c 'echo {a,b}' </dev/null)
+check "+B" "{a,b}" "$out"
+out=$("$VSH" -O extglob -c 'shopt -p extglob' </dev/null)
+check "-O shopt" "shopt -s extglob" "$out"
+out=$("$VSH" --posix -c 'set -o | grep "^posix"' </dev/null)
+check "--posix" "posix          	on" "$out"
+out=$("$VSH" --norc --noprofile -c 'echo ok' -- </dev/null)
+check "--norc --noprofile" "ok" "$out"
+"$VSH" -o nosuch -c 'echo x' </dev/null >"$tmp/o" 2>"$tmp/err"
+check "-o bad name" "2:vsh: nosuch: invalid option name:" "$?:$(cat "$tmp/err"):$(cat "$tmp/o")"
+"$VSH" -O nosuch -c 'echo x' </dev/null >"$tmp/o" 2>"$tmp/err"
+check "-O bad name" "2:vsh: nosuch: invalid shell option name:" "$?:$(cat "$tmp/err"):$(cat "$tmp/o")"
+"$VSH" -Z </dev/null >/dev/null 2>"$tmp/err"
+check "bad short option" "2:vsh: -Z: invalid option" "$?:$(head -1 "$tmp/err")"
+out=$("$VSH" -- </dev/null; echo "st=$?")
+check "-- alone reads stdin" "st=0" "$out"
+
+# a script on stdin runs command by command: read takes the next line
+out=$(printf 'read x\nDATA line\necho "got [$x]"\necho $1-$#\n' | "$VSH" -s A B)
+check "stdin script command by command" "got [DATA line]
+A-2" "$out"
+out=$(printf 'cat\nfirst\nsecond\n' | "$VSH")
+check "stdin script: cat takes the rest" "first
+second" "$out"
+# stdin of a -c script streams: an endless producer is fine
+out=$(yes | "$VSH" -c 'head -2')
+check "stdin streams" "y
+y" "$out"
+
+# --cwd, --mkdir-cwd
+"$VSH" --cwd /nonexist -c pwd </dev/null >"$tmp/o" 2>"$tmp/err"
+check "--cwd missing" "2::vsh: --cwd: /nonexist: No such file or directory" "$?:$(cat "$tmp/o"):$(cat "$tmp/err")"
+out=$("$VSH" --cwd /nonexist/deeper --mkdir-cwd -c pwd </dev/null)
+check "--mkdir-cwd" "/nonexist/deeper" "$out"
+"$VSH" --cwd /bin/ls -c pwd </dev/null >/dev/null 2>"$tmp/err"
+check "--cwd a file" "2:vsh: --cwd: /bin/ls: Not a directory" "$?:$(cat "$tmp/err")"
+
+# --persist, --hydrate, --changes
+"$VSH" --persist "$tmp/ws.tar" -c 'mkdir -p src; printf "a\0b" > src/bin; echo hi > notes.txt' </dev/null
+check "--persist status" 0 $?
+check "--persist members" ".
+./notes.txt
+./src
+./src/bin" "$(tar tf "$tmp/ws.tar" | sort)"
+out=$("$VSH" --hydrate "$tmp/ws.tar" -c 'cat notes.txt; od -An -c src/bin | tr -s " "' </dev/null)
+check "--hydrate" "hi
+ a \0 b" "$out"
+"$VSH" --hydrate "$tmp/missing.tar" -c 'echo x' </dev/null >/dev/null 2>"$tmp/err"
+check "--hydrate missing file" "2" "$?"
+"$VSH" --hydrate "$tmp/ws.tar" --changes -c 'rm notes.txt; echo new > new.txt; echo more >> src/bin' </dev/null 2>"$tmp/err"
+check "--changes" "A /home/user/new.txt
+D /home/user/notes.txt
+M /home/user/src/bin" "$(grep '^[ADM] ' "$tmp/err" | sort)"
 
 # the sandbox never touches the host
 "$VSH" -c "echo x > '$tmp/escaped.txt'" </dev/null 2>/dev/null

@@ -182,6 +182,8 @@ static const script scripts[] = {
      "egrep '^(a|b)' words.txt; fgrep -x apple words.txt\n"
      "grep -r -l apple . | sort; grep -w -e banana -e cherry words.txt\n"
      "grep -P '\\d+' nums.csv | head -2\n"
+     "rg -n -i 'A' . | head -3; rg --json e words.txt | wc -l\n"
+     "rg -o -r '<$0>' 'an' words.txt; rg --files -g '*.txt' | sort\n"
      "[[ apple =~ ^a(p+)le$ ]] && echo \"${BASH_REMATCH[1]}\"\n"},
     {"awk",
      "set -eo pipefail\n"

@@ -1,5 +1,7 @@
 // layers: core vfs shell builtins api
 /* test_api.c - sessions, host commands, the file API, snapshots. */
+#include <errno.h>
+
 #include "api_harness.h"
 
 static void test_version(void **state) {
@@ -36,6 +38,39 @@ static void test_opts(void **state) {
   assert_int_equal(vsh_exec(sb, "echo \"$FOO [$HOME]\"", &o, &r), VSH_OK);
   assert_string_equal(r.out, "bar []\n");
   vsh_result_free(&r);
+}
+
+/* A cwd that is not a directory fails the call (VSH_FS, chdir's errno)
+ * before anything runs, in an exec and in a session. */
+static void test_opts_cwd_missing(void **state) {
+  (void)state;
+  check("echo f > /tmp/afile", "", 0);
+  static const struct {
+    const char *cwd;
+    int code;
+  } cases[] = {{"/nope", ENOENT},
+               {"/tmp/afile", ENOTDIR},
+               {"/tmp/afile/x", ENOTDIR},
+               {"", ENOENT}};
+  vsh_session *s;
+  assert_int_equal(vsh_session_open(sb, &s), VSH_OK);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    vsh_exec_opts o = {0};
+    o.cwd = cases[i].cwd;
+    vsh_result r;
+    assert_int_equal(vsh_exec(sb, "echo ran > /tmp/ran", &o, &r), VSH_FS);
+    assert_int_equal(vsh_errcode(sb), cases[i].code);
+    assert_non_null(strstr(vsh_errmsg(sb), cases[i].cwd));
+    assert_null(r.out);
+    vsh_result_free(&r);
+    assert_int_equal(vsh_session_exec(s, "echo ran > /tmp/ran", 19, &o, &r),
+                     VSH_FS);
+    assert_int_equal(vsh_errcode(sb), cases[i].code);
+    vsh_result_free(&r);
+  }
+  vsh_session_close(s);
+  assert_false(vsh_exists(sb, "/tmp/ran"));
+  assert_false(vsh_exists(sb, "/nope"));
 }
 
 static void test_session(void **state) {
@@ -164,6 +199,7 @@ int main(void) {
       cmocka_unit_test(test_version),
       cmocka_unit_test_setup_teardown(test_fresh_state, setup, teardown),
       cmocka_unit_test_setup_teardown(test_opts, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_opts_cwd_missing, setup, teardown),
       cmocka_unit_test_setup_teardown(test_session, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_commands, setup, teardown),
       cmocka_unit_test_setup_teardown(test_files, setup, teardown),

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -95,12 +96,62 @@ static void test_host_files_privileged(void **st) {
   vsh_close(sb);
 }
 
+/* The initial cwd is any absolute path: made with its parents, owned by
+ * the sandbox user, who can write in it; a workspace persisted from it
+ * hydrates into another sandbox rooted elsewhere. */
+static int collect(void *ud, const void *p, size_t n) {
+  char **buf = ud;
+  size_t *len = (size_t *)(buf + 1);
+  char *nb = realloc(*buf, *len + n);
+  if (!nb)
+    return 1;
+  memcpy(nb + *len, p, n);
+  *buf = nb;
+  *len += n;
+  return 0;
+}
+
+static void test_workspace_root(void **st) {
+  (void)st;
+  vsh_config cfg;
+  vsh_config_init(&cfg);
+  cfg.cwd = "/workspace";
+  vsh_sandbox *a, *b;
+  assert_int_equal(vsh_open(&cfg, &a), VSH_OK);
+  vsh_result r;
+  assert_int_equal(vsh_exec(a,
+                            "pwd; stat -c '%U %a' . /; echo hi > f && cat f;"
+                            " mkdir /x 2>/dev/null || echo denied",
+                            NULL, &r),
+                   VSH_OK);
+  assert_string_equal(r.out, "/workspace\nuser 755\nroot 755\nhi\ndenied\n");
+  vsh_result_free(&r);
+  struct {
+    char *buf;
+    size_t len;
+  } tar = {NULL, 0};
+  assert_int_equal(vsh_persist(a, NULL, NULL, collect, &tar), VSH_OK);
+  cfg.cwd = "/srv/data/ws";
+  assert_int_equal(vsh_open(&cfg, &b), VSH_OK);
+  assert_int_equal(vsh_hydrate(b, NULL, tar.buf, tar.len), VSH_OK);
+  free(tar.buf);
+  assert_int_equal(
+      vsh_exec(b, "pwd; cat f; stat -c %U /srv /srv/data; touch g && ls", NULL,
+               &r),
+      VSH_OK);
+  assert_string_equal(r.out, "/srv/data/ws\nhi\nuser\nuser\nf\ng\n");
+  vsh_result_free(&r);
+  vsh_close(a);
+  vsh_close(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_script_complete),
       cmocka_unit_test(test_argv0_and_args),
       cmocka_unit_test(test_limit_note_streamed),
       cmocka_unit_test(test_host_files_privileged),
+      cmocka_unit_test(test_workspace_root),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
