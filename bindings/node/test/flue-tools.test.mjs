@@ -109,16 +109,29 @@ test('bash tool: timeout', async () => {
   }
 });
 
-// The local sandbox of this machine has rg, so its grep tool runs
-// `rg --line-number --with-filename`; vsh has no rg, so its tool falls back
-// to `grep -rnH`. The cases below search one file, or find nothing, where
-// both print `path:line:text` identically; searching a directory with
-// several matching files is left out (rg's order is not grep's).
+// Both sandboxes answer `rg --version`, so Flue's grep tool runs rg in
+// each (the host's ripgrep, vsh's own rg). Searching one file, or finding
+// nothing, prints the same bytes; over a directory the host's ripgrep
+// prints files in the order its threads finish, so those cases compare the
+// lines as a set.
 test('grep tool: one file, literal, no match', async () => {
   await both(createGrepTool, { pattern: 'TODO', path: 'src/main.ts' });
   await both(createGrepTool, { pattern: 'ret.rn [0-9]+', path: 'src/util.ts' });
   await both(createGrepTool, { pattern: 'a = 1', path: 'src/main.ts', literal: true });
   await both(createGrepTool, { pattern: 'no-such-text', path: 'src' });
+});
+
+test('grep tool: a directory, with and without an include glob', async () => {
+  const run = async (sb, params) => {
+    const r = await createGrepTool(sb).execute('c', params);
+    return [r.details.matchCount, r.content[0].text.split('\n').sort()];
+  };
+  for (const params of [
+    { pattern: 'TODO' },
+    { pattern: 'TODO', include: '*.ts' },
+    { pattern: 'export', path: 'src' },
+  ])
+    assert.deepEqual(await run(box, params), await run(host, params));
 });
 
 // find lists a directory in the order the filesystem gives; one match per
