@@ -1,5 +1,6 @@
 // The driver: Flue's nine SandboxDriver operations over a native sandbox,
 // plus snapshot, restore, fork, persist, hydrate and close.
+import { statSync } from 'node:fs';
 import { native } from './native.js';
 import { abortError, toNodeError } from './errors.js';
 
@@ -44,13 +45,26 @@ function toBytes(buf) {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
+function checkUrl(u) {
+  let url;
+  try {
+    url = new URL(u);
+  } catch {
+    throw new TypeError(`vsh: network.allowUrls: not a URL: ${u}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`vsh: network.allowUrls: not an http(s) URL: ${u}`);
+  return u;
+}
+
 function networkOptions(n) {
   if (n === undefined || n === null || n === false) return undefined;
   const rule = (u) => {
-    if (typeof u === 'string') return { prefix: u, headers: [] };
+    if (typeof u === 'string') return { prefix: checkUrl(u), headers: [] };
     const prefix = u.url ?? u.prefix;
     if (typeof prefix !== 'string')
       throw new TypeError('vsh: network.allowUrls entries need a url');
+    checkUrl(prefix);
     const headers = Object.entries(u.headers ?? {}).map(([k, v]) => [
       String(k),
       String(v),
@@ -65,6 +79,19 @@ function networkOptions(n) {
     maxResponseBytes: n.maxResponseBytes,
   };
 }
+
+const LIMIT_KEYS = [
+  'maxCommands',
+  'maxLoopIterations',
+  'maxCallDepth',
+  'maxOutputBytes',
+  'maxMemory',
+  'maxFsBytes',
+  'maxFsInodes',
+  'maxStringBytes',
+  'timeoutMs',
+  'maxJobs',
+];
 
 function nativeOptions(options) {
   const o = {};
@@ -81,12 +108,28 @@ function nativeOptions(options) {
     }));
   }
   if (options.mounts) {
-    o.mounts = Object.entries(options.mounts).map(([hostDir, path]) => ({
-      hostDir,
-      path,
-    }));
+    // libvsh reports only a status when it cannot open a sandbox, so the
+    // host folder is checked here for a message that names it.
+    o.mounts = Object.entries(options.mounts).map(([hostDir, path]) => {
+      if (!statSync(hostDir).isDirectory()) {
+        const e = new Error(`ENOTDIR: not a directory, mount '${hostDir}'`);
+        Object.assign(e, { code: 'ENOTDIR', syscall: 'mount', path: hostDir });
+        throw e;
+      }
+      if (typeof path !== 'string' || !path.startsWith('/'))
+        throw new TypeError(`vsh: mounts['${hostDir}'] must be an absolute path`);
+      return { hostDir, path };
+    });
   }
-  if (options.limits) o.limits = { ...options.limits };
+  if (options.limits) {
+    for (const [k, v] of Object.entries(options.limits)) {
+      if (!LIMIT_KEYS.includes(k))
+        throw new TypeError(`vsh: unknown limit '${k}' (known: ${LIMIT_KEYS.join(', ')})`);
+      if (v !== undefined && (typeof v !== 'number' || !(v >= 0)))
+        throw new TypeError(`vsh: limit '${k}' must be a number >= 0`);
+    }
+    o.limits = { ...options.limits };
+  }
   o.network = networkOptions(options.network);
   return o;
 }
@@ -266,6 +309,12 @@ export class VshDriver {
 }
 
 export function createDriver(options = {}) {
-  const box = new native.Box(nativeOptions(options));
+  const o = nativeOptions(options);
+  let box;
+  try {
+    box = new native.Box(o);
+  } catch (e) {
+    throw toNodeError(e);
+  }
   return new VshDriver(box, options);
 }

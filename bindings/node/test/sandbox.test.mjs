@@ -148,3 +148,37 @@ test('close: idempotent, later calls fail clearly', async () => {
   await assert.rejects(d.stat('/'), { code: 'ESANDBOXDIED' });
   assert.equal(await d.exists('/'), false);
 });
+
+test('options are checked: unknown limits, bad mounts, bad URLs, bad files', () => {
+  assert.throws(() => createDriver({ limits: { maxMemry: 1 } }), /unknown limit 'maxMemry'/);
+  assert.throws(() => createDriver({ limits: { maxMemory: -1 } }), TypeError);
+  assert.throws(() => createDriver({ mounts: { '/no/such/host/dir': '/m' } }), {
+    code: 'ENOENT',
+  });
+  const host = mkdtempSync(join(tmpdir(), 'vsh-opt-'));
+  try {
+    writeFileSync(join(host, 'f'), '');
+    assert.throws(() => createDriver({ mounts: { [join(host, 'f')]: '/m' } }), {
+      code: 'ENOTDIR',
+    });
+    assert.throws(() => createDriver({ mounts: { [host]: 'relative' } }), TypeError);
+  } finally {
+    rmSync(host, { recursive: true, force: true });
+  }
+  assert.throws(() => createDriver({ network: { allowUrls: ['not a url'] } }), TypeError);
+  assert.throws(
+    () => createDriver({ network: { allowUrls: [{ url: 'ftp://x/' }] } }),
+    TypeError,
+  );
+  assert.throws(() => createDriver({ files: { a: 5 } }), TypeError);
+  assert.throws(() => createDriver({ env: ['A=1'] }), TypeError);
+});
+
+test('a memory cap ends a greedy script, the sandbox stays usable', async () => {
+  const d = createDriver({ limits: { maxMemory: 64 << 20, timeoutMs: 20_000 } });
+  const r = await d.exec('x=a; while :; do x="$x$x"; done');
+  assert.equal(r.exitCode, 126);
+  assert.match(r.stderr, /limit exceeded/);
+  assert.equal((await d.exec('echo fine')).stdout, 'fine\n');
+  d.close();
+});
