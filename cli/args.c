@@ -71,6 +71,8 @@ void cli_usage(FILE *f) {
       "      --changes        at exit, list on stderr what the run changed:\n"
       "                       'A PATH' added, 'M PATH' modified, 'D PATH'\n"
       "                       deleted\n"
+      "      --ast            print the script's syntax tree as JSON instead\n"
+      "                       of running it (status 2 on a syntax error)\n"
       "      --env K=V        set environment variable K (repeatable)\n"
       "      --json           print one JSON object\n"
       "                       {\"stdout\":...,\"stderr\":...,\"exitCode\":N}\n"
@@ -274,6 +276,8 @@ static int long_option(cli_opts *o, const char *arg, int argc, char **argv,
     o->mkdir_cwd = 1;
   else if (OPT("changes"))
     o->changes = 1;
+  else if (OPT("ast"))
+    o->ast = 1;
   else if (OPT("persist"))
     o->persist = value;
   else if (OPT("hydrate"))

@@ -39,6 +39,7 @@ typedef struct cli_opts {
   /* vsh's own */
   int mkdir_cwd;       /* --mkdir-cwd */
   int changes;         /* --changes */
+  int ast;             /* --ast */
   const char *persist; /* --persist FILE.tar */
   const char *hydrate; /* --hydrate FILE.tar */
   vsh_limits limits;
