@@ -132,7 +132,7 @@ check "-c without script" 2 $?
 out=$("$VSH" --help)
 check "--help status" 0 $?
 contains "--help usage" "Usage: vsh" "$out"
-for opt in -c -e -u -x -n -o -O -s -i --norc --rcfile --posix --persist --hydrate --changes --mkdir-cwd --root --mount --cwd --env --json --limit --allow-url --allow-method --deny-private --help --version; do
+for opt in -c -e -u -x -n -o -O -s -i --norc --rcfile --history-file --ast --posix --persist --hydrate --changes --mkdir-cwd --root --mount --cwd --env --json --limit --allow-url --allow-method --deny-private --help --version; do
   contains "--help mentions $opt" "$opt" "$out"
 done
 out=$("$VSH" --version)
@@ -209,6 +209,18 @@ check "--hydrate missing file" "2" "$?"
 check "--changes" "A /home/user/new.txt
 D /home/user/notes.txt
 M /home/user/src/bin" "$(grep '^[ADM] ' "$tmp/err" | sort)"
+
+# the prompt's history, kept in a host file across sessions
+printf 'echo one\necho two\n' | "$VSH" -i --history-file "$tmp/hist" >/dev/null 2>&1
+check "--history-file written" "echo one
+echo two" "$(cat "$tmp/hist")"
+out=$(printf 'history\n' | "$VSH" -i --history-file "$tmp/hist" 2>/dev/null)
+check "--history-file read back" "    1  echo one
+    2  echo two
+    3  history" "$out"
+out=$(printf 'if then\necho "$?"\n' | "$VSH" -i 2>"$tmp/err")
+check "prompt: a syntax error does not end it" "2" "$out"
+contains "prompt: the syntax error" "syntax error near unexpected token" "$(cat "$tmp/err")"
 
 # --ast: the tree as JSON, nothing run
 out=$("$VSH" --ast -c 'echo hi > f; x=$(date)' </dev/null)
