@@ -62,6 +62,8 @@ typedef struct cell {
 typedef struct are {
   rx rx;   /* POSIX leftmost-longest (core/regex.h) */
   int lit; /* pattern is a plain literal (split fast path) */
+  int icase; /* compiled caseless (IGNORECASE) */
+  int caps;  /* capture groups can be asked for (gensub) */
   astr *src;
 } are;
 
@@ -132,7 +134,9 @@ enum {
   T_GETLINE,
   T_PRINT,
   T_PRINTF,
-  T_IN
+  T_IN,
+  T_BEGINFILE,
+  T_ENDFILE
 };
 
 /* builtin functions */
@@ -158,7 +162,13 @@ enum {
   B_SRAND,
   B_CLOSE,
   B_FFLUSH,
-  B_SYSTEM
+  B_SYSTEM,
+  B_GENSUB,
+  B_ASORT,
+  B_ASORTI,
+  B_STRFTIME,
+  B_SYSTIME,
+  B_MKTIME
 };
 
 /* ---- tree --------------------------------------------------------------- */
@@ -273,6 +283,9 @@ enum {
   SV_ENVIRON,
   SV_ARGC,
   SV_ARGV,
+  SV_PROCINFO,
+  SV_RT,
+  SV_IGNORECASE,
   SV_COUNT
 };
 
@@ -295,9 +308,19 @@ struct awk {
   afunc *funcs;
   int nfuncs, capfuncs;
   afunc *curfn;
-  item *begin, *end, *main;
-  item **begin_tail, **end_tail, **main_tail;
+  item *begin, *end, *main, *bfile, *efile;
+  item **begin_tail, **end_tail, **main_tail, **bfile_tail, **efile_tail;
   int syntax_err;
+  const char *lexerr; /* why the lexer refused the text, NULL: syntax */
+  size_t tokend;      /* offset just past the current token */
+  /* where each -f file starts in src (for "FILE:LINE:" in messages) */
+  struct asrc {
+    const char *name; /* NULL: the command line */
+    int first;        /* its first line in src */
+  } *srcs;
+  int nsrcs;
+  int curline; /* line of the statement running (messages) */
+  int utf8;    /* a UTF-8 locale: strings count characters */
   void *pj; /* jmp_buf of the parser */
   /* runtime */
   writer out;
@@ -331,6 +354,8 @@ struct awk {
   size_t spcap;
   int pend; /* next/nextfile raised inside a function */
   buf para; /* RS="" record assembly */
+  const void *tz; /* the script's time zone (tz_zone), opened on use */
+  int icase;      /* IGNORECASE is true */
 };
 
 /* lex.c */
@@ -395,8 +420,12 @@ aval *arr_get(awk *A, aarr *a, const char *k, size_t n, int create);
 void arr_del(awk *A, aarr *a, const char *k, size_t n);
 /* regexes */
 are *re_compile(awk *A, const char *p, size_t n);
+are *re_compile_caps(awk *A, const char *p, size_t n, int caps);
 void re_free(awk *A, are *r);
 are *re_dynamic(awk *A, aval *v);
+/* The regex of an operand: a /re/ constant (recompiled when IGNORECASE
+ * changed) or any expression's string. */
+are *re_node(awk *A, node *x);
 /* The leftmost-longest match at or after from: 1 with [*ms, *me), 0 none
  * (or a matcher limit, which is fatal: awk_fatal). */
 int re_match(awk *A, are *r, const char *s, size_t n, size_t from, size_t *ms,
@@ -413,6 +442,19 @@ int io_getline(awk *A, aio *io, buf *line);
 writer *io_out(awk *A, int kind, aval *target);
 void awk_fatal(awk *A, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* "awk: cmd. line:N: " (or "awk: FILE:N: ") for source line n into b. */
+void awk_where(awk *A, buf *b, int line);
+/* Character counts under a UTF-8 locale, bytes otherwise. */
+size_t awk_chars(awk *A, const char *s, size_t n);
+size_t awk_char_off(awk *A, const char *s, size_t n, size_t ci);
+/* gawk.c: the gawk extensions */
+aval awk_gensub(awk *A, node *e);
+aval awk_asort(awk *A, node *e, int byindex);
+aval awk_time_fn(awk *A, node *e);
+/* Sorts keys[0..n) of a for-in loop over a by PROCINFO["sorted_in"]; 0,
+ * or -1 after a fatal error. */
+int awk_sort_keys(awk *A, aarr *a, astr **keys, size_t n);
+int awk_case_map(awk *A, buf *o, const char *s, size_t n, int upper);
 int awk_flush_all(awk *A);
 /* interp.c */
 aval awk_eval(awk *A, node *e);
@@ -426,5 +468,7 @@ int awk_split(awk *A, const char *s, size_t n, aarr *arr, aval *sep, int usefs);
 astr *awk_subsep_key(awk *A, node *subs, buf *tmp);
 int awk_next_main_record(awk *A, buf *line);
 int awk_run(awk *A);
+/* Calls function fi with the values args (copied into its parameters). */
+aval awk_call_values(awk *A, int fi, aval *args, int nargs);
 
 #endif

@@ -102,8 +102,11 @@ static size_t spans(awk *A, const char *s, size_t n, const char *fs, size_t fsn,
     return k;
   }
   if (fsn == 0) { /* each character its own field */
-    for (size_t i = 0; i < n; i++)
-      sp_push(A, k++, i, 1);
+    for (size_t i = 0, cl; i < n; i += cl) {
+      cl = A->utf8 ? awk_char_off(A, s + i, n - i, 1) : 1;
+      if (sp_push(A, k++, i, cl) < 0)
+        return k - 1;
+    }
     return k;
   }
   are *re;
@@ -331,7 +334,7 @@ aarr *awk_array(awk *A, node *e) {
     c->kind = C_ARRAY;
   }
   if (c->kind != C_ARRAY) {
-    awk_fatal(A, "can't use scalar %s as array",
+    awk_fatal(A, "attempt to use scalar `%s' as an array",
               e->local ? "parameter" : A->gnames[e->slot]);
     return NULL;
   }
@@ -401,7 +404,7 @@ static aval read_var(awk *A, node *e) {
   }
   cell *c = scalar_cell(A, e);
   if (c->kind == C_ARRAY) {
-    awk_fatal(A, "can't use array %s in scalar context",
+    awk_fatal(A, "attempt to use array `%s' in a scalar context",
               e->local ? "parameter" : A->gnames[e->slot]);
     return av_num(0);
   }
@@ -428,13 +431,16 @@ void awk_assign_var(awk *A, node *lv, aval v) {
       case SV_CONVFMT:
         A->convgen++;
         break;
+      case SV_IGNORECASE:
+        A->icase = av_true(A, &v);
+        break;
       default:
         break;
       }
     }
     cell *c = scalar_cell(A, lv);
     if (c->kind == C_ARRAY) {
-      awk_fatal(A, "can't assign to %s; it's an array name.",
+      awk_fatal(A, "attempt to use array `%s' in a scalar context",
                 lv->local ? "parameter" : A->gnames[lv->slot]);
       av_free(A, &v);
       return;
@@ -515,14 +521,14 @@ static double arith(awk *A, int op, double x, double y) {
   case T_DIV:
   case T_DIV_ASSIGN:
     if (y == 0) {
-      awk_fatal(A, "division by zero");
+      awk_fatal(A, "division by zero attempted");
       return 0;
     }
     return x / y;
   case T_MOD:
   case T_MOD_ASSIGN:
     if (y == 0) {
-      awk_fatal(A, "division by zero in %%");
+      awk_fatal(A, "division by zero attempted in `%%'");
       return 0;
     }
     return fmod(x, y);
@@ -532,14 +538,7 @@ static double arith(awk *A, int op, double x, double y) {
 }
 
 static int match_node(awk *A, node *rx, const char *s, size_t n) {
-  are *re;
-  if (rx->op == N_ERE) {
-    re = rx->re;
-  } else {
-    aval pv = awk_eval(A, rx);
-    re = re_dynamic(A, &pv);
-    av_free(A, &pv);
-  }
+  are *re = re_node(A, rx);
   return re && re_test(A, re, s, n);
 }
 
@@ -581,6 +580,58 @@ static aval do_getline(awk *A, node *e) {
   else
     awk_set_record(A, p, n);
   return av_num(1);
+}
+
+/* Runs f's body over the locals loc (freed here) and gives its value. */
+static aval run_frame(awk *A, afunc *f, cell *loc) {
+  int np = f->nparams, i;
+  frame fr = {loc, np}, *save = A->fr;
+  A->fr = &fr;
+  A->depth++;
+  int x = exec(A, f->body);
+  A->depth--;
+  A->fr = save;
+  aval r = (aval){V_UNINIT, 0, 0, NULL};
+  if (x == X_RETURN) {
+    r = A->retval;
+    A->retval = (aval){V_UNINIT, 0, 0, NULL};
+  } else if (x == X_NEXT || x == X_NEXTFILE) {
+    A->pend = x;
+  }
+  for (i = 0; i < np; i++) {
+    if (loc[i].kind == C_SCALAR)
+      av_free(A, &loc[i].v);
+    else if (loc[i].kind == C_ARRAY)
+      arr_free(A, loc[i].a);
+  }
+  mem_free(A->m, loc);
+  return r;
+}
+
+
+aval awk_call_values(awk *A, int fi, aval *args, int nargs) {
+  afunc *f = &A->funcs[fi];
+  if (A->stop)
+    return av_num(0);
+  if (A->c->bud && budget_poll(A->c->bud)) {
+    A->stop = 1;
+    return av_num(0);
+  }
+  if (A->depth >= 1000 || stack_left() < STACK_RESERVE) {
+    awk_fatal(A, "function call nesting too deep");
+    return av_num(0);
+  }
+  int np = f->nparams;
+  cell *loc = np ? mem_calloc(A->m, (size_t)np, sizeof *loc) : NULL;
+  if (np && !loc) {
+    awk_fatal(A, "out of memory");
+    return av_num(0);
+  }
+  for (int i = 0; i < nargs && i < np; i++) {
+    loc[i].kind = C_SCALAR;
+    loc[i].v = av_copy(args[i]);
+  }
+  return run_frame(A, f, loc);
 }
 
 static aval call(awk *A, node *e) {
@@ -625,27 +676,7 @@ static aval call(awk *A, node *e) {
       av_free(A, &v);
     }
   }
-  frame fr = {loc, np}, *save = A->fr;
-  A->fr = &fr;
-  A->depth++;
-  int x = exec(A, f->body);
-  A->depth--;
-  A->fr = save;
-  aval r = (aval){V_UNINIT, 0, 0, NULL};
-  if (x == X_RETURN) {
-    r = A->retval;
-    A->retval = (aval){V_UNINIT, 0, 0, NULL};
-  } else if (x == X_NEXT || x == X_NEXTFILE) {
-    A->pend = x;
-  }
-  for (i = 0; i < np; i++) {
-    if (loc[i].kind == C_SCALAR)
-      av_free(A, &loc[i].v);
-    else if (loc[i].kind == C_ARRAY)
-      arr_free(A, loc[i].a);
-  }
-  mem_free(A->m, loc);
-  return r;
+  return run_frame(A, f, loc);
 }
 
 static aval concat(awk *A, node *e) {
@@ -684,7 +715,10 @@ aval awk_eval(awk *A, node *e) {
     return av_copy(e->v);
   case N_ERE: {
     rebuild(A);
-    return av_num(re_test(A, e->re, A->f0.s ? A->f0.s->p : "",
+    are *re = re_node(A, e);
+    if (!re)
+      return av_num(0);
+    return av_num(re_test(A, re, A->f0.s ? A->f0.s->p : "",
                           A->f0.s ? A->f0.s->len : 0));
   }
   case N_GROUP:
@@ -885,7 +919,7 @@ static int do_print(awk *A, node *s) {
     buf_init(&o, A->m);
     awk_format(A, &o, fs->p, fs->len, s->a->next);
     av_free(A, &f);
-    writer *w = io_out(A, s->sub, &target);
+    writer *w = A->stop ? NULL : io_out(A, s->sub, &target);
     if (w && wr_write(w, o.data ? o.data : "", o.len) < 0)
       rc = out_fail(A, w);
     if (w && w->s == A->c->err)
@@ -905,15 +939,30 @@ static int do_print(awk *A, node *s) {
     if (r)
       bad |= wr_write(w, r->p, r->len);
   } else {
-    astr *ofs = gstr(A, SV_OFS);
-    for (node *x = s->a; x; x = x->next) {
-      if (x != s->a)
-        bad |= wr_write(w, ofs->p, ofs->len);
-      aval v = awk_eval(A, x);
-      astr *t = av_tostr(A, &v, 1);
-      bad |= wr_write(w, t->p, t->len);
-      av_free(A, &v);
+    /* every argument first: an error in one prints nothing */
+    aval stackv[8], *vals = stackv;
+    size_t na = 0, i = 0;
+    for (node *x = s->a; x; x = x->next)
+      na++;
+    if (na > 8 && !(vals = mem_alloc(A->m, na * sizeof *vals))) {
+      awk_fatal(A, "out of memory");
+      return X_EXIT;
     }
+    for (node *x = s->a; x; x = x->next)
+      vals[i++] = awk_eval(A, x);
+    astr *ofs = gstr(A, SV_OFS);
+    for (i = 0; i < na && !A->stop; i++) {
+      if (i)
+        bad |= wr_write(w, ofs->p, ofs->len);
+      astr *t = av_tostr(A, &vals[i], 1);
+      bad |= wr_write(w, t->p, t->len);
+    }
+    for (i = 0; i < na; i++)
+      av_free(A, &vals[i]);
+    if (vals != stackv)
+      mem_free(A->m, vals);
+    if (A->stop)
+      return X_EXIT;
   }
   astr *ors = gstr(A, SV_ORS);
   bad |= wr_write(w, ors->p, ors->len);
@@ -980,6 +1029,7 @@ static int loop_body(awk *A, node *b, int *brk) {
 
 static int exec(awk *A, node *s) {
   int brk, r;
+  A->curline = s->line;
   switch (s->op) {
   case S_BLOCK:
     return exec_list(A, s->a);
@@ -1036,6 +1086,14 @@ static int exec(awk *A, node *s) {
       e->k->refs++;
     }
     r = X_NORMAL;
+    if (awk_sort_keys(A, a, keys, n) < 0) {
+      r = X_EXIT;
+      n = i;
+      for (i = 0; i < n; i++)
+        as_unref(A, keys[i]);
+      mem_free(A->m, keys);
+      return r;
+    }
     for (i = 0; i < n; i++) {
       a = awk_array(A, s->b);
       if (!a || !arr_get(A, a, keys[i]->p, keys[i]->len, 0))
@@ -1150,12 +1208,26 @@ static int valid_assign(const char *s) {
 
 void awk_cmdline_assign(awk *A, const char *s);
 
+static int run_items(awk *A, item *it);
+
+/* The current main input is done: closed, then the ENDFILE rules. */
+static void end_file(awk *A) {
+  if (!A->main_open)
+    return;
+  rd_free(&A->main_rd);
+  stream_unref(A->main_s);
+  A->main_s = NULL;
+  A->main_open = 0;
+  if (A->efile && !A->stop && run_items(A, A->efile) == X_EXIT)
+    A->exiting = 1;
+}
+
 /* Next record of the main input (ARGV files, else stdin) into A->para:
  * 1, 0 at the end, -1 on error. line is unused. */
 int awk_next_main_record(awk *A, buf *line) {
   (void)line;
   for (;;) {
-    if (A->stop)
+    if (A->stop || A->exiting)
       return -1;
     if (A->main_open) {
       const char *p;
@@ -1168,11 +1240,8 @@ int awk_next_main_record(awk *A, buf *line) {
         }
         return 1;
       }
-      rd_free(&A->main_rd);
-      stream_unref(A->main_s);
-      A->main_s = NULL;
-      A->main_open = 0;
-      if (rc < 0 && A->stop)
+      end_file(A);
+      if ((rc < 0 && A->stop) || A->stop || A->exiting)
         return -1;
     }
     if (A->main_eof)
@@ -1210,22 +1279,50 @@ int awk_next_main_record(awk *A, buf *line) {
     A->ranbegin = 1;
     int err = 0;
     stream *st = bi_open_read(A->c, name, &err);
-    if (!st) {
-      wr_flush(&A->out);
-      stream_printf(A->c->err, "awk: can't open file %s\n", name);
-      A->status = 2;
-      continue;
-    }
     av_free(A, &A->globals[SV_FILENAME].v);
-    A->globals[SV_FILENAME].v = strcmp(name, "-") == 0 && A->main_eof
-                                    ? av_str(A, "", 0)
-                                    : av_str(A, name, strlen(name));
+    A->globals[SV_FILENAME].v = av_str(A, name, strlen(name));
     A->globals[SV_FILENAME].kind = C_SCALAR;
+    A->fnr = 0;
+    if (A->bfile) {
+      /* ERRNO tells BEGINFILE that the file cannot be read */
+      for (int i = SV_COUNT; i < A->ngl; i++)
+        if (strcmp(A->gnames[i], "ERRNO") == 0 &&
+            A->globals[i].kind != C_ARRAY) {
+          const char *e = st ? "" : bi_strerror(err);
+          av_free(A, &A->globals[i].v);
+          A->globals[i].v = av_str(A, e, strlen(e));
+          A->globals[i].kind = C_SCALAR;
+        }
+      int x = run_items(A, A->bfile);
+      if (x == X_NEXTFILE || A->exiting || A->stop) {
+        if (st)
+          stream_unref(st);
+        if (x == X_NEXTFILE && st && A->efile && !A->stop &&
+            run_items(A, A->efile) == X_EXIT)
+          A->exiting = 1;
+        continue;
+      }
+    }
+    if (!st) { /* gawk stops at a file it cannot read */
+      wr_flush(&A->out);
+      buf b;
+      buf_init(&b, A->m);
+      if (A->curline > 0) /* gawk names the line of the last rule run */
+        awk_where(A, &b, A->curline);
+      else
+        buf_puts(&b, "awk: ");
+      buf_printf(&b, "fatal: cannot open file `%s' for reading: %s\n", name,
+                 bi_strerror(err));
+      stream_write(A->c->err, b.data ? b.data : "", b.len);
+      buf_free(&b);
+      A->status = 2;
+      A->stop = 1;
+      return -1;
+    }
     A->main_s = st;
     rd_init(&A->main_rd, A->m, st);
     rd_flush_to(&A->main_rd, &A->out);
     A->main_open = 1;
-    A->fnr = 0;
   }
 }
 
@@ -1238,6 +1335,8 @@ static int run_items(awk *A, item *it) {
     }
     if (r == X_EXIT || A->exiting)
       return X_EXIT;
+    if (r == X_NEXTFILE) /* BEGINFILE: skip the file */
+      return r;
   }
   return X_NORMAL;
 }
@@ -1245,7 +1344,7 @@ static int run_items(awk *A, item *it) {
 int awk_run(awk *A) {
   if (A->begin && run_items(A, A->begin) == X_EXIT)
     goto end;
-  if (!A->main && !A->end)
+  if (!A->main && !A->end && !A->bfile && !A->efile)
     goto done;
   while (!A->stop && awk_next_main_record(A, NULL) == 1) {
     awk_set_record(A, A->para.data ? A->para.data : "", A->para.len);
@@ -1286,12 +1385,7 @@ int awk_run(awk *A) {
       if (r == X_NEXT)
         break;
       if (r == X_NEXTFILE) {
-        if (A->main_open) {
-          rd_free(&A->main_rd);
-          stream_unref(A->main_s);
-          A->main_s = NULL;
-          A->main_open = 0;
-        }
+        end_file(A);
         break;
       }
       if (r == X_EXIT || A->exiting)

@@ -12,6 +12,8 @@ static const struct {
 } kw[] = {
     {"BEGIN", T_BEGIN, 0},
     {"END", T_END, 0},
+    {"BEGINFILE", T_BEGINFILE, 0},
+    {"ENDFILE", T_ENDFILE, 0},
     {"function", T_FUNCTION, 0},
     {"func", T_FUNCTION, 0},
     {"if", T_IF, 0},
@@ -52,6 +54,12 @@ static const struct {
     {"close", T_BUILTIN, B_CLOSE},
     {"fflush", T_BUILTIN, B_FFLUSH},
     {"system", T_BUILTIN, B_SYSTEM},
+    {"gensub", T_BUILTIN, B_GENSUB},
+    {"asort", T_BUILTIN, B_ASORT},
+    {"asorti", T_BUILTIN, B_ASORTI},
+    {"strftime", T_BUILTIN, B_STRFTIME},
+    {"systime", T_BUILTIN, B_SYSTIME},
+    {"mktime", T_BUILTIN, B_MKTIME},
 };
 
 const char *awk_tokname(int t) {
@@ -215,11 +223,37 @@ static int lex1(awk *A) {
       return T_AND;
     }
     break;
+  case '@': {
+    /* gawk's directives read other files or load code: a program here is
+     * the text it is given, nothing more */
+    size_t st = A->pos;
+    while (A->pos < n && ((s[A->pos] >= 'a' && s[A->pos] <= 'z') ||
+                          (s[A->pos] >= 'A' && s[A->pos] <= 'Z')))
+      A->pos++;
+    size_t wl = A->pos - st;
+    if ((wl == 7 && !memcmp(s + st, "include", 7)) ||
+        (wl == 4 && !memcmp(s + st, "load", 4)) ||
+        (wl == 9 && !memcmp(s + st, "namespace", 9))) {
+      A->lexerr = wl == 7   ? "@include is not supported: give every "
+                              "source file with -f"
+                  : wl == 4 ? "@load is not supported: extensions cannot "
+                              "be loaded"
+                            : "@namespace is not supported";
+      A->pos = st;
+      return -1;
+    }
+    A->pos = st;
+    return -1;
+  }
   case '"': {
     buf_clear(&A->tstr);
+    size_t open = A->pos - 1;
     while (A->pos < n && s[A->pos] != '"') {
-      if (s[A->pos] == '\n')
+      if (s[A->pos] == '\n') {
+        A->lexerr = "unterminated string";
+        A->pos = open + 1;
         return -1;
+      }
       if (s[A->pos] == '\\' && A->pos + 1 < n) {
         A->pos++;
         if (s[A->pos] == '\n') { /* continuation inside a string */
@@ -232,8 +266,11 @@ static int lex1(awk *A) {
       }
       buf_putc(&A->tstr, s[A->pos++]);
     }
-    if (A->pos >= n)
+    if (A->pos >= n) {
+      A->lexerr = "unterminated string";
+      A->pos = open + 1;
       return -1;
+    }
     A->pos++;
     return T_STR;
   }
@@ -242,10 +279,14 @@ static int lex1(awk *A) {
       /* A regex: kept as typed but for \/ ; brackets may hold '/'. */
       buf_clear(&A->tstr);
       int inbr = 0;
+      size_t open = A->pos - 1;
       while (A->pos < n && (s[A->pos] != '/' || inbr)) {
         char d = s[A->pos];
-        if (d == '\n')
+        if (d == '\n') {
+          A->lexerr = "unterminated regexp";
+          A->pos = open + 1;
           return -1;
+        }
         if (d == '\\' && A->pos + 1 < n) {
           if (s[A->pos + 1] == '/') {
             buf_putc(&A->tstr, '/');
@@ -288,8 +329,11 @@ static int lex1(awk *A) {
         buf_putc(&A->tstr, d);
         A->pos++;
       }
-      if (A->pos >= n)
+      if (A->pos >= n) {
+        A->lexerr = "unterminated regexp";
+        A->pos = open + 1;
         return -1;
+      }
       A->pos++;
       return T_ERE;
     }
@@ -348,6 +392,7 @@ static int lex1(awk *A) {
 
 int awk_lex(awk *A) {
   int t = lex1(A);
+  A->tokend = A->pos;
   A->prevtok = t;
   A->tok = t;
   return t;

@@ -10,6 +10,7 @@
 #include "builtins/data/awk/awk.h"
 #include "builtins/search/grep/grep.h"
 #include "builtins/textutil.h"
+#include "core/utf8.h"
 
 /* ---- strings and values ------------------------------------------------- */
 
@@ -398,21 +399,29 @@ static void awk_escapes(buf *o, const char *p, size_t n) {
 }
 
 are *re_compile(awk *A, const char *p, size_t n) {
+  return re_compile_caps(A, p, n, 0);
+}
+
+/* Compiled once per (text, IGNORECASE, captures) and kept for the run. */
+are *re_compile_caps(awk *A, const char *p, size_t n, int caps) {
+  int icase = A->icase;
   for (size_t i = 0; i < A->nrecache; i++) {
     are *r = A->recache[i];
-    if (r->src->len == n && memcmp(r->src->p, p, n) == 0)
+    if (r->src->len == n && r->icase == icase && r->caps == caps &&
+        memcmp(r->src->p, p, n) == 0)
       return r;
   }
   buf esc, pt;
   buf_init(&esc, A->m);
   buf_init(&pt, A->m);
   awk_escapes(&esc, p, n);
+  int utf = A->utf8 && gr_utf8_valid(esc.data ? esc.data : "", esc.len);
   int ng = 0, br = 0;
-  if (gr_translate(A->c, &pt, esc.data ? esc.data : "", esc.len, 1, 0, 0, 0, 0,
-                   &ng, &br) < 0) {
+  if (gr_translate(A->c, &pt, esc.data ? esc.data : "", esc.len, 1, 0, utf,
+                   icase, 0, &ng, &br) < 0) {
     buf_free(&esc);
     buf_free(&pt);
-    A->status = 2;
+    A->status = A->globals ? 2 : 1;
     A->stop = 1;
     return NULL;
   }
@@ -425,9 +434,13 @@ are *re_compile(awk *A, const char *p, size_t n) {
   }
   int ec;
   size_t eo;
-  if (rx_compile(&A->rxe, &r->rx, pt.data ? pt.data : "", pt.len,
-                 PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, RX_POSIX, NULL, &ec,
-                 &eo) < 0) {
+  uint32_t opts = PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY;
+  if (icase)
+    opts |= PCRE2_CASELESS;
+  if (utf)
+    opts |= PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP;
+  if (rx_compile(&A->rxe, &r->rx, pt.data ? pt.data : "", pt.len, opts,
+                 RX_POSIX | (caps ? RX_CAPS : 0), NULL, &ec, &eo) < 0) {
     buf_free(&pt);
     buf_free(&esc);
     mem_free(A->m, r);
@@ -437,13 +450,26 @@ are *re_compile(awk *A, const char *p, size_t n) {
     }
     PCRE2_UCHAR msg[256];
     pcre2_get_error_message(ec, msg, sizeof msg);
-    stream_printf(A->c->err, "awk: regular expression error: %s\n", msg);
-    A->status = 2;
+    if (!A->stop) {
+      buf b;
+      buf_init(&b, A->m);
+      awk_where(A, &b, A->globals ? A->curline : A->line);
+      buf_printf(&b, "%s: %s: /", A->globals ? "fatal" : "error",
+                 (const char *)msg);
+      buf_append(&b, p, n);
+      buf_puts(&b, "/\n");
+      wr_flush(&A->out);
+      stream_write(A->c->err, b.data ? b.data : "", b.len);
+      buf_free(&b);
+    }
+    A->status = A->globals ? 2 : 1;
     A->stop = 1;
     return NULL;
   }
   buf_free(&pt);
-  r->lit = gr_is_literal(esc.data ? esc.data : "", esc.len, 1);
+  r->lit = !icase && gr_is_literal(esc.data ? esc.data : "", esc.len, 1);
+  r->icase = icase;
+  r->caps = caps;
   buf_free(&esc);
   r->src = as_new(A, p, n);
   if (!r->src) {
@@ -455,6 +481,7 @@ are *re_compile(awk *A, const char *p, size_t n) {
     are **nc = mem_realloc(A->m, A->recache, (A->nrecache + 16) * sizeof *nc);
     if (!nc) {
       re_free(A, r);
+      awk_fatal(A, "out of memory");
       return NULL;
     }
     A->recache = nc;
@@ -468,6 +495,18 @@ void re_free(awk *A, are *r) {
   if (r->src)
     as_unref(A, r->src);
   mem_free(A->m, r);
+}
+
+are *re_node(awk *A, node *x) {
+  if (x->op == N_ERE) {
+    if (x->re->icase == A->icase)
+      return x->re;
+    return re_compile(A, x->re->src->p, x->re->src->len);
+  }
+  aval pv = awk_eval(A, x);
+  are *re = re_dynamic(A, &pv);
+  av_free(A, &pv);
+  return re;
 }
 
 are *re_dynamic(awk *A, aval *v) {
@@ -659,33 +698,38 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       const char *p;
       size_t n;
       char cb[8];
+      double num;
+      size_t nch; /* characters in p[0..n), for the padding */
       if (conv == 'c') {
-        if (v.t == V_NUM) {
-          unsigned cp = (unsigned)awk_toll(av_tonum(A, &v));
-          if (cp < 256) {
-            cb[0] = (char)cp;
-            n = 1;
+        if (v.t == V_NUM ||
+            (v.t == V_STRNUM && looks_numeric(v.s->p, v.s->len, &num))) {
+          long long cv = awk_toll(av_tonum(A, &v));
+          if (A->utf8 && cv >= 128 && cv < 0x110000) {
+            n = u8_encode((int32_t)cv, cb);
+            if (!n) /* a surrogate: its low byte, as in the C locale */
+              cb[0] = (char)(cv & 0xff), n = 1;
           } else {
-            n = tu_utf8_put(cp, cb);
+            cb[0] = (char)(cv & 0xff);
+            n = 1;
           }
           p = cb;
         } else {
           astr *s = av_tostr(A, &v, 0);
           p = s->p;
-          n = s->len ? 1 : 0;
-          if (n && (unsigned char)p[0] >= 0xc0) { /* one UTF-8 character */
-            uint32_t cp;
-            n = tu_utf8_get(p, s->len, &cp);
-          }
+          n = awk_char_off(A, s->p, s->len, 1);
         }
+        nch = 1;
+        if (!n)
+          nch = 0;
       } else {
         astr *s = av_tostr(A, &v, 0);
         p = s->p;
         n = s->len;
-        if (prec >= 0 && (size_t)prec < n)
-          n = (size_t)prec;
+        if (prec >= 0)
+          n = awk_char_off(A, s->p, s->len, (size_t)prec);
+        nch = awk_chars(A, p, n);
       }
-      size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+      size_t pad = width > 0 && (size_t)width > nch ? (size_t)width - nch : 0;
       int left = strchr(spec, '-') != NULL;
       if (!left)
         for (size_t q = 0; q < pad; q++)
@@ -859,12 +903,39 @@ writer *io_out(awk *A, int kind, aval *target) {
   return io->w;
 }
 
+void awk_where(awk *A, buf *b, int line) {
+  const char *name = NULL;
+  int first = 1;
+  for (int i = 0; i < A->nsrcs; i++)
+    if (A->srcs[i].first <= line) {
+      name = A->srcs[i].name;
+      first = A->srcs[i].first;
+    }
+  if (line < 1)
+    line = 1;
+  if (name)
+    buf_printf(b, "awk: %s:%d: ", name, line - first + 1);
+  else
+    buf_printf(b, "awk: cmd. line:%d: ", line);
+}
+
+size_t awk_chars(awk *A, const char *s, size_t n) {
+  return A->utf8 ? u8_count(s, n) : n;
+}
+
+size_t awk_char_off(awk *A, const char *s, size_t n, size_t ci) {
+  if (!A->utf8)
+    return ci < n ? ci : n;
+  return u8_offset(s, n, ci);
+}
+
 void awk_fatal(awk *A, const char *fmt, ...) {
   if (A->stop)
     return;
   buf b;
   buf_init(&b, A->m);
-  buf_puts(&b, "awk: ");
+  awk_where(A, &b, A->curline);
+  buf_puts(&b, "fatal: ");
   va_list ap;
   va_start(ap, fmt);
   buf_vprintf(&b, fmt, ap);
@@ -879,24 +950,13 @@ void awk_fatal(awk *A, const char *fmt, ...) {
 
 /* ---- builtin functions -------------------------------------------------- */
 
-static double rnd(double d) {
-  return d < 0 ? -floor(-d + 0.5) : floor(d + 0.5);
-}
-
 static aval do_sub(awk *A, node *e, int global) {
   node *ra = e->a, *rp = ra ? ra->next : NULL, *tg = rp ? rp->next : NULL;
   if (!rp) {
     awk_fatal(A, "not enough args in %s", global ? "gsub" : "sub");
     return av_num(0);
   }
-  are *re;
-  if (ra->op == N_ERE) {
-    re = ra->re;
-  } else {
-    aval pv = awk_eval(A, ra);
-    re = re_dynamic(A, &pv);
-    av_free(A, &pv);
-  }
+  are *re = re_node(A, ra);
   aval rv = awk_eval(A, rp);
   astr *repl = av_tostr(A, &rv, 0);
   aval tv;
@@ -921,7 +981,17 @@ static aval do_sub(awk *A, node *e, int global) {
   size_t pos = 0, n = t->len;
   int count = 0;
   size_t ms, me;
+  int lastnonempty = 0; /* gawk: no empty match right after a match */
   while (pos <= n && re_match(A, re, t->p, n, pos, &ms, &me, 0)) {
+    if (ms == me && ms == pos && lastnonempty) {
+      lastnonempty = 0;
+      if (pos >= n)
+        break;
+      size_t cl = A->utf8 ? awk_char_off(A, t->p + pos, n - pos, 1) : 1;
+      buf_append(&o, t->p + pos, cl);
+      pos += cl;
+      continue;
+    }
     buf_append(&o, t->p + pos, ms - pos);
     for (size_t i = 0; i < repl->len; i++) {
       char ch = repl->p[i];
@@ -936,14 +1006,21 @@ static aval do_sub(awk *A, node *e, int global) {
     }
     count++;
     if (me == ms) { /* empty match: copy one character and move on */
+      size_t cl = ms < n ? awk_char_off(A, t->p + ms, n - ms, 1) : 1;
       if (ms < n)
-        buf_putc(&o, t->p[ms]);
-      pos = ms + 1;
+        buf_append(&o, t->p + ms, cl);
+      pos = ms + cl;
+      lastnonempty = 0;
     } else {
       pos = me;
+      lastnonempty = 1;
     }
     if (!global)
       break;
+    if (A->c->bud && budget_poll(A->c->bud)) {
+      A->stop = 1;
+      break;
+    }
   }
   if (count) {
     if (pos < n)
@@ -955,6 +1032,41 @@ static aval do_sub(awk *A, node *e, int global) {
   av_free(A, &rv);
   av_free(A, &tv);
   return av_num(count);
+}
+
+/* match()'s array: each group that took part, and its start and length
+ * (in characters), under the keys N, (N, "start"), (N, "length"). */
+static void match_groups(awk *A, aarr *arr, are *re, astr *s) {
+  uint32_t cnt = 0;
+  PCRE2_SIZE *ov = rx_ovector(&re->rx, &cnt);
+  astr *sep = av_tostr(A, &A->globals[SV_SUBSEP].v, 0);
+  buf k;
+  buf_init(&k, A->m);
+  for (uint32_t g = 0; g < cnt && !A->stop; g++) {
+    if (ov[2 * g] == PCRE2_UNSET)
+      continue;
+    size_t a = ov[2 * g], b = ov[2 * g + 1];
+    static const char *const part[] = {"", "start", "length"};
+    for (int j = 0; j < 3; j++) {
+      buf_clear(&k);
+      buf_printf(&k, "%u", g);
+      if (j) {
+        buf_append(&k, sep->p, sep->len);
+        buf_puts(&k, part[j]);
+      }
+      aval *slot = arr_get(A, arr, k.data ? k.data : "", k.len, 1);
+      if (!slot)
+        break;
+      av_free(A, slot);
+      if (j == 0)
+        *slot = av_strnum(A, s->p + a, b - a);
+      else if (j == 1)
+        *slot = av_num((double)awk_chars(A, s->p, a) + 1);
+      else
+        *slot = av_num((double)awk_chars(A, s->p + a, b - a));
+    }
+  }
+  buf_free(&k);
 }
 
 static aval arg_num(awk *A, node *x, double *d) {
@@ -969,10 +1081,11 @@ aval awk_builtin(awk *A, node *e) {
   aval v, r = av_num(0);
   double d, d2;
   switch (e->sub) {
-  case B_LENGTH:
+  case B_LENGTH: {
     if (!x) {
       aval f = awk_get_field(A, 0);
-      r = av_num(av_tostr(A, &f, 0)->len);
+      astr *fs = av_tostr(A, &f, 0);
+      r = av_num((double)awk_chars(A, fs->p, fs->len));
       av_free(A, &f);
       return r;
     }
@@ -982,9 +1095,11 @@ aval awk_builtin(awk *A, node *e) {
         return av_num(c->a->n);
     }
     v = awk_eval(A, x);
-    r = av_num(av_tostr(A, &v, 0)->len);
+    astr *ls = av_tostr(A, &v, 0);
+    r = av_num((double)awk_chars(A, ls->p, ls->len));
     av_free(A, &v);
     return r;
+  }
   case B_SUBSTR: {
     if (na < 2) {
       awk_fatal(A, "not enough args in substr");
@@ -994,28 +1109,31 @@ aval awk_builtin(awk *A, node *e) {
     astr *s = av_tostr(A, &v, 0);
     aval mv = arg_num(A, x->next, &d);
     av_free(A, &mv);
-    double len = s->len;
-    double m = rnd(d), end;
+    double len = (double)awk_chars(A, s->p, s->len);
+    /* gawk 5.2: start and length truncate; a start before 1 is 1 (the
+     * length is not shortened); a length below 1 gives "" */
+    double m = isnan(d) ? 1 : trunc(d), end;
+    if (m < 1)
+      m = 1;
     if (x->next->next) {
       aval nv = arg_num(A, x->next->next, &d2);
       av_free(A, &nv);
-      if (isnan(d2))
-        end = m;
-      else
-        end = m + rnd(d2);
+      d2 = isnan(d2) ? 0 : trunc(d2);
+      if (d2 > len + 1)
+        d2 = len + 1;
+      end = d2 < 1 ? m : m + d2;
     } else {
       end = len + 1;
     }
-    if (isnan(m))
-      m = 1, end = 1;
-    if (m < 1)
-      m = 1;
     if (end > len + 1)
       end = len + 1;
-    if (end <= m)
+    if (end <= m) {
       r = av_str(A, "", 0);
-    else
-      r = av_str(A, s->p + (size_t)m - 1, (size_t)(end - m));
+    } else {
+      size_t b0 = awk_char_off(A, s->p, s->len, (size_t)m - 1);
+      size_t b1 = awk_char_off(A, s->p, s->len, (size_t)end - 1);
+      r = av_str(A, s->p + b0, b1 - b0);
+    }
     av_free(A, &v);
     return r;
   }
@@ -1027,8 +1145,13 @@ aval awk_builtin(awk *A, node *e) {
     v = awk_eval(A, x);
     aval w = awk_eval(A, x->next);
     astr *s = av_tostr(A, &v, 0), *t = av_tostr(A, &w, 0);
-    const char *p = t->len ? memmem(s->p, s->len, t->p, t->len) : s->p;
-    r = av_num(p ? (double)(p - s->p) + 1 : 0);
+    const char *p = t->len ? memmem(s->p, s->len, t->p, t->len) : NULL;
+    if (A->utf8) /* a match must start on a character */
+      while (p && awk_char_off(A, s->p, s->len,
+                               awk_chars(A, s->p, (size_t)(p - s->p))) !=
+                      (size_t)(p - s->p))
+        p = memmem(p + 1, s->len - (size_t)(p + 1 - s->p), t->p, t->len);
+    r = av_num(p ? (double)awk_chars(A, s->p, (size_t)(p - s->p)) + 1 : 0);
     av_free(A, &v);
     av_free(A, &w);
     return r;
@@ -1074,22 +1197,39 @@ aval awk_builtin(awk *A, node *e) {
       awk_fatal(A, "not enough args in match");
       return r;
     }
-    v = awk_eval(A, x);
-    are *re;
-    if (x->next->op == N_ERE) {
-      re = x->next->re;
-    } else {
-      aval pv = awk_eval(A, x->next);
-      re = re_dynamic(A, &pv);
-      av_free(A, &pv);
+    node *an = x->next->next;
+    if (an && an->op != N_VAR) {
+      awk_fatal(A, "match: third argument is not an array");
+      return r;
     }
+    v = awk_eval(A, x);
+    are *re = re_node(A, x->next);
+    aarr *arr = an ? awk_array(A, an) : NULL;
+    if (an && !arr) {
+      av_free(A, &v);
+      return r;
+    }
+    if (re && arr)
+      re = re_compile_caps(A, re->src->p, re->src->len, 1);
     astr *s = av_tostr(A, &v, 0);
     size_t ms, me;
     double rs = 0, rl = -1;
-    if (re && re_match(A, re, s->p, s->len, 0, &ms, &me, 0)) {
-      rs = (double)ms + 1;
-      rl = (double)(me - ms);
+    if (arr)
+      arr_clear(A, arr);
+    int rc = 0;
+    if (re && arr) {
+      rc = rx_search(&re->rx, s->p, s->len, 0, 0, RX_GROUPS, &ms, &me);
+      if (rc < 0)
+        rc = re_failed(A, rc);
+    } else if (re) {
+      rc = re_match(A, re, s->p, s->len, 0, &ms, &me, 0);
     }
+    if (rc > 0) {
+      rs = (double)awk_chars(A, s->p, ms) + 1;
+      rl = (double)awk_chars(A, s->p + ms, me - ms);
+    }
+    if (rc > 0 && arr)
+      match_groups(A, arr, re, s);
     av_free(A, &v);
     av_free(A, &A->globals[SV_RSTART].v);
     A->globals[SV_RSTART].v = av_num(rs);
@@ -1118,18 +1258,23 @@ aval awk_builtin(awk *A, node *e) {
       return av_str(A, "", 0);
     v = awk_eval(A, x);
     astr *s = av_tostr(A, &v, 0);
-    r = av_str(A, s->p, s->len);
-    if (r.s)
-      for (size_t i = 0; i < r.s->len; i++) {
-        char ch = r.s->p[i];
-        if (e->sub == B_TOLOWER && ch >= 'A' && ch <= 'Z')
-          r.s->p[i] = (char)(ch + 32);
-        else if (e->sub == B_TOUPPER && ch >= 'a' && ch <= 'z')
-          r.s->p[i] = (char)(ch - 32);
-      }
+    buf o;
+    buf_init(&o, A->m);
+    awk_case_map(A, &o, s->p, s->len, e->sub == B_TOUPPER);
+    r = av_str(A, o.data ? o.data : "", o.len);
+    buf_free(&o);
     av_free(A, &v);
     return r;
   }
+  case B_GENSUB:
+    return awk_gensub(A, e);
+  case B_ASORT:
+  case B_ASORTI:
+    return awk_asort(A, e, e->sub == B_ASORTI);
+  case B_STRFTIME:
+  case B_SYSTIME:
+  case B_MKTIME:
+    return awk_time_fn(A, e);
   case B_INT:
   case B_SQRT:
   case B_EXP:

@@ -13,10 +13,53 @@ static node *stmt(awk *A);
 static node *ternary(awk *A);
 static node *unary(awk *A);
 
+/* gawk's report: the source line, then a caret under the token where the
+ * parse failed and what went wrong. */
 static void synerr(awk *A) {
   if (!A->syntax_err) {
-    stream_printf(A->c->err, "awk: syntax error at source line %d\n", A->line);
-    stream_printf(A->c->err, "awk: bailing out at source line %d\n", A->line);
+    buf b;
+    buf_init(&b, A->m);
+    const char *s = A->src;
+    size_t n = A->srclen, at;
+    const char *why = A->lexerr ? A->lexerr : "syntax error";
+    if (A->lexerr && A->lexerr[0] == '@') {
+      int line = 1;
+      for (size_t i = 0; i < A->tokend && i < n; i++)
+        line += s[i] == '\n';
+      awk_where(A, &b, line);
+      buf_printf(&b, "error: %s\n", A->lexerr);
+    } else {
+      if (!A->lexerr && A->tok == T_EOF) {
+        at = n;
+        why = "unexpected newline or end of string";
+      } else {
+        at = A->tokend ? A->tokend - 1 : 0;
+        if (!A->lexerr && A->tok == T_NL)
+          why = "unexpected newline or end of string";
+      }
+      if (at > n)
+        at = n;
+      size_t ls = at;
+      while (ls > 0 && s[ls - 1] != '\n')
+        ls--;
+      size_t le = ls;
+      while (le < n && s[le] != '\n')
+        le++;
+      int line = 1;
+      for (size_t i = 0; i < ls; i++)
+        line += s[i] == '\n';
+      if (!A->lexerr && A->tok == T_NL)
+        line++; /* gawk counts the newline it stopped at */
+      awk_where(A, &b, line);
+      buf_append(&b, s + ls, le - ls);
+      buf_putc(&b, '\n');
+      awk_where(A, &b, line);
+      for (size_t i = ls; i < at; i++)
+        buf_putc(&b, s[i] == '\t' ? '\t' : ' ');
+      buf_printf(&b, "^ %s\n", why);
+    }
+    stream_write(A->c->err, b.data ? b.data : "", b.len);
+    buf_free(&b);
   }
   A->syntax_err = 1;
   longjmp(*(jmp_buf *)A->pj, 1);
@@ -27,11 +70,15 @@ static void synerr(awk *A) {
 static void deeper(awk *A) {
   if (stack_left() >= STACK_RESERVE)
     return;
-  if (!A->syntax_err)
-    stream_printf(A->c->err,
-                  "awk: program nested too deeply at source line %d\n",
-                  A->line);
-  A->syntax_err = 1;
+  if (!A->syntax_err) {
+    buf b;
+    buf_init(&b, A->m);
+    awk_where(A, &b, A->line);
+    buf_puts(&b, "fatal: program nested too deeply\n");
+    stream_write(A->c->err, b.data ? b.data : "", b.len);
+    buf_free(&b);
+  }
+  A->syntax_err = 2; /* a limit, not a mistake: exit 2 */
   longjmp(*(jmp_buf *)A->pj, 1);
 }
 
@@ -215,8 +262,10 @@ node *awk_primary_(awk *A) {
   case T_ERE:
     e = mk(A, N_ERE, NULL, NULL);
     e->re = re_compile(A, A->tstr.data ? A->tstr.data : "", A->tstr.len);
-    if (!e->re)
+    if (!e->re) {
+      A->syntax_err = 1; /* re_compile said why */
       synerr(A);
+    }
     next(A);
     return e;
   case T_LPAREN: {
@@ -820,10 +869,12 @@ int awk_parse(awk *A) {
   jmp_buf jb;
   A->pj = &jb;
   if (setjmp(jb))
-    return -1;
+    return A->syntax_err == 2 ? -2 : -1;
   A->begin_tail = &A->begin;
   A->end_tail = &A->end;
   A->main_tail = &A->main;
+  A->bfile_tail = &A->bfile;
+  A->efile_tail = &A->efile;
   next(A);
   for (;;) {
     while (A->tok == T_NL || A->tok == T_SEMI)
@@ -834,8 +885,12 @@ int awk_parse(awk *A) {
       function_def(A);
       continue;
     }
-    if (A->tok == T_BEGIN || A->tok == T_END) {
-      item ***tl = A->tok == T_BEGIN ? &A->begin_tail : &A->end_tail;
+    if (A->tok == T_BEGIN || A->tok == T_END || A->tok == T_BEGINFILE ||
+        A->tok == T_ENDFILE) {
+      item ***tl = A->tok == T_BEGIN       ? &A->begin_tail
+                   : A->tok == T_END       ? &A->end_tail
+                   : A->tok == T_BEGINFILE ? &A->bfile_tail
+                                           : &A->efile_tail;
       next(A);
       opt_nl(A);
       if (A->tok != T_LBRACE)
@@ -860,10 +915,14 @@ int awk_parse(awk *A) {
   }
   for (int i = 0; i < A->nfuncs; i++)
     if (!A->funcs[i].defined) {
-      stream_printf(A->c->err, "awk: calling undefined function %s\n",
-                    A->funcs[i].name);
+      buf b;
+      buf_init(&b, A->m);
+      awk_where(A, &b, A->funcs[i].line);
+      buf_printf(&b, "fatal: function `%s' not defined\n", A->funcs[i].name);
+      stream_write(A->c->err, b.data ? b.data : "", b.len);
+      buf_free(&b);
       A->syntax_err = 1;
-      return -1;
+      return -2;
     }
   return 0;
 }
