@@ -198,6 +198,9 @@ int bi_awk(bi_ctx *c) {
   set_special(A, SV_CONVFMT, "%.6g");
   set_special(A, SV_OFMT, "%.6g");
   set_special(A, SV_FILENAME, "");
+  set_special(A, SV_RT, "");
+  A->globals[SV_IGNORECASE].v = av_num(0);
+  A->globals[SV_IGNORECASE].kind = C_SCALAR;
   A->globals[SV_RSTART].v = av_num(0);
   A->globals[SV_RLENGTH].v = av_num(-1);
   {
@@ -285,6 +288,8 @@ out:
       rd_free(&io->rd);
       stream_unref(io->rs);
     }
+    if (io->sb.on)
+      buf_free(&io->sb.b);
     buf_free(&io->pipebuf);
     mem_free(c->m, io->name);
     mem_free(c->m, io);
@@ -293,6 +298,8 @@ out:
     rd_free(&A->main_rd);
     stream_unref(A->main_s);
   }
+  if (A->main_sb.on)
+    buf_free(&A->main_sb.b);
   av_free(A, &A->f0);
   av_free(A, &A->retval);
   for (int i = 0; i < A->capf; i++)

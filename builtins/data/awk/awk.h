@@ -245,6 +245,15 @@ typedef struct item { /* pattern-action */
   struct item *next;
 } item;
 
+/* Input already taken from a reader for a regex RS (which needs to look
+ * past a record's end): once on, every record of that input comes from
+ * here. */
+typedef struct arsb {
+  buf b;
+  size_t off;
+  int eof, on;
+} arsb;
+
 /* ---- output/input redirections ------------------------------------------ */
 typedef struct aio {
   char *name;
@@ -255,6 +264,7 @@ typedef struct aio {
   reader rd;
   stream *rs;
   char *cmdout; /* 'c': captured output */
+  arsb sb;
   struct aio *next;
 } aio;
 
@@ -311,6 +321,7 @@ struct awk {
   item *begin, *end, *main, *bfile, *efile;
   item **begin_tail, **end_tail, **main_tail, **bfile_tail, **efile_tail;
   int syntax_err;
+  int parse_errs; /* errors reported while parsing went on */
   const char *lexerr; /* why the lexer refused the text, NULL: syntax */
   size_t tokend;      /* offset just past the current token */
   /* where each -f file starts in src (for "FILE:LINE:" in messages) */
@@ -356,6 +367,8 @@ struct awk {
   buf para; /* RS="" record assembly */
   const void *tz; /* the script's time zone (tz_zone), opened on use */
   int icase;      /* IGNORECASE is true */
+  int uses_rt;    /* the program mentions RT: set it per record */
+  arsb main_sb;
 };
 
 /* lex.c */

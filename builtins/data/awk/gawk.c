@@ -319,14 +319,14 @@ static int parse_order(awk *A, const char *how, size_t n, sorder *o,
   buf b;
   buf_init(&b, A->m);
   buf_append(&b, how, n);
-  awk_fatal(A, "`%s' is invalid as a function name", buf_cstr(&b));
+  awk_fatal(A, "sort comparison function `%s' is not defined", buf_cstr(&b));
   buf_free(&b);
   return -1;
 }
 
 int awk_sort_keys(awk *A, aarr *a, astr **keys, size_t n) {
   cell *pc = &A->globals[SV_PROCINFO];
-  if (pc->kind != C_ARRAY || n < 2)
+  if (pc->kind != C_ARRAY || n == 0)
     return 0;
   aval *hv = arr_get(A, pc->a, "sorted_in", 9, 0);
   if (!hv || hv->t == V_UNINIT)
@@ -335,7 +335,7 @@ int awk_sort_keys(awk *A, aarr *a, astr **keys, size_t n) {
   sorder o;
   if (parse_order(A, how->p, how->len, &o, O_UNSORTED) < 0)
     return -1;
-  if (o.kind == O_UNSORTED)
+  if (o.kind == O_UNSORTED || n < 2)
     return 0;
   sel *v = mem_alloc(A->m, n * sizeof *v);
   if (!v) {
@@ -517,6 +517,8 @@ aval awk_time_fn(awk *A, node *e) {
   }
   tz_tm tm;
   tz_localtime(utc ? tz_utc() : zone(A), t, 0, &tm);
+  if (utc) /* gawk's gmtime names the zone GMT */
+    memcpy(tm.abbr, "GMT", 4);
   buf o;
   buf_init(&o, A->m);
   tz_format(&o, fmt->p, &tm, 0);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "builtins/data/awk/awk.h"
 #include "builtins/search/grep/grep.h"
@@ -154,10 +155,10 @@ double av_tonum(awk *A, aval *v) {
 static void fmt_num(char *out, size_t cap, double d, const char *fmt) {
   if (fabs(d) < 1e16 && d == (double)(long long)d) {
     snprintf(out, cap, "%lld", (long long)d);
-  } else if (isnan(d)) {
-    snprintf(out, cap, "%s", signbit(d) ? "-nan" : "nan");
+  } else if (isnan(d)) { /* gawk writes the sign of both */
+    snprintf(out, cap, "%s", signbit(d) ? "-nan" : "+nan");
   } else if (isinf(d)) {
-    snprintf(out, cap, "%s", d < 0 ? "-inf" : "inf");
+    snprintf(out, cap, "%s", d < 0 ? "-inf" : "+inf");
   } else {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -640,10 +641,9 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
-      if (isnan(d) || isinf(d)) {
-        strcpy(spec + k, "f");
-        snprintf(tmp, sizeof tmp, spec, d);
-        buf_puts(o, tmp);
+      if (isnan(d) || isinf(d)) { /* gawk: the signed word, no padding */
+        buf_puts(o, isnan(d) ? (signbit(d) ? "-nan" : "+nan")
+                             : (d < 0 ? "-inf" : "+inf"));
         break;
       }
       d = trunc(d);
@@ -666,9 +666,19 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
-      unsigned long long u = d < 0         ? (unsigned long long)awk_toll(d)
-                             : d >= 1.8e19 ? ~0ull
-                                           : (unsigned long long)d;
+      if (isnan(d) || isinf(d)) {
+        buf_puts(o, isnan(d) ? (signbit(d) ? "-nan" : "+nan")
+                             : (d < 0 ? "-inf" : "+inf"));
+        break;
+      }
+      if (d >= 18446744073709551616.0 || d < -9223372036854775808.0) {
+        /* gawk: out of every integer's range, written as %g */
+        snprintf(tmp, sizeof tmp, "%g", d);
+        buf_puts(o, tmp);
+        break;
+      }
+      unsigned long long u =
+          d < 0 ? (unsigned long long)awk_toll(d) : (unsigned long long)d;
       spec[k] = 'l';
       spec[k + 1] = 'l';
       spec[k + 2] = conv;
@@ -852,6 +862,8 @@ static int io_finish(awk *A, aio *io) {
     rd_free(&io->rd);
     stream_unref(io->rs);
   }
+  if (io->sb.on)
+    buf_free(&io->sb.b);
   buf_free(&io->pipebuf);
   mem_free(A->m, io->name);
   mem_free(A->m, io);
@@ -1146,6 +1158,12 @@ aval awk_builtin(awk *A, node *e) {
     aval w = awk_eval(A, x->next);
     astr *s = av_tostr(A, &v, 0), *t = av_tostr(A, &w, 0);
     const char *p = t->len ? memmem(s->p, s->len, t->p, t->len) : NULL;
+    if (A->icase && t->len) { /* IGNORECASE: ASCII letters fold */
+      p = NULL;
+      for (size_t i = 0; i + t->len <= s->len && !p; i++)
+        if (strncasecmp(s->p + i, t->p, t->len) == 0)
+          p = s->p + i;
+    }
     if (A->utf8) /* a match must start on a character */
       while (p && awk_char_off(A, s->p, s->len,
                                awk_chars(A, s->p, (size_t)(p - s->p))) !=

@@ -173,6 +173,8 @@ static node *var_node(awk *A, const char *name) {
   e->slot = awk_global(A, name);
   if (e->slot < 0)
     synerr(A);
+  if (e->slot == SV_RT)
+    A->uses_rt = 1;
   return e;
 }
 
@@ -425,6 +427,19 @@ static node *unary(awk *A) {
   return power(A);
 }
 
+/* gawk refuses a constant zero divisor while parsing (and goes on, to
+ * report what else is wrong). */
+static void const_div0(awk *A, int op) {
+  buf b;
+  buf_init(&b, A->m);
+  awk_where(A, &b, A->line);
+  buf_printf(&b, "error: division by zero attempted%s\n",
+             op == T_MOD ? " in `%'" : "");
+  stream_write(A->c->err, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  A->parse_errs++;
+}
+
 /* sub [op sub]... for the left-associative arithmetic operators ops (T_EOF
  * ends the list). */
 static node *arith(awk *A, const int *ops, node *(*sub)(awk *)) {
@@ -438,6 +453,8 @@ static node *arith(awk *A, const int *ops, node *(*sub)(awk *)) {
     next(A);
     e = mk(A, N_BIN, e, sub(A));
     e->sub = (uint8_t)op;
+    if ((op == T_DIV || op == T_MOD) && e->b->op == N_NUM && e->b->v.n == 0)
+      const_div0(A, op);
   }
 }
 
@@ -913,6 +930,8 @@ int awk_parse(awk *A) {
     else if (A->tok != T_NL && A->tok != T_SEMI && A->tok != T_EOF)
       synerr(A);
   }
+  if (A->parse_errs)
+    return -1;
   for (int i = 0; i < A->nfuncs; i++)
     if (!A->funcs[i].defined) {
       buf b;
