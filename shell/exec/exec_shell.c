@@ -66,7 +66,7 @@ static void usage(sh_exec *ex, int to_err) {
     if (e)
       stream_puts(e, text);
   } else {
-    sh_outs(ex, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n");
+    sh_outs(ex, "bash (GNU bash compatible; vsh) 5.2.15(1)-release\n");
     sh_outs(ex, text);
   }
 }
@@ -461,8 +461,7 @@ static int long_options(sh_exec *ex, int argc, char **argv, int *ip,
       return -1;
     }
     if (strcmp(name, "version") == 0) {
-      sh_outs(ex, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)"
-                  "\n");
+      sh_outs(ex, "bash (GNU bash compatible; vsh) 5.2.15(1)-release\n");
       return -1;
     }
     if (strcmp(name, "rcfile") == 0 || strcmp(name, "init-file") == 0) {
