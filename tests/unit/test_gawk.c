@@ -159,6 +159,21 @@ static const gcase cases[] = {
     {"C", NULL, "",
      {"BEGIN{print match(\"x\", /x/, 5)}"},
      "", 2, "awk: cmd. line:1: fatal: match: third argument is not an array\n"},
+    {"C", NULL, "",
+     {"BEGIN{print index(\"abc\", \"\"), index(\"\", \"\"), 011, 018, 0x1f, 1e19, 2^63, 2^70, -2^70, 1e15+0.5}"},
+     "1 1 9 18 31 10000000000000000000 9223372036854775808 1180591620717411303424 -1180591620717411303424 1e+15\n", 0, NULL},
+    {"C", NULL, "",
+     {"BEGIN{CONVFMT=\"%d\"; a[1.5]=1; for(k in a) print k; OFMT=\"%x\"; print 17.5; OFMT=\"abc\"; print 3.5; OFMT=\"%5.2f%%\"; print 2.5; x[2^70]; for (k in x) print k}"},
+     "1\n11\nabc\n 2.50%\n1180591620717411303424\n", 0, NULL},
+    {"C", NULL, "",
+     {"BEGIN{OFMT=\"%c%c\"; print 66.5}"},
+     "", 2, "awk: cmd. line:1: fatal: not enough arguments to satisfy format string\n\t`%c%c'\n\t   ^ ran out for this one\n"},
+    {"C", NULL, "",
+     {"BEGIN{printf \"ab %d %s|\\n\", 1}"},
+     "", 2, "awk: cmd. line:1: fatal: not enough arguments to satisfy format string\n\t`ab %d %s|\n'\n\t       ^ ran out for this one\n"},
+    {"C", NULL, "",
+     {"BEGIN{printf \"%*d|\\n\"}"},
+     "", 2, "awk: cmd. line:1: fatal: not enough arguments to satisfy format string\n\t`%*d|\n'\n\t ^ ran out for this one\n"},
 };
 
 static void run_case(const gcase *k) {

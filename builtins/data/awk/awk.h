@@ -421,6 +421,9 @@ static inline int awk_toint(double d) {
   return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int)v;
 }
 astr *av_tostr(awk *A, aval *v, int output); /* borrowed, valid while v */
+/* Is d a finite whole number (printed as an integer)? Its digits into out. */
+int awk_integral(double d);
+size_t awk_int_text(char *out, size_t cap, double d);
 int av_true(awk *A, aval *v);
 int av_cmp(awk *A, aval *x, aval *y);
 int looks_numeric(const char *p, size_t n, double *d);

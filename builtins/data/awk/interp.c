@@ -350,8 +350,8 @@ typedef struct akey {
 } akey;
 
 static void key_piece(awk *A, aval *v, const char **p, size_t *n, char *num) {
-  if (v->t == V_NUM && fabs(v->n) < 1e16 && v->n == (double)(long long)v->n) {
-    *n = (size_t)snprintf(num, 40, "%lld", (long long)v->n);
+  if (v->t == V_NUM && awk_integral(v->n) && fabs(v->n) < 1e30) {
+    *n = awk_int_text(num, 40, v->n);
     *p = num;
     return;
   }
@@ -957,6 +957,8 @@ static int do_print(awk *A, node *s) {
       if (i)
         bad |= wr_write(w, ofs->p, ofs->len);
       astr *t = av_tostr(A, &vals[i], 1);
+      if (A->stop) /* OFMT failed */
+        break;
       bad |= wr_write(w, t->p, t->len);
     }
     for (i = 0; i < na; i++)

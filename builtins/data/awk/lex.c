@@ -1,5 +1,6 @@
 /* lex.c - awk tokens. A '/' starts a regex unless the previous token ends
  * an operand (then it divides), which is how every awk decides it. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,6 +341,30 @@ static int lex1(awk *A) {
     TWO('=', T_DIV_ASSIGN, T_DIV);
   default:
     break;
+  }
+  if (ch == '0' && (nx == 'x' || nx == 'X') && A->pos + 1 < n &&
+      isxdigit((unsigned char)s[A->pos + 1])) { /* gawk: 0x1F */
+    size_t i = A->pos + 1;
+    double v = 0;
+    for (; i < n && isxdigit((unsigned char)s[i]); i++)
+      v = v * 16 + (s[i] <= '9'   ? s[i] - '0'
+                    : s[i] >= 'a' ? s[i] - 'a' + 10
+                                  : s[i] - 'A' + 10);
+    A->tnum = v;
+    A->pos = i;
+    return T_NUM;
+  }
+  if (ch == '0' && nx >= '0' && nx <= '7') { /* gawk: 011 is octal */
+    size_t i = A->pos;
+    double v = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '7')
+      v = v * 8 + (s[i++] - '0');
+    if (i >= n || !(s[i] == '8' || s[i] == '9' || s[i] == '.' ||
+                    s[i] == 'e' || s[i] == 'E')) {
+      A->tnum = v;
+      A->pos = i;
+      return T_NUM;
+    }
   }
   if ((ch >= '0' && ch <= '9') || (ch == '.' && nx >= '0' && nx <= '9')) {
     size_t st = A->pos - 1, i = st;

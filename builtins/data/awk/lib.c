@@ -152,26 +152,51 @@ double av_tonum(awk *A, aval *v) {
   }
 }
 
-static void fmt_num(char *out, size_t cap, double d, const char *fmt) {
-  if (fabs(d) < 1e16 && d == (double)(long long)d) {
-    snprintf(out, cap, "%lld", (long long)d);
-  } else if (isnan(d)) { /* gawk writes the sign of both */
-    snprintf(out, cap, "%s", signbit(d) ? "-nan" : "+nan");
-  } else if (isinf(d)) {
-    snprintf(out, cap, "%s", d < 0 ? "-inf" : "+inf");
-  } else {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    snprintf(out, cap, fmt, d);
-#pragma GCC diagnostic pop
-  }
+int awk_integral(double d) {
+  return isfinite(d) && d == floor(d);
 }
 
-static const char *conv_fmt(awk *A, int slot) {
-  aval *v = &A->globals[slot].v;
-  if (v->t == V_STR || v->t == V_STRNUM)
-    return v->s->p;
-  return "%.6g";
+size_t awk_int_text(char *out, size_t cap, double d) {
+  if (fabs(d) < 9.2e18)
+    return (size_t)snprintf(out, cap, "%lld", (long long)d);
+  return (size_t)snprintf(out, cap, "%.0f", d); /* every digit, as gawk */
+}
+
+/* A number as text: an integral value as an integer (however large, as
+ * gawk), NaN and infinities signed, anything else through CONVFMT or OFMT
+ * (slot), applied by awk's own printf so that any text there is safe. */
+static astr *num_text(awk *A, double d, int slot) {
+  char tmp[400];
+  if (awk_integral(d)) {
+    awk_int_text(tmp, sizeof tmp, d);
+    return as_new(A, tmp, strlen(tmp));
+  }
+  if (isnan(d) || isinf(d)) {
+    const char *w = isnan(d) ? (signbit(d) ? "-nan" : "+nan")
+                             : (d < 0 ? "-inf" : "+inf");
+    return as_new(A, w, 4);
+  }
+  aval *fv = &A->globals[slot].v;
+  if (fv->t != V_STR && fv->t != V_STRNUM) {
+    snprintf(tmp, sizeof tmp, "%.6g", d);
+    return as_new(A, tmp, strlen(tmp));
+  }
+  astr *f = fv->s;
+  if (f->len == 4 && memcmp(f->p, "%.6g", 4) == 0) {
+    snprintf(tmp, sizeof tmp, "%.6g", d);
+    return as_new(A, tmp, strlen(tmp));
+  }
+  node arg = {0};
+  arg.op = N_NUM;
+  arg.v = av_num(d);
+  buf b;
+  buf_init(&b, A->m);
+  f->refs++; /* the format may be reassigned while it runs */
+  awk_format(A, &b, f->p, f->len, &arg);
+  as_unref(A, f);
+  astr *r = as_new(A, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  return r;
 }
 
 astr *av_tostr(awk *A, aval *v, int output) {
@@ -182,14 +207,12 @@ astr *av_tostr(awk *A, aval *v, int output) {
   case V_UNINIT:
     return &empty_str;
   default: {
-    int integral = fabs(v->n) < 1e16 && v->n == (double)(long long)v->n;
-    if (v->s && (integral || (v->f & VF_NUMOK) == (unsigned)(output ? 8 : 0)))
-      if (integral)
-        return v->s;
-    char tmp[512];
-    fmt_num(tmp, sizeof tmp, v->n, conv_fmt(A, output ? SV_OFMT : SV_CONVFMT));
+    int integral = awk_integral(v->n);
+    if (v->s && integral)
+      return v->s;
+    astr *s = num_text(A, v->n, output ? SV_OFMT : SV_CONVFMT);
     as_unref(A, v->s);
-    v->s = as_new(A, tmp, strlen(tmp));
+    v->s = s;
     return v->s ? v->s : &empty_str;
   }
   }
@@ -551,6 +574,28 @@ static aval next_arg(awk *A, node **args) {
   return v;
 }
 
+/* gawk stops when a conversion has no argument left, showing where. */
+static void ran_out(awk *A, const char *f, size_t fn, size_t at) {
+  buf b;
+  buf_init(&b, A->m);
+  buf_puts(&b, "not enough arguments to satisfy format string\n\t`");
+  buf_append(&b, f, fn);
+  buf_puts(&b, "'\n\t");
+  for (size_t i = 0; i <= at; i++)
+    buf_putc(&b, ' ');
+  buf_puts(&b, "^ ran out for this one");
+  awk_fatal(A, "%s", buf_cstr(&b));
+  buf_free(&b);
+}
+
+#define NEED_ARG()                                                             \
+  do {                                                                         \
+    if (!args) {                                                               \
+      ran_out(A, f, fn, st);                                                   \
+      return -1;                                                               \
+    }                                                                          \
+  } while (0)
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
@@ -579,6 +624,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     }
     int width = -1, prec = -1;
     if (i < fn && f[i] == '*') {
+      NEED_ARG();
       aval v = next_arg(A, &args);
       width = awk_toint(av_tonum(A, &v));
       av_free(A, &v);
@@ -599,6 +645,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       i++;
       prec = 0;
       if (i < fn && f[i] == '*') {
+        NEED_ARG();
         aval v = next_arg(A, &args);
         prec = awk_toint(av_tonum(A, &v));
         av_free(A, &v);
@@ -638,6 +685,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     switch (conv) {
     case 'd':
     case 'i': {
+      NEED_ARG();
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
@@ -663,6 +711,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     case 'x':
     case 'X':
     case 'u': {
+      NEED_ARG();
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
@@ -694,6 +743,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     case 'G':
     case 'a':
     case 'A': {
+      NEED_ARG();
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
@@ -704,6 +754,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     }
     case 'c':
     case 's': {
+      NEED_ARG();
       v = next_arg(A, &args);
       const char *p;
       size_t n;
@@ -1157,7 +1208,7 @@ aval awk_builtin(awk *A, node *e) {
     v = awk_eval(A, x);
     aval w = awk_eval(A, x->next);
     astr *s = av_tostr(A, &v, 0), *t = av_tostr(A, &w, 0);
-    const char *p = t->len ? memmem(s->p, s->len, t->p, t->len) : NULL;
+    const char *p = t->len ? memmem(s->p, s->len, t->p, t->len) : s->p;
     if (A->icase && t->len) { /* IGNORECASE: ASCII letters fold */
       p = NULL;
       for (size_t i = 0; i + t->len <= s->len && !p; i++)
