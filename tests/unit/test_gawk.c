@@ -174,6 +174,18 @@ static const gcase cases[] = {
     {"C", NULL, "",
      {"BEGIN{printf \"%*d|\\n\"}"},
      "", 2, "awk: cmd. line:1: fatal: not enough arguments to satisfy format string\n\t`%*d|\n'\n\t ^ ran out for this one\n"},
+    {"C", NULL, "foo food afoo FOO\n",
+     {"{print gensub(/\\yfoo\\y/, \"X\", \"g\"); x=$0; gsub(/\\<f/, \"F\", x); gsub(/o\\>/, \"0\", x); print x; gsub(/\\Bo/, \"_\"); print; gsub(/\\w+/, \"W\"); print}"},
+     "X food afoo FOO\nFo0 Food afo0 FOO\nf__ f__d af__ FOO\nW W W W\n", 0, NULL},
+    {"C", NULL, "",
+     {"BEGIN { next }"},
+     "", 1, "awk: cmd. line:1: error: `next' used in BEGIN action\n"},
+    {"C", NULL, "",
+     {"END { nextfile }"},
+     "", 1, "awk: cmd. line:1: error: `nextfile' used in END action\n"},
+    {"C", NULL, "",
+     {"BEGINFILE { nextfile } ENDFILE { print FILENAME }", "f1"},
+     "f1\n", 0, NULL},
 };
 
 static void run_case(const gcase *k) {

@@ -321,7 +321,8 @@ struct awk {
   item *begin, *end, *main, *bfile, *efile;
   item **begin_tail, **end_tail, **main_tail, **bfile_tail, **efile_tail;
   int syntax_err;
-  int parse_errs; /* errors reported while parsing went on */
+  int parse_errs;   /* errors reported while parsing went on */
+  const char *rule; /* "BEGIN", "END", ...: the special rule parsed */
   const char *lexerr; /* why the lexer refused the text, NULL: syntax */
   size_t tokend;      /* offset just past the current token */
   /* where each -f file starts in src (for "FILE:LINE:" in messages) */

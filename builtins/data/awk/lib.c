@@ -413,7 +413,7 @@ static void awk_escapes(buf *o, const char *p, size_t n) {
         continue;
       }
       buf_putc(o, '\\');
-      buf_putc(o, d);
+      buf_putc(o, d == 'y' ? 'b' : d); /* gawk's \y: a word boundary */
       continue;
     }
     if (!inbr && strchr("\\^$.[]|()*+?{}", lit) && lit)

@@ -628,6 +628,18 @@ static void end_simple(awk *A) {
   synerr(A);
 }
 
+/* next or nextfile where no record is being read: gawk reports it and
+ * goes on parsing. */
+static void misplaced(awk *A, const char *what) {
+  buf b;
+  buf_init(&b, A->m);
+  awk_where(A, &b, A->line);
+  buf_printf(&b, "error: `%s' used in %s action\n", what, A->rule);
+  stream_write(A->c->err, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  A->parse_errs++;
+}
+
 static node *simple_stmt(awk *A) {
   node *s;
   switch (A->tok) {
@@ -659,11 +671,13 @@ static node *simple_stmt(awk *A) {
     return s;
   }
   case T_NEXT:
+    if (A->rule && !A->curfn)
+      misplaced(A, "next");
     next(A);
-    if (!A->curfn && 0)
-      synerr(A);
     return mk(A, S_NEXT, NULL, NULL);
   case T_NEXTFILE:
+    if (A->rule && !A->curfn && strcmp(A->rule, "BEGINFILE") != 0)
+      misplaced(A, "nextfile");
     next(A);
     return mk(A, S_NEXTFILE, NULL, NULL);
   case T_EXIT:
@@ -908,12 +922,17 @@ int awk_parse(awk *A) {
                    : A->tok == T_END       ? &A->end_tail
                    : A->tok == T_BEGINFILE ? &A->bfile_tail
                                            : &A->efile_tail;
+      A->rule = A->tok == T_BEGIN       ? "BEGIN"
+                : A->tok == T_END       ? "END"
+                : A->tok == T_BEGINFILE ? "BEGINFILE"
+                                        : "ENDFILE";
       next(A);
       opt_nl(A);
       if (A->tok != T_LBRACE)
         synerr(A);
       item *it = add_item(A, tl);
       it->act = block(A);
+      A->rule = NULL;
       continue;
     }
     item *it = add_item(A, &A->main_tail);
