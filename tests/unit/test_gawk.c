@@ -186,6 +186,15 @@ static const gcase cases[] = {
     {"C", NULL, "",
      {"BEGINFILE { nextfile } ENDFILE { print FILENAME }", "f1"},
      "f1\n", 0, NULL},
+    {"C", NULL, "",
+     {"BEGIN{s=\"a\\.b\\q\\/\\\"\"; print s, length(s), \"\\x41\\x4a2\", length(\"\\x\"); print (\"axb\" ~ \"a\\.b\"), (\"a.b\" ~ \"a\\\\.b\")}"},
+     "a.bq/\" 6 AJ2 1\n1 1\n", 0, NULL},
+    {"C.UTF-8", NULL, "a\303\251b\303\251\n",
+     {"{print index($0, \"\\303\\251\"), index($0, \"\\251\"), index($0, \"b\"), index($0, \"\"); IGNORECASE=1; print index($0, \"B\"), index($0, \"\\303\\211\")}"},
+     "2 0 3 1\n3 2\n", 0, NULL},
+    {"C", NULL, "a\303\251b\303\251\n",
+     {"{print index($0, \"\\251\"), index($0, \"b\")}"},
+     "3 4\n", 0, NULL},
 };
 
 static void run_case(const gcase *k) {

@@ -93,6 +93,17 @@ int awk_escape(const char *s, size_t n, size_t *i) {
     (*i)++;
     return lit >= 0 ? lit : ch;
   }
+  if (ch == 'x' && *i + 1 < n && isxdigit((unsigned char)s[*i + 1])) {
+    int v = 0, k = 0; /* gawk: \x and at most two hex digits */
+    (*i)++;
+    while (k < 2 && *i < n && isxdigit((unsigned char)s[*i])) {
+      int d = (unsigned char)s[*i];
+      v = v * 16 + (d <= '9' ? d - '0' : (d | 0x20) - 'a' + 10);
+      (*i)++;
+      k++;
+    }
+    return v;
+  }
   if (ch >= '0' && ch <= '7') {
     int v = 0, k = 0;
     while (k < 3 && *i < n && s[*i] >= '0' && s[*i] <= '7') {
@@ -111,8 +122,7 @@ void awk_put_escape(buf *o, const char *s, size_t n, size_t *i) {
     buf_putc(o, v);
     return;
   }
-  /* one-true-awk keeps an unknown escape as typed */
-  buf_putc(o, '\\');
+  /* gawk: an unknown escape stands for its character */
   buf_putc(o, s[(*i)++]);
 }
 

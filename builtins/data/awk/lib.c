@@ -1,12 +1,12 @@
 /* lib.c - awk values, arrays, regexes, builtin functions, printf and the
  * redirections (files in the VFS, commands through the shell). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "builtins/data/awk/awk.h"
 #include "builtins/search/grep/grep.h"
@@ -1132,6 +1132,57 @@ static void match_groups(awk *A, aarr *arr, are *re, astr *s) {
   buf_free(&k);
 }
 
+/* index(s, t): the character position of the first t in s, 0 if none.
+ * IGNORECASE folds ASCII letters (on copies, so the search stays linear);
+ * under UTF-8 a match must start on a character, which one walk along s
+ * checks for every candidate. */
+static double str_index(awk *A, astr *s, astr *t) {
+  if (!t->len)
+    return 1;
+  const char *hs = s->p, *nd = t->p;
+  buf fb;
+  buf_init(&fb, A->m);
+  if (A->icase) {
+    /* both folded to lower case; a folding that changes a length (rare
+     * letters) leaves the text as it is */
+    awk_case_map(A, &fb, s->p, s->len, 0);
+    size_t sl = fb.len;
+    awk_case_map(A, &fb, t->p, t->len, 0);
+    if (fb.oom) {
+      buf_free(&fb);
+      awk_fatal(A, "out of memory");
+      return 0;
+    }
+    if (sl == s->len && fb.len - sl == t->len) {
+      hs = fb.data;
+      nd = fb.data + sl;
+    }
+  }
+  size_t from = 0, at = 0, chars = 0;
+  double r = 0;
+  for (;;) {
+    const char *p = memmem(hs + from, s->len - from, nd, t->len);
+    if (!p)
+      break;
+    size_t off = (size_t)(p - hs);
+    if (!A->utf8) {
+      r = (double)off + 1;
+      break;
+    }
+    while (at < off) { /* the next character start at or after off */
+      at += awk_char_off(A, s->p + at, s->len - at, 1);
+      chars++;
+    }
+    if (at == off) {
+      r = (double)chars + 1;
+      break;
+    }
+    from = off + 1;
+  }
+  buf_free(&fb);
+  return r;
+}
+
 static aval arg_num(awk *A, node *x, double *d) {
   aval v = awk_eval(A, x);
   *d = av_tonum(A, &v);
@@ -1208,19 +1259,7 @@ aval awk_builtin(awk *A, node *e) {
     v = awk_eval(A, x);
     aval w = awk_eval(A, x->next);
     astr *s = av_tostr(A, &v, 0), *t = av_tostr(A, &w, 0);
-    const char *p = t->len ? memmem(s->p, s->len, t->p, t->len) : s->p;
-    if (A->icase && t->len) { /* IGNORECASE: ASCII letters fold */
-      p = NULL;
-      for (size_t i = 0; i + t->len <= s->len && !p; i++)
-        if (strncasecmp(s->p + i, t->p, t->len) == 0)
-          p = s->p + i;
-    }
-    if (A->utf8) /* a match must start on a character */
-      while (p && awk_char_off(A, s->p, s->len,
-                               awk_chars(A, s->p, (size_t)(p - s->p))) !=
-                      (size_t)(p - s->p))
-        p = memmem(p + 1, s->len - (size_t)(p + 1 - s->p), t->p, t->len);
-    r = av_num(p ? (double)awk_chars(A, s->p, (size_t)(p - s->p)) + 1 : 0);
+    r = av_num(str_index(A, s, t));
     av_free(A, &v);
     av_free(A, &w);
     return r;
