@@ -195,6 +195,15 @@ static const gcase cases[] = {
     {"C", NULL, "a\303\251b\303\251\n",
      {"{print index($0, \"\\251\"), index($0, \"b\")}"},
      "3 4\n", 0, NULL},
+    {"C", NULL, "",
+     {"BEGIN{print \"x\" > \"out\"; print fflush(), fflush(\"nope\"), fflush(\"/dev/stdout\"), fflush(\"out\")}"},
+     "0 -1 0 0\n", 0, NULL},
+    {"C", NULL, "x\n",
+     {"{x=0; print 1/x}"},
+     "", 2, "awk: cmd. line:1: (FILENAME=- FNR=1) fatal: division by zero attempted\n"},
+    {"C", NULL, "",
+     {"END{x=0; print 1/x}", "f1"},
+     "", 2, "awk: cmd. line:1: (FILENAME=f1 FNR=2) fatal: division by zero attempted\n"},
 };
 
 static void run_case(const gcase *k) {

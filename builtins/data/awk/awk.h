@@ -264,6 +264,7 @@ typedef struct aio {
   reader rd;
   stream *rs;
   char *cmdout; /* 'c': captured output */
+  int cmdst;    /* 'c': the command's exit status */
   arsb sb;
   struct aio *next;
 } aio;

@@ -93,20 +93,16 @@ static size_t num_prefix(const char *p, size_t n, double *v) {
   if (simple) {
     *v = p[0] == '-' ? -(double)iv : (double)iv;
   } else {
-    char tmp[64], *t = tmp;
-    char *big = NULL;
-    if (i >= sizeof tmp) {
-      big = malloc(i + 1);
-      if (!big) {
-        *v = 0;
-        return i;
-      }
-      t = big;
+    char tmp[64];
+    if (i < sizeof tmp) {
+      memcpy(tmp, p, i);
+      tmp[i] = 0;
+      *v = strtod(tmp, NULL);
+    } else {
+      /* every string here is an astr, NUL-terminated; strtod stops where
+       * the scan above did, as both read the same decimal syntax */
+      *v = strtod(p, NULL);
     }
-    memcpy(t, p, i);
-    t[i] = 0;
-    *v = strtod(t, NULL);
-    free(big);
   }
   (void)ds;
   return i;
@@ -858,7 +854,7 @@ aio *io_get(awk *A, const char *name, int kind) {
     stream *cap = stream_capture(A->m, A->c->bud, &out, NULL, NULL, 1, 0);
     stream *nul = stream_null(A->m, A->c->bud);
     if (cap && nul)
-      run_cmd(A, name, nul, cap);
+      io->cmdst = run_cmd(A, name, nul, cap);
     /* waits for background jobs of the command that still hold cap */
     stream_capture_finish(cap);
     stream_unref(nul);
@@ -913,6 +909,8 @@ static int io_finish(awk *A, aio *io) {
     rd_free(&io->rd);
     stream_unref(io->rs);
   }
+  if (io->kind == 'c') /* the command's exit status, as gawk */
+    st = io->cmdst;
   if (io->sb.on)
     buf_free(&io->sb.b);
   buf_free(&io->pipebuf);
@@ -998,6 +996,12 @@ void awk_fatal(awk *A, const char *fmt, ...) {
   buf b;
   buf_init(&b, A->m);
   awk_where(A, &b, A->curline);
+  if (A->fnr > 0 && A->globals) { /* gawk names the record being read */
+    astr *fn = av_tostr(A, &A->globals[SV_FILENAME].v, 0);
+    char num[40];
+    awk_int_text(num, sizeof num, A->fnr);
+    buf_printf(&b, "(FILENAME=%s FNR=%s) ", fn->p, num);
+  }
   buf_puts(&b, "fatal: ");
   va_list ap;
   va_start(ap, fmt);
@@ -1449,13 +1453,23 @@ aval awk_builtin(awk *A, node *e) {
     av_free(A, &v);
     return r;
   }
-  case B_FFLUSH:
-    if (x) {
+  case B_FFLUSH: {
+    int rc = 0;
+    if (x) { /* one output: -1 when it is not open */
       v = awk_eval(A, x);
+      astr *nm = av_tostr(A, &v, 0);
+      rc = -1;
+      if (!strcmp(nm->p, "/dev/stdout") || !strcmp(nm->p, "/dev/stderr") ||
+          !strcmp(nm->p, "-"))
+        rc = 0;
+      for (aio *io = A->ios; io && rc < 0; io = io->next)
+        if (io->w && strcmp(io->name, nm->p) == 0)
+          rc = 0;
       av_free(A, &v);
     }
     awk_flush_all(A);
-    return av_num(0);
+    return av_num(rc);
+  }
   case B_SYSTEM: {
     if (!x)
       return av_num(0);
