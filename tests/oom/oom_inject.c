@@ -200,6 +200,21 @@ static const script scripts[] = {
      "awk -v OFS=- '{ $1=$1; print; print > \"/tmp/awk.out\" }' nums.csv | "
      "head -2\n"
      "wc -l < /tmp/awk.out\n"},
+    {"gawk",
+     "set -eo pipefail\n"
+     "cd data\n"
+     "export LC_ALL=C.UTF-8 TZ='EST5EDT,M3.2.0,M11.1.0'\n"
+     "gawk 'BEGINFILE { f++ } ENDFILE { print FILENAME, FNR } "
+     "{ v[$1] = $2; w = w gensub(/(a)(n)/, \"\\\\2\\\\1\", \"g\") } "
+     "END { PROCINFO[\"sorted_in\"] = \"@val_num_desc\"; "
+     "for (k in v) printf \"%s=%s \", k, v[k]; n = asort(v, s); "
+     "m = asorti(v, t); print n, m, s[1], t[1], length(w); "
+     "print strftime(\"%F %T %Z\", mktime(\"2023 07 01 12 00 00\")); "
+     "print toupper(\"\303\251t\303\251\"), length(\"\303\251\"), "
+     "match(\"x\303\251ab\", /(a)(b)/, g), g[1, \"start\"] }' "
+     "words.txt nums.csv\n"
+     "printf 'a1b22c' | gawk -v IGNORECASE=1 'BEGIN { RS = \"[0-9]+\" } "
+     "/B/ { print NR, $0, RT }'\n"},
     {"system", "set -eo pipefail\n"
                "date -u -d @86400 '+%Y-%m-%d %H:%M'\n"
                "TZ='EST5EDT,M3.2.0,M11.1.0' date -d '2023-07-01 12:00' +%s%Z\n"

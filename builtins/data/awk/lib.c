@@ -337,6 +337,10 @@ aval *arr_get(awk *A, aarr *a, const char *k, size_t n, int create) {
     return NULL;
   }
   e->k = as_new(A, k, n);
+  if (!e->k) { /* as_new reported it */
+    mem_free(A->m, e);
+    return NULL;
+  }
   e->hash = h;
   e->chain = a->tab[h & a->mask];
   a->tab[h & a->mask] = e;
@@ -996,8 +1000,11 @@ void awk_fatal(awk *A, const char *fmt, ...) {
   buf b;
   buf_init(&b, A->m);
   awk_where(A, &b, A->curline);
-  if (A->fnr > 0 && A->globals) { /* gawk names the record being read */
-    astr *fn = av_tostr(A, &A->globals[SV_FILENAME].v, 0);
+  aval *fv = A->globals ? &A->globals[SV_FILENAME].v : NULL;
+  if (A->fnr > 0 && fv && (fv->s || fv->t == V_NUM || fv->t == V_UNINIT)) {
+    /* gawk names the record being read (FILENAME may be half set when
+     * the error is running out of memory while setting it) */
+    astr *fn = av_tostr(A, fv, 0);
     char num[40];
     awk_int_text(num, sizeof num, A->fnr);
     buf_printf(&b, "(FILENAME=%s FNR=%s) ", fn->p, num);
