@@ -10,9 +10,9 @@
         {"/", "/"}, {"f(", ")"}, {"$(", ")"}, {"!(", ")"}, {"-(", ")"},        \
         {"if(1){", "}"}, {"while(i++<3){", "}"},                               \
         {"function f(x){return ", "}"}, {"split(", ",a)"},                     \
-        {"sub(/", "/,\"\")"}, {"gensub(/", "/,\"\\\\1\",\"g\")"},           \
-        {"asort(a,", ")"}, {"PROCINFO[\"sorted_in\"]=\"", "\""},           \
-        {"strftime(\"", "\")"}, {"BEGINFILE{", "}"},                        \
+        {"sub(/", "/,\"\")"}, {"gensub(/", "/,\"\\\\1\",\"g\")"},              \
+        {"asort(a,", ")"}, {"PROCINFO[\"sorted_in\"]=\"", "\""},               \
+        {"strftime(\"", "\")"}, {"BEGINFILE{", "}"},                           \
   }
 #include "text_mutator.h"
 

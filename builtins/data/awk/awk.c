@@ -71,10 +71,9 @@ static void set_special(awk *A, int slot, const char *s) {
 }
 
 static const char *special_names[SV_COUNT] = {
-    "NF",   "NR",       "FNR",    "FS",     "OFS",     "ORS",
-    "RS",   "FILENAME", "SUBSEP", "RSTART", "RLENGTH", "CONVFMT",
-    "OFMT", "ENVIRON",  "ARGC",   "ARGV",    "PROCINFO", "RT",
-    "IGNORECASE"};
+    "NF",       "NR",     "FNR",      "FS",      "OFS",       "ORS",  "RS",
+    "FILENAME", "SUBSEP", "RSTART",   "RLENGTH", "CONVFMT",   "OFMT", "ENVIRON",
+    "ARGC",     "ARGV",   "PROCINFO", "RT",      "IGNORECASE"};
 
 int bi_awk(bi_ctx *c) {
   static const bi_opt opts[] = {BI_OPTS_END};
@@ -93,6 +92,12 @@ int bi_awk(bi_ctx *c) {
   A->rxe_ok = rx_env_init(&A->rxe, c->m, 4 * 1024 * 1024) == 0;
   A->rxe.bud = c->bud; /* long automaton searches poll it */
   A->utf8 = tu_utf8_locale(c);
+  A->empty = mem_alloc(c->m, sizeof(astr) + 1);
+  if (A->empty) {
+    A->empty->refs = 1;
+    A->empty->len = A->empty->cap = 0;
+    A->empty->p[0] = 0;
+  }
   for (int i = 0; i < SV_COUNT; i++)
     awk_global(A, special_names[i]);
   A->globals = NULL;
@@ -105,7 +110,8 @@ int bi_awk(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "+F:v:f:", opts);
   /* Everything set up above is needed from here on. */
-  if (!assigns || A->ngl != SV_COUNT || !A->rxe_ok || !g.operands) {
+  if (!assigns || A->ngl != SV_COUNT || !A->rxe_ok || !g.operands ||
+      !A->empty) {
     bi_error(c, "out of memory");
     st = 2;
     goto out;
@@ -137,8 +143,8 @@ int bi_awk(bi_ctx *c) {
       buf copy;
       buf_init(&copy, c->m);
       if (tu_slurp(c, s, &d, &n, &copy, &err) == 0) {
-        struct asrc *ns = mem_realloc(c->m, A->srcs,
-                                      (size_t)(A->nsrcs + 1) * sizeof *ns);
+        struct asrc *ns =
+            mem_realloc(c->m, A->srcs, (size_t)(A->nsrcs + 1) * sizeof *ns);
         if (ns) {
           int first = 1;
           for (size_t i = 0; i < prog.len; i++)
@@ -237,10 +243,11 @@ int bi_awk(bi_ctx *c) {
     A->globals[SV_PROCINFO].kind = C_ARRAY;
     A->globals[SV_PROCINFO].a = pi;
     static const char *const pinfo[][2] = {
-        {"version", "5.2"},  {"platform", "posix"}, {"FS", "FS"},
-        {"strftime", "%a %b %e %H:%M:%S %Z %Y"},   {"pid", "1"},
-        {"ppid", "0"},       {"uid", "1000"},       {"euid", "1000"},
-        {"gid", "1000"},     {"egid", "1000"}};
+        {"version", "5.2"}, {"platform", "posix"},
+        {"FS", "FS"},       {"strftime", "%a %b %e %H:%M:%S %Z %Y"},
+        {"pid", "1"},       {"ppid", "0"},
+        {"uid", "1000"},    {"euid", "1000"},
+        {"gid", "1000"},    {"egid", "1000"}};
     for (size_t i = 0; i < sizeof pinfo / sizeof pinfo[0]; i++) {
       v = arr_get(A, pi, pinfo[i][0], strlen(pinfo[i][0]), 1);
       if (v)
@@ -311,6 +318,8 @@ out:
   mem_free(c->m, A->recache);
   mem_free(c->m, A->gnames);
   mem_free(c->m, A->srcs);
+  if (A->empty)
+    as_unref(A, A->empty);
   if (A->tz)
     tz_close(A->tz);
   mem_free(c->m, A->funcs);

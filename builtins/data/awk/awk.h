@@ -60,8 +60,8 @@ typedef struct cell {
 } cell;
 
 typedef struct are {
-  rx rx;   /* POSIX leftmost-longest (core/regex.h) */
-  int lit; /* pattern is a plain literal (split fast path) */
+  rx rx;     /* POSIX leftmost-longest (core/regex.h) */
+  int lit;   /* pattern is a plain literal (split fast path) */
   int icase; /* compiled caseless (IGNORECASE) */
   int caps;  /* capture groups can be asked for (gensub) */
   astr *src;
@@ -322,19 +322,19 @@ struct awk {
   item *begin, *end, *main, *bfile, *efile;
   item **begin_tail, **end_tail, **main_tail, **bfile_tail, **efile_tail;
   int syntax_err;
-  int parse_errs;   /* errors reported while parsing went on */
-  const char *rule; /* "BEGIN", "END", ...: the special rule parsed */
+  int parse_errs;     /* errors reported while parsing went on */
+  const char *rule;   /* "BEGIN", "END", ...: the special rule parsed */
   const char *lexerr; /* why the lexer refused the text, NULL: syntax */
   size_t tokend;      /* offset just past the current token */
   /* where each -f file starts in src (for "FILE:LINE:" in messages) */
   struct asrc {
     const char *name; /* NULL: the command line */
     int first;        /* its first line in src */
-  } *srcs;
+  } * srcs;
   int nsrcs;
   int curline; /* line of the statement running (messages) */
   int utf8;    /* a UTF-8 locale: strings count characters */
-  void *pj; /* jmp_buf of the parser */
+  void *pj;    /* jmp_buf of the parser */
   /* runtime */
   writer out;
   rx_env rxe; /* PCRE2 contexts and DFA workspace of every regex */
@@ -365,11 +365,12 @@ struct awk {
   buf tmp;     /* scratch for subscripts and conversions */
   size_t *sp;  /* field spans: start, length pairs */
   size_t spcap;
-  int pend; /* next/nextfile raised inside a function */
-  buf para; /* RS="" record assembly */
+  int pend;       /* next/nextfile raised inside a function */
+  buf para;       /* RS="" record assembly */
   const void *tz; /* the script's time zone (tz_zone), opened on use */
   int icase;      /* IGNORECASE is true */
   int uses_rt;    /* the program mentions RT: set it per record */
+  astr *empty;    /* "" shared by the fields past NF */
   arsb main_sb;
 };
 
@@ -404,6 +405,8 @@ static inline aval av_num(double d) {
   return v;
 }
 aval av_str(awk *A, const char *p, size_t n);
+/* A field past NF: the empty string, compared as a string. */
+aval av_empty_field(awk *A);
 aval av_strnum(awk *A, const char *p, size_t n);
 double av_tonum(awk *A, aval *v);
 /* A number as an integer, clamped to the type's range (NaN is 0): a

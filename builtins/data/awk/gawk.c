@@ -24,8 +24,8 @@ static int wants_groups(const astr *r) {
 }
 
 /* gensub's replacement: & and \0 the match, \N group N, \q any other q. */
-static void put_repl(awk *A, buf *o, const astr *repl, const char *t,
-                     size_t ms, size_t me, are *re) {
+static void put_repl(awk *A, buf *o, const astr *repl, const char *t, size_t ms,
+                     size_t me, are *re) {
   for (size_t i = 0; i < repl->len; i++) {
     char ch = repl->p[i];
     if (ch == '&') {
@@ -227,8 +227,7 @@ static int cmp_elems(awk *A, const sorder *o, sel *x, sel *y) {
     break;
   }
   case O_USER: {
-    aval args[4] = {{V_STRNUM, 0, 0, x->k}, x->v, {V_STRNUM, 0, 0, y->k},
-                    y->v};
+    aval args[4] = {{V_STRNUM, 0, 0, x->k}, x->v, {V_STRNUM, 0, 0, y->k}, y->v};
     aval rv = awk_call_values(A, o->fi, args, 4);
     double d = av_tonum(A, &rv);
     av_free(A, &rv);
@@ -291,11 +290,11 @@ static int parse_order(awk *A, const char *how, size_t n, sorder *o,
     const char *name;
     int kind, desc;
   } tab[] = {
-      {"@unsorted", O_UNSORTED, 0},    {"@ind_str_asc", O_IND_STR, 0},
-      {"@ind_str_desc", O_IND_STR, 1}, {"@ind_num_asc", O_IND_NUM, 0},
-      {"@ind_num_desc", O_IND_NUM, 1}, {"@val_type_asc", O_VAL_TYPE, 0},
+      {"@unsorted", O_UNSORTED, 0},      {"@ind_str_asc", O_IND_STR, 0},
+      {"@ind_str_desc", O_IND_STR, 1},   {"@ind_num_asc", O_IND_NUM, 0},
+      {"@ind_num_desc", O_IND_NUM, 1},   {"@val_type_asc", O_VAL_TYPE, 0},
       {"@val_type_desc", O_VAL_TYPE, 1}, {"@val_str_asc", O_VAL_STR, 0},
-      {"@val_str_desc", O_VAL_STR, 1}, {"@val_num_asc", O_VAL_NUM, 0},
+      {"@val_str_desc", O_VAL_STR, 1},   {"@val_num_asc", O_VAL_NUM, 0},
       {"@val_num_desc", O_VAL_NUM, 1},
   };
   o->kind = deflt;

@@ -280,8 +280,8 @@ aval awk_get_field(awk *A, int i) {
     return av_copy(A->f0);
   }
   split_record(A);
-  if (i > A->nf || A->flds[i].t == V_UNINIT)
-    return (aval){V_UNINIT, 0, 0, NULL};
+  if (i > A->nf || A->flds[i].t == V_UNINIT) /* "" as text, as gawk */
+    return av_empty_field(A);
   return av_copy(A->flds[i]);
 }
 
@@ -610,7 +610,6 @@ static aval run_frame(awk *A, afunc *f, cell *loc) {
   return r;
 }
 
-
 aval awk_call_values(awk *A, int fi, aval *args, int nargs) {
   afunc *f = &A->funcs[fi];
   if (A->stop)
@@ -642,7 +641,7 @@ static aval call(awk *A, node *e) {
    * expression like f(n-1) + f(n-1) would otherwise go on calling, 2^depth
    * times. Every call polls the budget, so recursion without loops still
    * meets the deadline. */
-  if (A->stop)
+  if (A->stop || A->exiting)
     return av_num(0);
   if (A->c->bud && budget_poll(A->c->bud)) {
     A->stop = 1;
@@ -720,8 +719,8 @@ aval awk_eval(awk *A, node *e) {
     are *re = re_node(A, e);
     if (!re)
       return av_num(0);
-    return av_num(re_test(A, re, A->f0.s ? A->f0.s->p : "",
-                          A->f0.s ? A->f0.s->len : 0));
+    return av_num(
+        re_test(A, re, A->f0.s ? A->f0.s->p : "", A->f0.s ? A->f0.s->len : 0));
   }
   case N_GROUP:
     return awk_eval(A, e->a);
@@ -953,7 +952,7 @@ static int do_print(awk *A, node *s) {
     for (node *x = s->a; x; x = x->next)
       vals[i++] = awk_eval(A, x);
     astr *ofs = gstr(A, SV_OFS);
-    for (i = 0; i < na && !A->stop; i++) {
+    for (i = 0; i < na && !A->stop && !A->exiting; i++) {
       if (i)
         bad |= wr_write(w, ofs->p, ofs->len);
       astr *t = av_tostr(A, &vals[i], 1);
@@ -965,7 +964,7 @@ static int do_print(awk *A, node *s) {
       av_free(A, &vals[i]);
     if (vals != stackv)
       mem_free(A->m, vals);
-    if (A->stop)
+    if (A->stop || A->exiting)
       return X_EXIT;
   }
   astr *ors = gstr(A, SV_ORS);
@@ -994,7 +993,7 @@ static int exec_list(awk *A, node *s) {
       A->pend = 0;
       return r;
     }
-    if (A->stop)
+    if (A->stop || A->exiting) /* exit inside a function ends it all */
       return X_EXIT;
   }
   return X_NORMAL;
@@ -1017,7 +1016,7 @@ static int loop_body(awk *A, node *b, int *brk) {
     *brk = 1;
     return r;
   }
-  if (A->stop) {
+  if (A->stop || A->exiting) {
     *brk = 1;
     return X_EXIT;
   }
@@ -1040,7 +1039,7 @@ static int exec(awk *A, node *s) {
   case S_EXPR: {
     aval v = awk_eval(A, s->a);
     av_free(A, &v);
-    return A->stop ? X_EXIT : X_NORMAL;
+    return A->stop || A->exiting ? X_EXIT : X_NORMAL;
   }
   case S_PRINT:
   case S_PRINTF:
@@ -1492,6 +1491,8 @@ int awk_run(awk *A) {
       } else {
         sel = 0;
       }
+      if (A->exiting) /* exit in a function the pattern called */
+        goto end;
       if (A->stop)
         break;
       if (!sel)

@@ -369,8 +369,8 @@ static int lex1(awk *A) {
     double v = 0;
     while (i < n && s[i] >= '0' && s[i] <= '7')
       v = v * 8 + (s[i++] - '0');
-    if (i >= n || !(s[i] == '8' || s[i] == '9' || s[i] == '.' ||
-                    s[i] == 'e' || s[i] == 'E')) {
+    if (i >= n || !(s[i] == '8' || s[i] == '9' || s[i] == '.' || s[i] == 'e' ||
+                    s[i] == 'E')) {
       A->tnum = v;
       A->pos = i;
       return T_NUM;

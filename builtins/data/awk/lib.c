@@ -31,6 +31,13 @@ astr *as_new(awk *A, const char *p, size_t n) {
 
 static astr empty_str = {1u << 30, 0, 0, {0}};
 
+aval av_empty_field(awk *A) {
+  if (!A->empty)
+    return (aval){V_UNINIT, 0, 0, NULL};
+  A->empty->refs++;
+  return (aval){V_STRNUM, 0, 0, A->empty};
+}
+
 aval av_str(awk *A, const char *p, size_t n) {
   aval v = {V_STR, 0, 0, as_new(A, p, n)};
   if (!v.s)
@@ -168,8 +175,8 @@ static astr *num_text(awk *A, double d, int slot) {
     return as_new(A, tmp, strlen(tmp));
   }
   if (isnan(d) || isinf(d)) {
-    const char *w = isnan(d) ? (signbit(d) ? "-nan" : "+nan")
-                             : (d < 0 ? "-inf" : "+inf");
+    const char *w =
+        isnan(d) ? (signbit(d) ? "-nan" : "+nan") : (d < 0 ? "-inf" : "+inf");
     return as_new(A, w, 4);
   }
   aval *fv = &A->globals[slot].v;
@@ -379,24 +386,83 @@ void arr_del(awk *A, aarr *a, const char *k, size_t n) {
 
 /* ---- regexes ------------------------------------------------------------ */
 
+/* A bracket expression at p[*ip] ('['), up to its ']' (*ip is left
+ * there). gawk lets a backslash escape any character inside one; POSIX has
+ * no escapes there, so an escaped ] goes first, - last and ^ anywhere but
+ * first, where POSIX reads them as themselves. */
+static void bracket(buf *o, const char *p, size_t n, size_t *ip) {
+  size_t i = *ip + 1;
+  int neg = 0, rbr = 0, dash = 0, caret = 0;
+  buf mid;
+  buf_init(&mid, o->m);
+  if (i < n && p[i] == '^')
+    neg = 1, i++;
+  if (i < n && p[i] == ']')
+    rbr = 1, i++;
+  while (i < n && p[i] != ']') {
+    if (p[i] == '[' && i + 1 < n &&
+        (p[i + 1] == ':' || p[i + 1] == '.' || p[i + 1] == '=')) {
+      char c = p[i + 1]; /* [:alpha:] and the like, whole */
+      size_t j = i + 2;
+      while (j + 1 < n && !(p[j] == c && p[j + 1] == ']'))
+        j++;
+      if (j + 1 < n) {
+        buf_append(&mid, p + i, j + 2 - i);
+        i = j + 2;
+        continue;
+      }
+    }
+    if (p[i] == '\\' && i + 1 < n) {
+      size_t j = i + 1;
+      int lit = awk_escape(p, n, &j);
+      char d = lit >= 0 ? (char)lit : p[i + 1];
+      i = lit >= 0 ? j : i + 2;
+      if (d == ']')
+        rbr = 1;
+      else if (d == '-')
+        dash = 1;
+      else if (d == '^')
+        caret = 1;
+      else
+        buf_putc(&mid, d);
+      continue;
+    }
+    buf_putc(&mid, p[i++]);
+  }
+  if (i >= n) { /* no closing ]: as typed, for the regex compiler to judge */
+    buf_append(o, p + *ip, n - *ip);
+    *ip = n - 1;
+    buf_free(&mid);
+    return;
+  }
+  if (caret && !neg && !rbr && !mid.len && !dash) {
+    buf_puts(o, "\\^"); /* [\^] alone */
+  } else {
+    buf_putc(o, '[');
+    if (neg)
+      buf_putc(o, '^');
+    if (rbr)
+      buf_putc(o, ']');
+    buf_append(o, mid.data ? mid.data : "", mid.len);
+    if (caret)
+      buf_putc(o, '^');
+    if (dash)
+      buf_putc(o, '-');
+    buf_putc(o, ']');
+  }
+  if (mid.oom)
+    o->oom = 1;
+  buf_free(&mid);
+  *ip = i;
+}
+
 /* awk's escapes (\n \t \/ \ddd ...) become the characters they name before
  * the ERE goes through grep's translation, which knows only POSIX's. */
 static void awk_escapes(buf *o, const char *p, size_t n) {
-  int inbr = 0;
   for (size_t i = 0; i < n; i++) {
     char ch = p[i];
-    if (ch == '[' && !inbr) {
-      inbr = 1;
-      buf_putc(o, ch);
-      if (i + 1 < n && p[i + 1] == '^')
-        buf_putc(o, p[++i]);
-      if (i + 1 < n && p[i + 1] == ']')
-        buf_putc(o, p[++i]);
-      continue;
-    }
-    if (ch == ']' && inbr) {
-      inbr = 0;
-      buf_putc(o, ch);
+    if (ch == '[') {
+      bracket(o, p, n, &i);
       continue;
     }
     if (ch != '\\' || i + 1 >= n) {
@@ -408,15 +474,11 @@ static void awk_escapes(buf *o, const char *p, size_t n) {
     int lit = awk_escape(p, n, &j);
     i = lit >= 0 ? j - 1 : i + 1;
     if (lit < 0) {
-      if (inbr && d != ']') {
-        buf_putc(o, d);
-        continue;
-      }
       buf_putc(o, '\\');
       buf_putc(o, d == 'y' ? 'b' : d); /* gawk's \y: a word boundary */
       continue;
     }
-    if (!inbr && strchr("\\^$.[]|()*+?{}", lit) && lit)
+    if (strchr("\\^$.[]|()*+?{}", lit) && lit)
       buf_putc(o, '\\');
     buf_putc(o, lit);
   }
@@ -778,10 +840,13 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
           astr *s = av_tostr(A, &v, 0);
           p = s->p;
           n = awk_char_off(A, s->p, s->len, 1);
+          if (!n) { /* gawk: the string's terminating NUL */
+            cb[0] = 0;
+            p = cb;
+            n = 1;
+          }
         }
         nch = 1;
-        if (!n)
-          nch = 0;
       } else {
         astr *s = av_tostr(A, &v, 0);
         p = s->p;
