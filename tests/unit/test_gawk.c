@@ -524,6 +524,17 @@ static const gcase cases[] = {
      2,
      "awk: cmd. line:1: (FILENAME=f1 FNR=2) fatal: division by zero "
      "attempted\n"},
+    {"C",
+     NULL,
+     "3 x\n1 y\n2 z\n",
+     {"{a[$1]=$2} END{for(k in a) print k, a[k]; n=split(\"e d c b a\", b); "
+      "for (k in b) printf k \"=\" b[k] \" \"; print \"\"; for(i=40;i>0;i--) "
+      "c[i]; for(k in c) printf k \" \"; print \"\"}"},
+     "1 y\n2 z\n3 x\n1=e 2=d 3=c 4=b 5=a \n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
+     "16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 "
+     "40 \n",
+     0,
+     NULL},
 };
 
 static void run_case(const gcase *k) {

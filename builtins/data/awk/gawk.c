@@ -323,17 +323,58 @@ static int parse_order(awk *A, const char *how, size_t n, sorder *o,
   return -1;
 }
 
+/* With no order asked for, gawk visits the subscripts of an array in the
+ * order of its hash tables, which only it can reproduce, except in one
+ * common case: when every subscript is a small whole number (split()'s,
+ * NR's), its integer table gives them in ascending order. The same is
+ * done here; otherwise the order is that of insertion. */
+enum { SMALL_INT_MAX = 2048 };
+
+static int small_int(const astr *k) {
+  if (k->len == 0 || k->len > 4 || (k->len > 1 && k->p[0] == '0'))
+    return -1;
+  int v = 0;
+  for (size_t i = 0; i < k->len; i++) {
+    if (k->p[i] < '0' || k->p[i] > '9')
+      return -1;
+    v = v * 10 + (k->p[i] - '0');
+  }
+  return v < SMALL_INT_MAX ? v : -1;
+}
+
+static void small_ints_ascending(awk *A, astr **keys, size_t n) {
+  if (n < 2 || n > SMALL_INT_MAX)
+    return;
+  for (size_t i = 0; i < n; i++)
+    if (small_int(keys[i]) < 0)
+      return;
+  astr **slot = mem_calloc(A->m, SMALL_INT_MAX, sizeof *slot);
+  if (!slot) /* the order is only cosmetic: keep the insertion order */
+    return;
+  for (size_t i = 0; i < n; i++)
+    slot[small_int(keys[i])] = keys[i];
+  size_t k = 0;
+  for (size_t v = 0; v < SMALL_INT_MAX && k < n; v++)
+    if (slot[v])
+      keys[k++] = slot[v];
+  mem_free(A->m, slot);
+}
+
 int awk_sort_keys(awk *A, aarr *a, astr **keys, size_t n) {
   cell *pc = &A->globals[SV_PROCINFO];
-  if (pc->kind != C_ARRAY || n == 0)
+  if (n == 0)
     return 0;
-  aval *hv = arr_get(A, pc->a, "sorted_in", 9, 0);
-  if (!hv || hv->t == V_UNINIT)
+  aval *hv = pc->kind == C_ARRAY ? arr_get(A, pc->a, "sorted_in", 9, 0) : NULL;
+  if (!hv || hv->t == V_UNINIT) {
+    small_ints_ascending(A, keys, n);
     return 0;
+  }
   astr *how = av_tostr(A, hv, 0);
   sorder o;
   if (parse_order(A, how->p, how->len, &o, O_UNSORTED) < 0)
     return -1;
+  if (o.kind == O_UNSORTED)
+    small_ints_ascending(A, keys, n);
   if (o.kind == O_UNSORTED || n < 2)
     return 0;
   sel *v = mem_alloc(A->m, n * sizeof *v);
