@@ -3,8 +3,11 @@
  *
  *   lex.c     tokens (regex vs '/' decided by the previous token)
  *   parse.c   recursive descent to a tree; names resolved to slots once
- *   interp.c  tree walking evaluator, records and fields, main loop
- *   lib.c     values, arrays, regexes, builtin functions, printf, I/O
+ *   interp.c  tree walking evaluator, fields, the main loop
+ *   input.c   records by RS (a character, paragraphs, a regex) and RT
+ *   lib.c     values, arrays, builtin functions, printf, I/O
+ *   regex.c   gawk's regex text to POSIX ERE to PCRE2, the regex cache
+ *   gawk.c    gensub, asort/asorti, sorted_in orders, time, case mapping
  *
  * Values are small structs passed by value; strings are reference-counted
  * blobs from the sandbox allocator so that copying a field into an array
@@ -453,6 +456,8 @@ int re_match(awk *A, are *r, const char *s, size_t n, size_t from, size_t *ms,
              size_t *me, int notbol);
 /* Does s[0..n) hold a match (for ~ and /re/ patterns)? */
 int re_test(awk *A, are *r, const char *s, size_t n);
+/* A search that failed (rc < 0): stops the program; returns 0. */
+int re_failed(awk *A, int rc);
 /* builtins, printf, I/O */
 aval awk_builtin(awk *A, node *e);
 int awk_format(awk *A, buf *o, const char *fmt, size_t fn, node *args);
@@ -488,6 +493,10 @@ void awk_assign_var(awk *A, node *lv, aval v);
 int awk_split(awk *A, const char *s, size_t n, aarr *arr, aval *sep, int usefs);
 astr *awk_subsep_key(awk *A, node *subs, buf *tmp);
 int awk_next_main_record(awk *A, buf *line);
+/* input.c: one record from r by RS, 1 with p/n valid until the next call,
+ * 0 at the end, -1 on error; is s a command-line assignment (name=...)? */
+int awk_read_rec(awk *A, reader *r, arsb *sb, const char **p, size_t *n);
+int awk_valid_assign(const char *s);
 int awk_run(awk *A);
 /* Calls function fi with the values args (copied into its parameters). */
 aval awk_call_values(awk *A, int fi, aval *args, int nargs);
