@@ -535,6 +535,32 @@ static const gcase cases[] = {
      "40 \n",
      0,
      NULL},
+    {"C",
+     NULL,
+     "Robbins,Arnold,\"1234 A Pretty Street, "
+     "NE\",MyTown\na,,c,\"d,e\",\n,,a\n\n",
+     {"BEGIN { FPAT = \"([^,]*)|(\\\"[^\\\"]+\\\")\" } { printf \"%d:\", NF; "
+      "for (i = 1; i <= NF; i++) printf(\"<%s>\", $i); print \"\" }"},
+     "4:<Robbins><Arnold><\"1234 A Pretty Street, "
+     "NE\"><MyTown>\n5:<a><><c><\"d,e\"><>\n3:<><><a>\n0:\n",
+     0,
+     NULL},
+    {"C",
+     NULL,
+     "ab12cd\n",
+     {"BEGIN { FPAT = \"[a-z]*\" } { printf \"%d:\", NF; for (i = 1; i <= NF; "
+      "i++) printf(\"<%s>\", $i); print \"\"; FS = \",\"; $0 = $0; print NF }"},
+     "3:<ab><><cd>\n1\n",
+     0,
+     NULL},
+    {"C",
+     NULL,
+     "ab12cd  ef\n",
+     {"{ n = patsplit($0, a, /[a-z]+/); print n, a[1], a[n]; print "
+      "patsplit($0, b), b[1] }"},
+     "3 ab ef\n2 ab12cd\n",
+     0,
+     NULL},
 };
 
 static void run_case(const gcase *k) {

@@ -71,9 +71,10 @@ static void set_special(awk *A, int slot, const char *s) {
 }
 
 static const char *special_names[SV_COUNT] = {
-    "NF",       "NR",     "FNR",      "FS",      "OFS",       "ORS",  "RS",
-    "FILENAME", "SUBSEP", "RSTART",   "RLENGTH", "CONVFMT",   "OFMT", "ENVIRON",
-    "ARGC",     "ARGV",   "PROCINFO", "RT",      "IGNORECASE"};
+    "NF",      "NR",       "FNR",      "FS",         "OFS",
+    "ORS",     "RS",       "FILENAME", "SUBSEP",     "RSTART",
+    "RLENGTH", "CONVFMT",  "OFMT",     "ENVIRON",    "ARGC",
+    "ARGV",    "PROCINFO", "RT",       "IGNORECASE", "FPAT"};
 
 int bi_awk(bi_ctx *c) {
   static const bi_opt opts[] = {BI_OPTS_END};
@@ -205,6 +206,7 @@ int bi_awk(bi_ctx *c) {
   set_special(A, SV_OFMT, "%.6g");
   set_special(A, SV_FILENAME, "");
   set_special(A, SV_RT, "");
+  set_special(A, SV_FPAT, "[^[:space:]]+");
   A->globals[SV_IGNORECASE].v = av_num(0);
   A->globals[SV_IGNORECASE].kind = C_SCALAR;
   A->globals[SV_RSTART].v = av_num(0);

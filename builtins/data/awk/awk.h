@@ -171,7 +171,8 @@ enum {
   B_ASORTI,
   B_STRFTIME,
   B_SYSTIME,
-  B_MKTIME
+  B_MKTIME,
+  B_PATSPLIT
 };
 
 /* ---- tree --------------------------------------------------------------- */
@@ -300,6 +301,7 @@ enum {
   SV_PROCINFO,
   SV_RT,
   SV_IGNORECASE,
+  SV_FPAT,
   SV_COUNT
 };
 
@@ -372,6 +374,7 @@ struct awk {
   buf para;       /* RS="" record assembly */
   const void *tz; /* the script's time zone (tz_zone), opened on use */
   int icase;      /* IGNORECASE is true */
+  int fpat;       /* FPAT, assigned after FS, splits the fields */
   int uses_rt;    /* the program mentions RT: set it per record */
   astr *empty;    /* "" shared by the fields past NF */
   arsb main_sb;
@@ -491,6 +494,8 @@ aval awk_get_field(awk *A, int i);
 void awk_set_record(awk *A, const char *p, size_t n);
 void awk_assign_var(awk *A, node *lv, aval v);
 int awk_split(awk *A, const char *s, size_t n, aarr *arr, aval *sep, int usefs);
+/* patsplit(): the matches of fp (NULL: FPAT) into arr; their number. */
+int awk_patsplit(awk *A, const char *s, size_t n, aarr *arr, aval *fp);
 astr *awk_subsep_key(awk *A, node *subs, buf *tmp);
 int awk_next_main_record(awk *A, buf *line);
 /* input.c: one record from r by RS, 1 with p/n valid until the next call,

@@ -140,6 +140,56 @@ static size_t spans(awk *A, const char *s, size_t n, const char *fs, size_t fsn,
   return k;
 }
 
+/* gawk's FPAT: the fields are the matches of fp, an empty match right
+ * after a field being no field (it only moves one character on). */
+static size_t fpat_spans(awk *A, const char *s, size_t n, const char *fp,
+                         size_t fpn) {
+  are *re = re_compile(A, fp, fpn);
+  size_t k = 0, pos = 0, ms, me;
+  int after = 0; /* the last field was not empty */
+  if (!re || n == 0)
+    return 0;
+  while (pos <= n && re_match(A, re, s, n, pos, &ms, &me, pos > 0)) {
+    if (ms == me && ms == pos && after) {
+      after = 0;
+      pos += pos < n ? awk_char_off(A, s + pos, n - pos, 1) : 1;
+      continue;
+    }
+    if (sp_push(A, k++, ms, me - ms) < 0)
+      return k - 1;
+    after = me > ms;
+    pos = me > ms ? me : ms + (ms < n ? awk_char_off(A, s + ms, n - ms, 1) : 1);
+    if (A->c->bud && budget_poll(A->c->bud)) {
+      A->stop = 1;
+      break;
+    }
+  }
+  return k;
+}
+
+int awk_patsplit(awk *A, const char *s, size_t n, aarr *arr, aval *fp) {
+  char stackbuf[256];
+  char *copy = n < sizeof stackbuf ? stackbuf : mem_alloc(A->m, n + 1);
+  if (!copy) {
+    awk_fatal(A, "out of memory");
+    return 0;
+  }
+  memcpy(copy, s, n);
+  astr *f = fp ? av_tostr(A, fp, 0) : gstr(A, SV_FPAT);
+  size_t k = fpat_spans(A, copy, n, f->p, f->len);
+  arr_clear(A, arr);
+  char key[32];
+  for (size_t i = 0; i < k; i++) {
+    int kl = snprintf(key, sizeof key, "%zu", i + 1);
+    aval *v = arr_get(A, arr, key, (size_t)kl, 1);
+    if (v)
+      set_reuse(A, v, copy + A->sp[2 * i], A->sp[2 * i + 1]);
+  }
+  if (copy != stackbuf)
+    mem_free(A->m, copy);
+  return (int)k;
+}
+
 int awk_split(awk *A, const char *s, size_t n, aarr *arr, aval *sep, int mode) {
   /* s may live in the array being cleared: copy first */
   char stackbuf[256];
@@ -183,9 +233,11 @@ static void split_record(awk *A) {
   if (A->split_done)
     return;
   A->split_done = 1;
-  astr *fs = gstr(A, SV_FS);
+  astr *fs = gstr(A, A->fpat ? SV_FPAT : SV_FS);
   astr *r = A->f0.s;
-  size_t k = r ? spans(A, r->p, r->len, fs->p, fs->len, 0) : 0;
+  size_t k = !r        ? 0
+             : A->fpat ? fpat_spans(A, r->p, r->len, fs->p, fs->len)
+                       : spans(A, r->p, r->len, fs->p, fs->len, 0);
   if (reserve_fields(A, (int)k) < 0)
     return;
   for (size_t i = 0; i < k; i++)
@@ -433,6 +485,12 @@ void awk_assign_var(awk *A, node *lv, aval v) {
         break;
       case SV_IGNORECASE:
         A->icase = av_true(A, &v);
+        break;
+      case SV_FS: /* the last of FS and FPAT assigned splits the fields */
+        A->fpat = 0;
+        break;
+      case SV_FPAT:
+        A->fpat = 1;
         break;
       default:
         break;

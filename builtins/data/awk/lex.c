@@ -61,6 +61,7 @@ static const struct {
     {"strftime", T_BUILTIN, B_STRFTIME},
     {"systime", T_BUILTIN, B_SYSTIME},
     {"mktime", T_BUILTIN, B_MKTIME},
+    {"patsplit", T_BUILTIN, B_PATSPLIT},
 };
 
 const char *awk_tokname(int t) {

@@ -1209,6 +1209,37 @@ aval awk_builtin(awk *A, node *e) {
   }
   case B_GENSUB:
     return awk_gensub(A, e);
+  case B_PATSPLIT: {
+    if (na < 2 || x->next->op != N_VAR) {
+      awk_fatal(A, "patsplit: second argument is not an array");
+      return r;
+    }
+    if (na > 3) { /* seps: not kept */
+      awk_fatal(A, "patsplit: a fourth argument (separators) is not "
+                   "supported");
+      return r;
+    }
+    v = awk_eval(A, x);
+    aarr *arr = awk_array(A, x->next);
+    if (!arr) {
+      av_free(A, &v);
+      return r;
+    }
+    astr *s = av_tostr(A, &v, 0);
+    aval pv = {V_UNINIT, 0, 0, NULL};
+    node *pn = x->next->next;
+    if (pn && pn->op == N_ERE) {
+      pv.t = V_STR;
+      pv.s = pn->re->src;
+      pv.s->refs++;
+    } else if (pn) {
+      pv = awk_eval(A, pn);
+    }
+    int cnt = awk_patsplit(A, s->p, s->len, arr, pn ? &pv : NULL);
+    av_free(A, &pv);
+    av_free(A, &v);
+    return av_num(cnt);
+  }
   case B_ASORT:
   case B_ASORTI:
     return awk_asort(A, e, e->sub == B_ASORTI);
