@@ -214,7 +214,9 @@ static const script scripts[] = {
      "match(\"x\303\251ab\", /(a)(b)/, g), g[1, \"start\"] }' "
      "words.txt nums.csv\n"
      "printf 'a1b22c' | gawk -v IGNORECASE=1 'BEGIN { RS = \"[0-9]+\" } "
-     "/B/ { print NR, $0, RT }'\n"},
+     "/B/ { print NR, $0, RT }'\n"
+     "echo 'x,\"y,z\",w' | gawk 'BEGIN { FPAT = \"([^,]+)|(\\\"[^\\\"]+\\\")\" "
+     "} { print NF, $2; print patsplit($0, p, /[a-z]/), p[3] }'\n"},
     {"system", "set -eo pipefail\n"
                "date -u -d @86400 '+%Y-%m-%d %H:%M'\n"
                "TZ='EST5EDT,M3.2.0,M11.1.0' date -d '2023-07-01 12:00' +%s%Z\n"
