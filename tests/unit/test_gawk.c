@@ -561,6 +561,15 @@ static const gcase cases[] = {
      "3 ab ef\n2 ab12cd\n",
      0,
      NULL},
+    {"C",
+     NULL,
+     "",
+     {"BEGIN{IGNORECASE=1; print (\"ABC\" == \"abc\"), (\"a\" < \"B\"), (\"x\" "
+      "!= \"X\"); a[1]=\"b\"; a[2]=\"A\"; a[3]=\"C\"; n=asort(a); print a[1] "
+      "a[2] a[3]; IGNORECASE=0; print (\"ABC\" == \"abc\"), (\"a\" < \"B\")}"},
+     "1 1 0\nAbC\n0 0\n",
+     0,
+     NULL},
 };
 
 static void run_case(const gcase *k) {

@@ -437,6 +437,8 @@ int awk_integral(double d);
 size_t awk_int_text(char *out, size_t cap, double d);
 int av_true(awk *A, aval *v);
 int av_cmp(awk *A, aval *x, aval *y);
+/* Byte order, ASCII letters folded under IGNORECASE: <0, 0, >0. */
+int awk_strcmp(awk *A, const astr *s, const astr *t);
 int looks_numeric(const char *p, size_t n, double *d);
 double str2num(const char *p, size_t n);
 /* arrays */

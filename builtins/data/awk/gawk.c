@@ -166,14 +166,6 @@ typedef struct sorder {
   int kind, desc, fi;
 } sorder;
 
-static int cmp_astr(const astr *a, const astr *b) {
-  size_t n = a->len < b->len ? a->len : b->len;
-  int r = memcmp(a->p, b->p, n);
-  if (r)
-    return r < 0 ? -1 : 1;
-  return a->len < b->len ? -1 : a->len > b->len;
-}
-
 static int cmp_num(double a, double b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -195,24 +187,24 @@ static int cmp_elems(awk *A, const sorder *o, sel *x, sel *y) {
   int r = 0;
   switch (o->kind) {
   case O_IND_STR:
-    r = cmp_astr(x->k, y->k);
+    r = awk_strcmp(A, x->k, y->k);
     break;
   case O_IND_NUM:
     r = cmp_num(str2num(x->k->p, x->k->len), str2num(y->k->p, y->k->len));
     if (!r)
-      r = cmp_astr(x->k, y->k);
+      r = awk_strcmp(A, x->k, y->k);
     break;
   case O_VAL_STR:
-    r = cmp_astr(av_tostr(A, &x->v, 0), av_tostr(A, &y->v, 0));
+    r = awk_strcmp(A, av_tostr(A, &x->v, 0), av_tostr(A, &y->v, 0));
     if (!r)
-      r = cmp_astr(x->k, y->k);
+      r = awk_strcmp(A, x->k, y->k);
     break;
   case O_VAL_NUM:
     r = cmp_num(av_tonum(A, &x->v), av_tonum(A, &y->v));
     if (!r)
-      r = cmp_astr(av_tostr(A, &x->v, 0), av_tostr(A, &y->v, 0));
+      r = awk_strcmp(A, av_tostr(A, &x->v, 0), av_tostr(A, &y->v, 0));
     if (!r)
-      r = cmp_astr(x->k, y->k);
+      r = awk_strcmp(A, x->k, y->k);
     break;
   case O_VAL_TYPE: {
     int nx = num_like(&x->v), ny = num_like(&y->v);
@@ -221,9 +213,9 @@ static int cmp_elems(awk *A, const sorder *o, sel *x, sel *y) {
     else if (nx)
       r = cmp_num(av_tonum(A, &x->v), av_tonum(A, &y->v));
     else
-      r = cmp_astr(av_tostr(A, &x->v, 0), av_tostr(A, &y->v, 0));
+      r = awk_strcmp(A, av_tostr(A, &x->v, 0), av_tostr(A, &y->v, 0));
     if (!r)
-      r = cmp_astr(x->k, y->k);
+      r = awk_strcmp(A, x->k, y->k);
     break;
   }
   case O_USER: {

@@ -259,11 +259,23 @@ int av_cmp(awk *A, aval *x, aval *y) {
     double a = av_tonum(A, x), b = av_tonum(A, y);
     return a < b ? -1 : a > b ? 1 : a == b ? 0 : 1;
   }
-  astr *s = av_tostr(A, x, 0), *t = av_tostr(A, y, 0);
+  return awk_strcmp(A, av_tostr(A, x, 0), av_tostr(A, y, 0));
+}
+
+int awk_strcmp(awk *A, const astr *s, const astr *t) {
   size_t n = s->len < t->len ? s->len : t->len;
-  int r = memcmp(s->p, t->p, n);
-  if (r)
-    return r;
+  if (A->icase) { /* IGNORECASE: ASCII letters compare folded */
+    for (size_t i = 0; i < n; i++) {
+      int a = tolower((unsigned char)s->p[i]),
+          b = tolower((unsigned char)t->p[i]);
+      if (a != b)
+        return a < b ? -1 : 1;
+    }
+  } else {
+    int r = memcmp(s->p, t->p, n);
+    if (r)
+      return r < 0 ? -1 : 1;
+  }
   return s->len < t->len ? -1 : s->len > t->len;
 }
 
