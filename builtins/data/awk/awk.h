@@ -331,6 +331,10 @@ struct awk {
   const char *rule;   /* "BEGIN", "END", ...: the special rule parsed */
   const char *lexerr; /* why the lexer refused the text, NULL: syntax */
   size_t tokend;      /* offset just past the current token */
+  size_t tokstart;    /* offset where it starts */
+  const char *why;    /* a syntax error's own message, NULL: syntax */
+  char lexmsg[48];    /* lexerr's text when it names a character */
+  int loops;          /* loops around the statement being parsed */
   /* where each -f file starts in src (for "FILE:LINE:" in messages) */
   struct asrc {
     const char *name; /* NULL: the command line */

@@ -1,6 +1,7 @@
 /* lex.c - awk tokens. A '/' starts a regex unless the previous token ends
  * an operand (then it divides), which is how every awk decides it. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +149,7 @@ static int lex1(awk *A) {
     }
     break;
   }
+  A->tokstart = A->pos;
   if (A->pos >= n)
     return T_EOF;
   char ch = s[A->pos++];
@@ -296,7 +298,7 @@ static int lex1(awk *A) {
         char d = s[A->pos];
         if (d == '\n') {
           A->lexerr = "unterminated regexp";
-          A->pos = open + 1;
+          A->pos = open + 2; /* gawk: the caret after the slash */
           return -1;
         }
         if (d == '\\' && A->pos + 1 < n) {
@@ -343,7 +345,7 @@ static int lex1(awk *A) {
       }
       if (A->pos >= n) {
         A->lexerr = "unterminated regexp";
-        A->pos = open + 1;
+        A->pos = open + 2 <= n ? open + 2 : n;
         return -1;
       }
       A->pos++;
@@ -422,6 +424,11 @@ static int lex1(awk *A) {
     if (A->pos < n && s[A->pos] == '(')
       return T_FUNC_NAME;
     return T_NAME;
+  }
+  if ((unsigned char)ch > ' ' && (unsigned char)ch < 0x7f) {
+    snprintf(A->lexmsg, sizeof A->lexmsg, "invalid char '%c' in expression",
+             ch);
+    A->lexerr = A->lexmsg;
   }
   return -1;
 }

@@ -3,6 +3,7 @@
  * never looks a name up. A syntax error longjmps out: the tree lives in the
  * arena and regexes in the cache, both freed wholesale. */
 #include <setjmp.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "builtins/data/awk/awk.h"
@@ -29,14 +30,12 @@ static void synerr(awk *A) {
       awk_where(A, &b, line);
       buf_printf(&b, "error: %s\n", A->lexerr);
     } else {
-      if (!A->lexerr && A->tok == T_EOF) {
-        at = n;
+      /* gawk's caret: under the start of the token it stopped at */
+      at = A->lexerr ? (A->tokend ? A->tokend - 1 : 0) : A->tokstart;
+      if (!A->lexerr && (A->tok == T_EOF || A->tok == T_NL))
         why = "unexpected newline or end of string";
-      } else {
-        at = A->tokend ? A->tokend - 1 : 0;
-        if (!A->lexerr && A->tok == T_NL)
-          why = "unexpected newline or end of string";
-      }
+      if (A->why)
+        why = A->why;
       if (at > n)
         at = n;
       size_t ls = at;
@@ -628,16 +627,27 @@ static void end_simple(awk *A) {
   synerr(A);
 }
 
-/* next or nextfile where no record is being read: gawk reports it and
- * goes on parsing. */
-static void misplaced(awk *A, const char *what) {
+/* An error gawk reports without a caret while it goes on parsing. */
+static void parse_error(awk *A, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void parse_error(awk *A, const char *fmt, ...) {
   buf b;
   buf_init(&b, A->m);
   awk_where(A, &b, A->line);
-  buf_printf(&b, "error: `%s' used in %s action\n", what, A->rule);
+  buf_puts(&b, "error: ");
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  buf_putc(&b, '\n');
   stream_write(A->c->err, b.data ? b.data : "", b.len);
   buf_free(&b);
   A->parse_errs++;
+}
+
+/* next or nextfile where no record is being read. */
+static void misplaced(awk *A, const char *what) {
+  parse_error(A, "`%s' used in %s action", what, A->rule);
 }
 
 static node *simple_stmt(awk *A) {
@@ -688,20 +698,26 @@ static node *simple_stmt(awk *A) {
       s->a = expr(A);
     return s;
   case T_RETURN:
-    next(A);
-    if (!A->curfn)
+    if (!A->curfn) {
+      A->why = "`return' used outside function context";
       synerr(A);
+    }
+    next(A);
     s = mk(A, S_RETURN, NULL, NULL);
     if (A->tok != T_SEMI && A->tok != T_NL && A->tok != T_RBRACE &&
         A->tok != T_EOF)
       s->a = expr(A);
     return s;
   case T_BREAK:
-    next(A);
-    return mk(A, S_BREAK, NULL, NULL);
   case T_CONTINUE:
+    if (!A->loops) /* gawk says it twice */
+      for (int k = 0; k < 2; k++)
+        parse_error(A, A->tok == T_BREAK
+                           ? "`break' is not allowed outside a loop or switch"
+                           : "`continue' is not allowed outside a loop");
+    s = mk(A, A->tok == T_BREAK ? S_BREAK : S_CONTINUE, NULL, NULL);
     next(A);
-    return mk(A, S_CONTINUE, NULL, NULL);
+    return s;
   case T_DELETE: {
     next(A);
     if (A->tok != T_NAME)
@@ -787,12 +803,16 @@ static node *stmt(awk *A) {
       s->b = mk(A, S_BLOCK, NULL, NULL);
       return s;
     }
+    A->loops++;
     s->b = body_stmt(A);
+    A->loops--;
     return s;
   case T_DO:
     next(A);
     s = mk(A, S_DO, NULL, NULL);
+    A->loops++;
     s->b = body_stmt(A);
+    A->loops--;
     while (A->tok == T_NL || A->tok == T_SEMI)
       next(A);
     expect(A, T_WHILE);
@@ -814,7 +834,9 @@ static node *stmt(awk *A) {
       next(A);
       node *v = init->a->a->op == N_VAR ? init->a->a : init->a->a->a;
       s = mk(A, S_FORIN, v, init->a->b);
+      A->loops++;
       s->d = body_stmt(A);
+      A->loops--;
       return s;
     }
     expect(A, T_SEMI);
@@ -832,7 +854,9 @@ static node *stmt(awk *A) {
       s->d = mk(A, S_BLOCK, NULL, NULL);
       return s;
     }
+    A->loops++;
     s->d = body_stmt(A);
+    A->loops--;
     return s;
   }
   case T_SEMI:
@@ -861,9 +885,10 @@ static void function_def(awk *A) {
   int fi = func_index(A, buf_cstr(&A->tstr));
   for (int i = 0; i < A->ngl; i++)
     if (strcmp(A->gnames[i], A->funcs[fi].name) == 0)
-      synerr(A);
+      parse_error(A, "function name `%s' previously defined",
+                  A->funcs[fi].name);
   if (A->funcs[fi].defined)
-    synerr(A);
+    parse_error(A, "function name `%s' previously defined", A->funcs[fi].name);
   next(A);
   expect(A, T_LPAREN);
   char **params = NULL;
@@ -877,6 +902,19 @@ static void function_def(awk *A) {
       memcpy(p2, params, (size_t)np * sizeof *p2);
     p2[np++] = arena_strdup(&A->ar, buf_cstr(&A->tstr));
     params = p2;
+    if (strcmp(p2[np - 1], A->funcs[fi].name) == 0)
+      parse_error(A,
+                  "function `%s': cannot use function name as parameter "
+                  "name",
+                  A->funcs[fi].name);
+    for (int k = 0; k < np - 1; k++)
+      if (strcmp(p2[k], p2[np - 1]) == 0) {
+        parse_error(A,
+                    "function `%s': parameter #%d, `%s', duplicates "
+                    "parameter #%d",
+                    A->funcs[fi].name, np, p2[np - 1], k + 1);
+        break;
+      }
     next(A);
     opt_nl(A);
     if (A->tok != T_COMMA)
@@ -951,6 +989,13 @@ int awk_parse(awk *A) {
   }
   if (A->parse_errs)
     return -1;
+  for (int i = 0; i < A->nfuncs; i++)
+    for (int g = 0; !A->funcs[i].defined && g < A->ngl; g++)
+      if (strcmp(A->gnames[g], A->funcs[i].name) == 0) {
+        parse_error(A, "attempt to use non-function `%s' in function call",
+                    A->funcs[i].name);
+        return -1;
+      }
   for (int i = 0; i < A->nfuncs; i++)
     if (!A->funcs[i].defined) {
       buf b;
