@@ -177,8 +177,7 @@ int bi_awk(bi_ctx *c) {
   int opi = 0;
   if (!haveprog) {
     if (g.noperands < 1) {
-      stream_printf(c->err, "usage: awk [-F fs][-v var=value][prog | -f "
-                            "progfile][file ...]\n");
+      stream_printf(c->err, "%s\n", bi_usage_awk);
       st = 2;
       goto out;
     }
