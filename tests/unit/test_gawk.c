@@ -659,6 +659,42 @@ static const gcase cases[] = {
      1,
      "awk: cmd. line:1: BEGIN { a = 1 ` }\nawk: cmd. line:1:               ^ "
      "invalid char '`' in expression\n"},
+    {"C",
+     NULL,
+     "",
+     {"BEGIN { for (i = 1; i <= 5; i++) { switch (i) { case 1: print \"one\"; "
+      "break; case /^[23]$/: print \"two or three\"; case 4: print \"four (or "
+      "fell)\"; break; default: print \"other\", i } } switch (10) { case "
+      "\"10\": print \"num as str\"; break; default: print \"no\" } while (j++ "
+      "< 3) { switch (j) { case 2: continue } print j } }"},
+     "one\ntwo or three\nfour (or fell)\ntwo or three\nfour (or fell)\nfour "
+     "(or fell)\nother 5\nnum as str\n1\n3\n",
+     0,
+     NULL},
+    {"C",
+     NULL,
+     "10\nx\nabc\n1e1\n-1\n?\n",
+     {"{ switch ($1) { case 10: print \"ten\"; break; case \"x\": print "
+      "\"ex\"; break; case /^a/: print \"a-word\"; break; case -1: print "
+      "\"minus\"; break; default: print \"?\" } }"},
+     "ten\nex\na-word\nten\nminus\n?\n",
+     0,
+     NULL},
+    {"C",
+     NULL,
+     "",
+     {"BEGIN { switch (1) { case 1: print \"a\"; case 1: print \"b\" } }"},
+     "",
+     1,
+     "awk: cmd. line:1: error: duplicate case values in switch body: 1\n"},
+    {"C",
+     NULL,
+     "",
+     {"BEGIN { case = 1 }"},
+     "",
+     1,
+     "awk: cmd. line:1: BEGIN { case = 1 }\nawk: cmd. line:1:         ^ syntax "
+     "error\n"},
 };
 
 static void run_case(const gcase *k) {

@@ -139,7 +139,10 @@ enum {
   T_PRINTF,
   T_IN,
   T_BEGINFILE,
-  T_ENDFILE
+  T_ENDFILE,
+  T_SWITCH,
+  T_CASE,
+  T_DEFAULT
 };
 
 /* builtin functions */
@@ -218,7 +221,9 @@ enum {
   S_RETURN,
   S_BREAK,
   S_CONTINUE,
-  S_DELETE
+  S_DELETE,
+  S_SWITCH, /* a: the value, b: the S_CASE list */
+  S_CASE    /* a: the constant (NULL: default), b: the statements */
 };
 enum { G_SIMPLE, G_FILE, G_CMD };          /* getline kinds */
 enum { R_NONE, R_FILE, R_APPEND, R_PIPE }; /* print redirections */
@@ -335,6 +340,7 @@ struct awk {
   const char *why;    /* a syntax error's own message, NULL: syntax */
   char lexmsg[48];    /* lexerr's text when it names a character */
   int loops;          /* loops around the statement being parsed */
+  int switches;       /* switch statements around it */
   /* where each -f file starts in src (for "FILE:LINE:" in messages) */
   struct asrc {
     const char *name; /* NULL: the command line */

@@ -1086,6 +1086,51 @@ static int loop_body(awk *A, node *b, int *brk) {
   return X_NORMAL;
 }
 
+/* Does the switch value v equal the case constant k (gawk's rules: a
+ * regex matches, a number compares as one when v is numeric, anything
+ * else as strings)? */
+static int case_matches(awk *A, aval *v, node *k) {
+  if (k->op == N_ERE) {
+    astr *t = av_tostr(A, v, 0);
+    are *re = re_node(A, k);
+    return re && re_test(A, re, t->p, t->len);
+  }
+  double d;
+  if (k->op == N_NUM &&
+      (v->t == V_NUM ||
+       (v->t == V_STRNUM && looks_numeric(v->s->p, v->s->len, &d))))
+    return av_tonum(A, v) == k->v.n;
+  aval kv = av_copy(k->v);
+  int r = awk_strcmp(A, av_tostr(A, v, 0), av_tostr(A, &kv, 0)) == 0;
+  av_free(A, &kv);
+  return r;
+}
+
+static int exec_switch(awk *A, node *s) {
+  aval v = awk_eval(A, s->a);
+  node *start = NULL, *def = NULL;
+  for (node *c = s->b; c && !start && !A->stop; c = c->next) {
+    if (!c->a) {
+      if (!def)
+        def = c;
+    } else if (case_matches(A, &v, c->a)) {
+      start = c;
+    }
+  }
+  av_free(A, &v);
+  if (!start)
+    start = def;
+  int r = X_NORMAL;
+  for (node *c = start; c && !A->stop; c = c->next) {
+    r = exec(A, c->b);
+    if (r == X_BREAK) /* ends the switch, not a loop around it */
+      return X_NORMAL;
+    if (r)
+      return r;
+  }
+  return A->stop ? X_EXIT : r;
+}
+
 static int exec(awk *A, node *s) {
   int brk, r;
   A->curline = s->line;
@@ -1191,6 +1236,8 @@ static int exec(awk *A, node *s) {
     return X_BREAK;
   case S_CONTINUE:
     return X_CONTINUE;
+  case S_SWITCH:
+    return exec_switch(A, s);
   case S_DELETE: {
     aarr *a = awk_array(A, s->a);
     if (!a)

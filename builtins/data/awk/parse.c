@@ -4,6 +4,7 @@
  * arena and regexes in the cache, both freed wholesale. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "builtins/data/awk/awk.h"
@@ -13,6 +14,9 @@ static node *expr(awk *A);
 static node *stmt(awk *A);
 static node *ternary(awk *A);
 static node *unary(awk *A);
+static node *switch_stmt(awk *A);
+static void parse_error(awk *A, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* gawk's report: the source line, then a caret under the token where the
  * parse failed and what went wrong. */
@@ -710,7 +714,8 @@ static node *simple_stmt(awk *A) {
     return s;
   case T_BREAK:
   case T_CONTINUE:
-    if (!A->loops) /* gawk says it twice */
+    if (!A->loops && (A->tok == T_CONTINUE || !A->switches))
+      /* gawk says it twice */
       for (int k = 0; k < 2; k++)
         parse_error(A, A->tok == T_BREAK
                            ? "`break' is not allowed outside a loop or switch"
@@ -762,6 +767,86 @@ static node *body_stmt(awk *A) {
     return mk(A, S_BLOCK, NULL, NULL);
   }
   return stmt(A);
+}
+
+/* A case's constant: a number (signed), a string or a regex. */
+static node *case_value(awk *A) {
+  int neg = 0;
+  if (A->tok == T_SUB || A->tok == T_ADD) {
+    neg = A->tok == T_SUB;
+    next(A);
+    if (A->tok != T_NUM)
+      synerr(A);
+  }
+  if (A->tok != T_NUM && A->tok != T_STR && A->tok != T_ERE)
+    synerr(A);
+  node *e = awk_primary_(A);
+  if (neg)
+    e->v.n = -e->v.n;
+  return e;
+}
+
+/* switch (x) { case C: ... default: ... }, gawk's: the first case equal
+ * to x (a regex: matching it), else default, and on to the end or a
+ * break. */
+static node *switch_stmt(awk *A) {
+  next(A);
+  expect(A, T_LPAREN);
+  node *s = mk(A, S_SWITCH, expr(A), NULL);
+  expect(A, T_RPAREN);
+  opt_nl(A);
+  expect(A, T_LBRACE);
+  node **ctail = &s->b;
+  int ndef = 0;
+  A->switches++;
+  for (;;) {
+    while (A->tok == T_NL || A->tok == T_SEMI)
+      next(A);
+    if (A->tok == T_RBRACE)
+      break;
+    if (A->tok != T_CASE && A->tok != T_DEFAULT)
+      synerr(A);
+    node *c = mk(A, S_CASE, NULL, NULL);
+    if (A->tok == T_DEFAULT) {
+      next(A);
+      if (ndef++)
+        parse_error(A, "duplicate `default' detected in switch body");
+    } else {
+      next(A);
+      c->a = case_value(A);
+      for (node *o = s->b; o; o = o->next)
+        if (o->a && o->a->op == c->a->op &&
+            ((c->a->op == N_NUM && o->a->v.n == c->a->v.n) ||
+             (c->a->op == N_STR && o->a->v.s->len == c->a->v.s->len &&
+              memcmp(o->a->v.s->p, c->a->v.s->p, c->a->v.s->len) == 0))) {
+          char num[64];
+          if (c->a->op == N_NUM)
+            snprintf(num, sizeof num, "%.6g", c->a->v.n);
+          parse_error(A, "duplicate case values in switch body: %s",
+                      c->a->op == N_NUM ? num : c->a->v.s->p);
+          break;
+        }
+    }
+    expect(A, T_COLON);
+    node *head = NULL, **tail = &head;
+    for (;;) {
+      while (A->tok == T_NL || A->tok == T_SEMI)
+        next(A);
+      if (A->tok == T_CASE || A->tok == T_DEFAULT || A->tok == T_RBRACE)
+        break;
+      node *st = stmt(A);
+      if (st) {
+        *tail = st;
+        tail = &st->next;
+      }
+    }
+    c->b = mk(A, S_BLOCK, head, NULL);
+    *ctail = c;
+    ctail = &c->next;
+  }
+  A->switches--;
+  next(A);
+  return s;
 }
 
 static node *stmt(awk *A) {
@@ -859,6 +944,8 @@ static node *stmt(awk *A) {
     A->loops--;
     return s;
   }
+  case T_SWITCH:
+    return switch_stmt(A);
   case T_SEMI:
     next(A);
     return NULL;
