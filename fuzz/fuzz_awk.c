@@ -13,6 +13,7 @@
         {"sub(/", "/,\"\")"}, {"gensub(/", "/,\"\\\\1\",\"g\")"},              \
         {"asort(a,", ")"}, {"PROCINFO[\"sorted_in\"]=\"", "\""},               \
         {"strftime(\"", "\")"}, {"BEGINFILE{", "}"},                           \
+        {"switch(x){case 1:", "}"},                                            \
   }
 #include "text_mutator.h"
 

@@ -209,6 +209,7 @@ static const script scripts[] = {
      "END { PROCINFO[\"sorted_in\"] = \"@val_num_desc\"; "
      "for (k in v) printf \"%s=%s \", k, v[k]; n = asort(v, s); "
      "m = asorti(v, t); print n, m, s[1], t[1], length(w); "
+     "switch (n) { case /^1/: print \"1x\"; default: print \"d\"; break } "
      "print strftime(\"%F %T %Z\", mktime(\"2023 07 01 12 00 00\")); "
      "print toupper(\"\303\251t\303\251\"), length(\"\303\251\"), "
      "match(\"x\303\251ab\", /(a)(b)/, g), g[1, \"start\"] }' "
