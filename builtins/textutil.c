@@ -464,16 +464,44 @@ int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt) {
 }
 
 const char *tu_quote(bi_ctx *c, const char *name) {
-  /* GNU switches to shell quoting for names with quotes or blanks: 'a b'
-   * stays the same, an apostrophe becomes "it's" in double quotes. */
+  /* GNU's quote(): in a UTF-8 locale between ‘ and ’, elsewhere between
+   * apostrophes with an apostrophe inside escaped; a backslash, control
+   * characters and bytes that are not characters of the locale as
+   * backslash escapes. */
+  int utf8 = tu_utf8_locale(c);
+  const unsigned char *u = (const unsigned char *)name;
   size_t n = strlen(name);
-  char *r = arena_alloc(c->scratch, n + 3);
-  if (!r)
-    return name;
-  char q = strchr(name, '\'') ? '"' : '\'';
-  r[0] = q;
-  memcpy(r + 1, name, n);
-  r[n + 1] = q;
-  r[n + 2] = 0;
-  return r;
+  buf b;
+  buf_init(&b, c->m);
+  buf_puts(&b, utf8 ? "\xe2\x80\x98" : "'");
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = u[i];
+    if (ch >= 0x80) {
+      int32_t cp = -1;
+      size_t l = utf8 ? u8_next(name + i, n - i, &cp) : 0;
+      if (l && cp >= 0) {
+        buf_append(&b, name + i, l);
+        i += l - 1;
+      } else {
+        buf_printf(&b, "\\%03o", ch);
+      }
+      continue;
+    }
+    static const char esc[] = "\aa\bb\ff\nn\rr\tt\vv";
+    const char *e = ch ? memchr(esc, ch, sizeof esc - 1) : NULL;
+    if (ch == '\\')
+      buf_puts(&b, "\\\\");
+    else if (ch == '\'' && !utf8)
+      buf_puts(&b, "\\'");
+    else if (e && (e - esc) % 2 == 0)
+      buf_printf(&b, "\\%c", e[1]);
+    else if (ch < 0x20 || ch == 0x7f)
+      buf_printf(&b, "\\%03o", ch);
+    else
+      buf_putc(&b, (char)ch);
+  }
+  buf_puts(&b, utf8 ? "\xe2\x80\x99" : "'");
+  char *r = b.oom ? NULL : arena_strndup(c->scratch, buf_cstr(&b), b.len);
+  buf_free(&b);
+  return r ? r : name;
 }
