@@ -36,3 +36,12 @@ endif()
 if(TEST test_stream_timing)
   set_tests_properties(test_stream_timing PROPERTIES RUN_SERIAL TRUE)
 endif()
+
+# The man page renders without warnings and names every option of --help.
+find_program(VSH_GROFF groff)
+find_program(VSH_MAN man)
+if(TARGET vsh_cli AND VSH_GROFF AND VSH_MAN)
+  add_test(NAME man_page COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/check-man.sh
+                                 $<TARGET_FILE:vsh_cli>
+                                 ${PROJECT_SOURCE_DIR}/docs/vsh.1)
+endif()
