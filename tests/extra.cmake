@@ -45,3 +45,22 @@ if(TARGET vsh_cli AND VSH_GROFF AND VSH_MAN)
                                  $<TARGET_FILE:vsh_cli>
                                  ${PROJECT_SOURCE_DIR}/docs/vsh.1)
 endif()
+
+# The C API reference docs/api.md: regenerated from include/vsh.h it must
+# be the checked-in file, and each of its examples must compile against
+# vsh.h, link with the library, run and print what the page shows.
+if(TARGET vsh_shared)
+  add_test(NAME api_doc COMMAND python3
+           ${PROJECT_SOURCE_DIR}/scripts/gen-api-doc.py --check)
+  set(vsh_example_cflags "")
+  if(VSH_SANITIZE)
+    set(vsh_example_cflags "-fsanitize=${VSH_SANITIZE} -fno-omit-frame-pointer")
+  endif()
+  add_test(NAME api_examples
+           COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/docs/api_examples.py
+                   --cc ${CMAKE_C_COMPILER}
+                   --include ${PROJECT_SOURCE_DIR}/include
+                   --lib $<TARGET_FILE:vsh_shared>
+                   "--cflags=${vsh_example_cflags}"
+                   ${PROJECT_SOURCE_DIR}/docs/api.md)
+endif()
