@@ -47,8 +47,9 @@ if(TARGET vsh_cli AND VSH_GROFF AND VSH_MAN)
 endif()
 
 # The C API reference docs/api.md: regenerated from include/vsh.h it must
-# be the checked-in file, and each of its examples must compile against
-# vsh.h, link with the library, run and print what the page shows.
+# be the checked-in file, and each of its examples (and the one of
+# docs/embedding.md) must compile against vsh.h, link with the library, run
+# and print what the page shows.
 if(TARGET vsh_shared)
   add_test(NAME api_doc COMMAND python3
            ${PROJECT_SOURCE_DIR}/scripts/gen-api-doc.py --check)
@@ -61,6 +62,14 @@ if(TARGET vsh_shared)
                    --cc ${CMAKE_C_COMPILER}
                    --include ${PROJECT_SOURCE_DIR}/include
                    --lib $<TARGET_FILE:vsh_shared>
-                   "--cflags=${vsh_example_cflags}"
+                   "--cflags=${vsh_example_cflags}" --min 8
                    ${PROJECT_SOURCE_DIR}/docs/api.md)
+  # the C program of the embedding guide, the same way
+  add_test(NAME embedding_examples
+           COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/docs/api_examples.py
+                   --cc ${CMAKE_C_COMPILER}
+                   --include ${PROJECT_SOURCE_DIR}/include
+                   --lib $<TARGET_FILE:vsh_shared>
+                   "--cflags=${vsh_example_cflags}" --min 1
+                   ${PROJECT_SOURCE_DIR}/docs/embedding.md)
 endif()
