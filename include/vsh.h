@@ -464,15 +464,17 @@ VSH_API int vsh_cmd_write(vsh_cmd *cmd, int fd, const void *data, size_t n);
 /* The value of the exported variable name, or NULL; valid during the
  * call. */
 VSH_API const char *vsh_cmd_getenv(vsh_cmd *cmd, const char *name);
-/* All exported variables as "K=V", NULL-terminated; valid during the call. */
+/* All exported variables as "K=V", NULL-terminated; valid during the call.
+ * NULL when memory runs out. */
 VSH_API char **vsh_cmd_environ(vsh_cmd *cmd);
 /* The command's working directory (absolute); valid during the call. */
 VSH_API const char *vsh_cmd_cwd(vsh_cmd *cmd);
 /* The sandbox, for file access (relative paths resolve against the cwd of
  * the command when made through vsh_cmd_path). */
 VSH_API vsh_sandbox *vsh_cmd_sandbox(vsh_cmd *cmd);
-/* Absolute path for p resolved against the command's cwd; valid during the
- * call. */
+/* Absolute path for p resolved against the command's cwd (lexically: "."
+ * and ".." are resolved, symlinks are not); valid during the call. NULL
+ * for a NULL p or when memory runs out. */
 VSH_API const char *vsh_cmd_path(vsh_cmd *cmd, const char *p);
 
 /* Register (or replace) a command. It can be used in pipelines, redirections
