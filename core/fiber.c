@@ -111,6 +111,12 @@ sched *sched_new(size_t stack_size) {
 }
 
 static void free_fiber(fiber *f) {
+#ifdef VSH_ASAN
+  /* The shadow of an unmapped stack keeps its frames' poison; whatever the
+   * host maps at that address next (another library's heap) would then
+   * trip ASan. */
+  __asan_unpoison_memory_region(f->stack, f->stack_size);
+#endif
   munmap(f->stack, f->stack_size);
   free(f);
 }

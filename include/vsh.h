@@ -438,6 +438,15 @@ VSH_API vsh_status vsh_session_exec(vsh_session *s, const char *script,
  * (an open quote, here-document, `if` without `fi`, ...: a prompt should
  * read another line), -1 a syntax error. Needs no sandbox. */
 VSH_API int vsh_script_complete(const char *script, size_t len);
+/* The syntax tree of script as JSON, without running it (needs no
+ * sandbox): {"type":"script","commands":[...]}, each command an object
+ * with "type" (simple, pipeline, and, or, list, subshell, group, if, while,
+ * until, for, for_arith, select, case, function, arith, cond, time),
+ * "line", its parts and "redirs"; each word {"text", "parts"}. On
+ * VSH_OK, *out (released with vsh_free(NULL, p)) holds the JSON and a
+ * newline; on a syntax error VSH_ERROR and *out holds "line N: message". */
+VSH_API vsh_status vsh_script_ast(const char *script, size_t len, char **out,
+                                  size_t *out_len);
 /* Non-zero once the script ran `exit`. */
 VSH_API int vsh_session_exited(const vsh_session *s);
 /* Release the session (before its sandbox is closed). NULL is ignored. */

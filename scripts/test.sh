@@ -35,4 +35,5 @@ bash scripts/install-test.sh "$out/release"
 prefix=$(mktemp -d)
 cmake --install "$out/release" --prefix "$prefix" >/dev/null
 bash scripts/test-python.sh "$prefix"
+bash scripts/test-node.sh "$prefix"
 rm -rf "$prefix"
