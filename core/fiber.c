@@ -334,6 +334,10 @@ static int turn_wanted(const sched *s) {
          atomic_load_explicit(s->turns.want, memory_order_relaxed) > 0;
 }
 
+int sched_turn_wanted(const sched *s) {
+  return s && turn_wanted(s);
+}
+
 void sched_set_turns(sched *s, const sched_turns *t) {
   if (t)
     s->turns = *t;

@@ -21,9 +21,10 @@
  *     (no other thread inside or entering a call on it). Different
  *     sandboxes run in parallel. Calls on one sandbox take turns: a call
  *     made while an exec runs on another thread (a file call, a snapshot,
- *     another exec) waits at most one scheduling step of that exec (a few
- *     hundred shell commands or a thousand budget checks of one command, or
- *     the start of a sleep or of a wait on the network), not for its end.
+ *     another exec) waits at most one scheduling step of that exec (its
+ *     next budget check, which every command makes every few hundred or
+ *     thousand steps of its work, or the start of a sleep or of a wait on
+ *     the network), not for its end.
  *     Two execs on one sandbox from two threads both make progress, each
  *     with its own shell state, over the one filesystem, as two shells on
  *     one machine would; between their steps each sees the other's file
