@@ -258,8 +258,17 @@ VSH_API void vsh_config_init(vsh_config *cfg);
 typedef struct vsh_sandbox vsh_sandbox;
 
 /* Create a sandbox (cfg NULL: defaults). On failure *out is NULL and the
- * status says why (vsh_status_str names it). */
+ * status says why (vsh_status_str names it; there is no handle to ask
+ * vsh_errmsg): VSH_MISUSE for a NULL out, a relative cwd or a network
+ * policy that does not parse; VSH_FS when a mount or an initial file
+ * cannot be set up (a host directory that is missing, a file path through
+ * a file); VSH_LIMIT when the initial files exceed a filesystem quota;
+ * VSH_NOMEM when memory (or the memory cap) runs out. */
 VSH_API vsh_status vsh_open(const vsh_config *cfg, vsh_sandbox **out);
+/* Release the sandbox and everything it holds (its sessions must be
+ * closed first; snapshots taken from it stay valid). NULL is ignored. It
+ * must be the last call on sb: no other thread may be inside a call on it
+ * or about to make one. */
 VSH_API void vsh_close(vsh_sandbox *sb);
 
 /* Message and errno of the last failed call on this sandbox made by the
@@ -270,22 +279,35 @@ VSH_API const char *vsh_errmsg(const vsh_sandbox *sb);
 VSH_API int vsh_errcode(const vsh_sandbox *sb);
 
 /* Release a buffer the library returned (sb may be NULL for buffers that
- * were returned without a sandbox). */
+ * were returned without a sandbox, such as vsh_resolve_path's). NULL is
+ * ignored. Such buffers are not counted against the sandbox's memory cap
+ * and may outlive the sandbox. */
 VSH_API void vsh_free(vsh_sandbox *sb, void *p);
 
-/* Bytes currently allocated by the sandbox (its allocator's accounting). */
+/* Bytes currently allocated by the sandbox (its allocator's accounting,
+ * the figure the memory cap applies to); 0 for NULL. */
 VSH_API size_t vsh_memory_used(const vsh_sandbox *sb);
 
 /* ------------------------------------------------------------------------ */
 /* Exec                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* A cancel token: passed to an exec (vsh_exec_opts.cancel), set from
+ * anywhere to end it. One token may serve several execs, one after the
+ * other or at once. */
 typedef struct vsh_cancel vsh_cancel;
+/* A new token, not set; NULL when memory runs out. */
 VSH_API vsh_cancel *vsh_cancel_new(void);
-/* Any thread; async-signal-safe (one atomic store). */
+/* Set the token: every exec using it ends at its next budget check (status
+ * 130, "vsh: cancelled"; vsh_exec returns VSH_ABORT), and an exec started
+ * with it set ends at once. Any thread; async-signal-safe (one atomic
+ * store). */
 VSH_API void vsh_cancel_set(vsh_cancel *c);
+/* Non-zero once the token is set (until vsh_cancel_reset). */
 VSH_API int vsh_cancel_is_set(const vsh_cancel *c);
+/* Clear the token, so that it can serve the next exec. */
 VSH_API void vsh_cancel_reset(vsh_cancel *c);
+/* Release the token; no exec may be using it. NULL is ignored. */
 VSH_API void vsh_cancel_free(vsh_cancel *c);
 
 /* Streaming output: called for each chunk the script writes to its stdout
@@ -372,12 +394,23 @@ typedef struct vsh_result {
  * returns. The exec's deadline is checked once more when the script ends,
  * so an exec that ran past it ends with 124 even if its last step
  * completed.
+ *
+ * Errors: VSH_MISUSE for a NULL sb or res (or a NULL script with a
+ * length), or an exec from inside a host command of the same sandbox on
+ * the same thread (EBUSY); VSH_FS when opts->cwd is not a directory
+ * (ENOENT, ENOTDIR; nothing ran); VSH_NOMEM when the exec cannot even be
+ * set up. Limits, the timeout and out-of-memory inside the script are not
+ * API errors: they end the script with status 124 or 126 and set
+ * res->flags.
  */
 VSH_API vsh_status vsh_exec(vsh_sandbox *sb, const char *script,
                             const vsh_exec_opts *opts, vsh_result *res);
+/* vsh_exec of script_len bytes, which may contain NUL bytes. */
 VSH_API vsh_status vsh_exec_n(vsh_sandbox *sb, const char *script,
                               size_t script_len, const vsh_exec_opts *opts,
                               vsh_result *res);
+/* Release the buffers of a result and zero them; a zeroed or freed result
+ * may be passed again. */
 VSH_API void vsh_result_free(vsh_result *res);
 
 /* ------------------------------------------------------------------------ */
@@ -391,7 +424,14 @@ VSH_API void vsh_result_free(vsh_result *res);
  * runs, so keeping it would make its output and its end depend on when the
  * host calls next); `jobs` in the next exec lists none. */
 typedef struct vsh_session vsh_session;
+/* A new session over sb, starting in the sandbox's cwd with its base
+ * environment. VSH_MISUSE for NULL arguments, VSH_NOMEM. */
 VSH_API vsh_status vsh_session_open(vsh_sandbox *sb, vsh_session **out);
+/* Run len bytes of script in the session, as vsh_exec does but with the
+ * session's shell state (a cwd in opts changes the session's, as `cd`
+ * would). Returns as vsh_exec does, and also VSH_MISUSE with EBUSY while
+ * another thread runs an exec of this session, or with EINVAL once the session
+ * has exited (vsh_session_exited). */
 VSH_API vsh_status vsh_session_exec(vsh_session *s, const char *script,
                                     size_t len, const vsh_exec_opts *opts,
                                     vsh_result *res);
@@ -410,6 +450,7 @@ VSH_API vsh_status vsh_script_ast(const char *script, size_t len, char **out,
                                   size_t *out_len);
 /* Non-zero once the script ran `exit`. */
 VSH_API int vsh_session_exited(const vsh_session *s);
+/* Release the session (before its sandbox is closed). NULL is ignored. */
 VSH_API void vsh_session_close(vsh_session *s);
 
 /* ------------------------------------------------------------------------ */
@@ -418,7 +459,10 @@ VSH_API void vsh_session_close(vsh_session *s);
 
 typedef struct vsh_cmd vsh_cmd;
 
-/* A command implemented by the host. Returns the exit status. */
+/* A command implemented by the host. argv[0] is the name it was run as;
+ * argv[argc] is NULL; all are valid during the call. Returns the exit
+ * status. It runs on the exec's thread and may call the sandbox's file
+ * functions (vsh_cmd_sandbox), but not vsh_exec on it. */
 typedef int (*vsh_command_fn)(vsh_cmd *cmd, int argc, char **argv, void *ud);
 
 /* Read up to n bytes of standard input: >0 bytes, 0 at end, -1 on error
@@ -427,19 +471,29 @@ VSH_API long vsh_cmd_read(vsh_cmd *cmd, void *buf, size_t n);
 /* Write to fd 1 or 2 (or another open fd). 0 on success, -1 when the reader
  * went away (the command should then return 141) or the exec must stop. */
 VSH_API int vsh_cmd_write(vsh_cmd *cmd, int fd, const void *data, size_t n);
+/* The value of the exported variable name, or NULL; valid during the
+ * call. */
 VSH_API const char *vsh_cmd_getenv(vsh_cmd *cmd, const char *name);
-/* All exported variables as "K=V", NULL-terminated; valid during the call. */
+/* All exported variables as "K=V", NULL-terminated; valid during the call.
+ * NULL when memory runs out. */
 VSH_API char **vsh_cmd_environ(vsh_cmd *cmd);
+/* The command's working directory (absolute); valid during the call. */
 VSH_API const char *vsh_cmd_cwd(vsh_cmd *cmd);
 /* The sandbox, for file access (relative paths resolve against the cwd of
  * the command when made through vsh_cmd_path). */
 VSH_API vsh_sandbox *vsh_cmd_sandbox(vsh_cmd *cmd);
-/* Absolute path for p resolved against the command's cwd; valid during the
- * call. */
+/* Absolute path for p resolved against the command's cwd (lexically: "."
+ * and ".." are resolved, symlinks are not); valid during the call. NULL
+ * for a NULL p or when memory runs out. */
 VSH_API const char *vsh_cmd_path(vsh_cmd *cmd, const char *p);
 
 /* Register (or replace) a command. It can be used in pipelines, redirections
- * and $(...) like any builtin. */
+ * and $(...) like any builtin, and it replaces a command of the same name
+ * (sort, grep, ...), while the shell's own builtins (echo, cd, read, ...)
+ * still come first, as in bash; /usr/bin gets an entry for it (unless the
+ * sandbox was made with VSH_CFG_NO_DEFAULT_LAYOUT or a file is there), so
+ * `which` and `command -v` find it. Forks of sb inherit it. VSH_MISUSE (EINVAL)
+ * for an empty name, a name with '/' or a NULL fn; VSH_NOMEM. */
 VSH_API vsh_status vsh_register_command(vsh_sandbox *sb, const char *name,
                                         vsh_command_fn fn, void *ud);
 
@@ -447,7 +501,16 @@ VSH_API vsh_status vsh_register_command(vsh_sandbox *sb, const char *name,
 /* Files                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Paths are absolute, or relative to the sandbox cwd. */
+/* Paths are absolute, or relative to the sandbox cwd. The embedder owns
+ * its sandbox: these calls are not bound by the script user's permission
+ * bits (new files still belong to that user). Each fails with VSH_MISUSE
+ * (EINVAL) for a NULL sandbox, path or out-parameter; with VSH_FS and the
+ * errno a Linux call would give (ENOENT, ENOTDIR, EISDIR, EEXIST,
+ * ENOTEMPTY, ELOOP, ENAMETOOLONG, EINVAL, ...), the message naming the
+ * operation and the path ("write: /a/b: No such file or directory");
+ * with VSH_LIMIT (ENOSPC) when a filesystem quota would be exceeded
+ * (nothing is changed); with VSH_NOMEM (ENOMEM). Buffers handed out are
+ * released with vsh_free. */
 
 typedef enum vsh_file_type {
   VSH_TYPE_FILE = 1,
@@ -466,13 +529,21 @@ typedef struct vsh_stat {
   int64_t mtime_ns, ctime_ns, atime_ns;
 } vsh_stat;
 
+/* The whole content of the file at path (symlinks followed) in *data
+ * (NUL-terminated; vsh_free) and its length in *len. EISDIR for a
+ * directory; EFBIG for a file without end (/dev/zero, a host file too large
+ * to read). */
 VSH_API vsh_status vsh_read_file(vsh_sandbox *sb, const char *path, char **data,
                                  size_t *len);
-/* Create or replace; mode 0 means 0644 for a new file. */
+/* Create or replace; mode 0 means 0644 for a new file. The parent must
+ * exist (ENOENT otherwise). */
 VSH_API vsh_status vsh_write_file(vsh_sandbox *sb, const char *path,
                                   const void *data, size_t len, unsigned mode);
+/* Append to the file, creating it (0644) when it does not exist. */
 VSH_API vsh_status vsh_append_file(vsh_sandbox *sb, const char *path,
                                    const void *data, size_t len);
+/* Status of path, following symlinks (vsh_stat_path) or not
+ * (vsh_lstat_path). */
 VSH_API vsh_status vsh_stat_path(vsh_sandbox *sb, const char *path,
                                  vsh_stat *st);
 VSH_API vsh_status vsh_lstat_path(vsh_sandbox *sb, const char *path,
@@ -482,24 +553,47 @@ VSH_API vsh_status vsh_lstat_path(vsh_sandbox *sb, const char *path,
 VSH_API vsh_status vsh_readdir(vsh_sandbox *sb, const char *path, char ***names,
                                size_t *n);
 VSH_API void vsh_free_names(vsh_sandbox *sb, char **names, size_t n);
+/* 1 when path names something (symlinks followed), else 0; never an
+ * error. */
 VSH_API int vsh_exists(vsh_sandbox *sb, const char *path);
 
+/* Flags of vsh_mkdir and vsh_rm. */
 enum { VSH_RECURSIVE = 1u << 0, VSH_FORCE = 1u << 1 };
+/* Make a directory (mode 0755). VSH_RECURSIVE: with missing parents, and
+ * an existing directory is no error (mkdir -p); without it, EEXIST and
+ * ENOENT as mkdir(2) gives them. */
 VSH_API vsh_status vsh_mkdir(vsh_sandbox *sb, const char *path, unsigned flags);
+/* Remove a file, symlink or (with VSH_RECURSIVE) a directory and all below
+ * it; a directory without VSH_RECURSIVE is EISDIR. VSH_FORCE: a missing
+ * path is no error. */
 VSH_API vsh_status vsh_rm(vsh_sandbox *sb, const char *path, unsigned flags);
+/* Rename from to to, replacing to as rename(2) does (EISDIR, ENOTEMPTY,
+ * EINVAL for a directory into itself). */
 VSH_API vsh_status vsh_rename(vsh_sandbox *sb, const char *from,
                               const char *to);
+/* A hard link path to the existing file target (EEXIST when path exists,
+ * EPERM for a directory). */
 VSH_API vsh_status vsh_link(vsh_sandbox *sb, const char *target,
                             const char *path);
+/* A symlink path holding target as given (target need not exist; an
+ * absolute target resolves inside the sandbox). EEXIST when path exists. */
 VSH_API vsh_status vsh_symlink(vsh_sandbox *sb, const char *target,
                                const char *path);
+/* The target of the symlink path (vsh_free); EINVAL when it is not one. */
 VSH_API vsh_status vsh_readlink(vsh_sandbox *sb, const char *path,
                                 char **target);
+/* The absolute path of path with every symlink, "." and ".." resolved
+ * (vsh_free); ENOENT when a part is missing, ELOOP for a symlink loop. */
 VSH_API vsh_status vsh_realpath(vsh_sandbox *sb, const char *path,
                                 char **resolved);
+/* Set the permission bits (07777) of path, symlinks followed. */
 VSH_API vsh_status vsh_chmod(vsh_sandbox *sb, const char *path, unsigned mode);
+/* Set the access and modification times, in nanoseconds since the
+ * epoch. */
 VSH_API vsh_status vsh_utimes(vsh_sandbox *sb, const char *path,
                               int64_t atime_ns, int64_t mtime_ns);
+/* Cut or extend (with zero bytes) the file to size bytes; EISDIR for a
+ * directory. */
 VSH_API vsh_status vsh_truncate(vsh_sandbox *sb, const char *path,
                                 uint64_t size);
 
@@ -509,14 +603,23 @@ VSH_API vsh_status vsh_truncate(vsh_sandbox *sb, const char *path,
 
 typedef struct vsh_snapshot vsh_snapshot;
 
-/* O(1): captures the whole filesystem. A snapshot outlives its sandbox. */
+/* O(1): captures the whole filesystem. A snapshot outlives its sandbox.
+ * VSH_MISUSE for NULL arguments, VSH_NOMEM. */
 VSH_API vsh_status vsh_snapshot_take(vsh_sandbox *sb, vsh_snapshot **out);
-/* O(1): the sandbox's filesystem becomes the snapshot's (copy-on-write). */
+/* O(1): the sandbox's filesystem becomes the snapshot's (copy-on-write).
+ * The snapshot may come from another sandbox. VSH_MISUSE for NULL
+ * arguments; VSH_NOMEM. */
 VSH_API vsh_status vsh_restore(vsh_sandbox *sb, const vsh_snapshot *snap);
+/* Release a snapshot (files shared with live sandboxes stay). NULL is
+ * ignored. */
 VSH_API void vsh_snapshot_free(vsh_snapshot *snap);
-/* O(1): a new sandbox with the same configuration sharing the whole tree. */
+/* O(1): a new sandbox with the same configuration (cwd, environment,
+ * limits, hooks, network policy, host commands) sharing the whole tree
+ * copy-on-write; shell state is not copied. VSH_MISUSE for NULL
+ * arguments; VSH_NOMEM. */
 VSH_API vsh_status vsh_fork(vsh_sandbox *sb, vsh_sandbox **out);
-/* A new sandbox seeded from a snapshot, with cfg (NULL: defaults). */
+/* A new sandbox seeded from a snapshot, with cfg (NULL: defaults); cfg's
+ * files are written over the snapshot's tree. Errors as vsh_open. */
 VSH_API vsh_status vsh_open_from(const vsh_snapshot *snap,
                                  const vsh_config *cfg, vsh_sandbox **out);
 
@@ -535,13 +638,22 @@ enum {
 
 typedef void (*vsh_diff_fn)(void *ud, vsh_change_kind kind, const char *path,
                             unsigned what);
-/* Differences from a to b; b NULL means the live tree of sb. Time is
- * proportional to what changed. */
+/* Differences from a to b; b NULL means the live tree of sb (sb may be
+ * NULL when b is given). fn is called once per changed path, with the
+ * VSH_CHANGED_* bits of a modification in what. Time is proportional to
+ * what changed. VSH_MISUSE for a NULL a or fn, or NULL sb and b. */
 VSH_API vsh_status vsh_diff(vsh_sandbox *sb, const vsh_snapshot *a,
                             const vsh_snapshot *b, vsh_diff_fn fn, void *ud);
 
 /* Tar stream output: return 0 to go on, non-zero to stop. */
 typedef int (*vsh_write_fn)(void *ud, const void *data, size_t len);
+/* Write the tree at dir (NULL: the sandbox cwd) to fn as a tar stream
+ * (ustar with pax headers for long names): members "." and "./rel/path"
+ * in byte order, with whole modes, mtimes in seconds, symlinks and hard
+ * links; devices are left out. skip: NULL, or NULL-terminated paths
+ * (relative to dir or absolute) left out with everything below them.
+ * VSH_FS with ENOENT/ENOTDIR for a bad dir, or ECANCELED when fn returned
+ * non-zero; VSH_NOMEM. */
 VSH_API vsh_status vsh_persist(vsh_sandbox *sb, const char *dir,
                                const char *const *skip, vsh_write_fn fn,
                                void *ud);
@@ -552,7 +664,10 @@ VSH_API vsh_status vsh_persist(vsh_sandbox *sb, const char *dir,
  * inside the sandbox), hard links, empty directories, binary content.
  * Missing parents are created as GNU tar does; absolute names, `..`,
  * special members, members under a symlink member and archives cut short
- * are refused. */
+ * are refused. dir NULL: the sandbox cwd. VSH_REJECTED (EBADMSG) for a
+ * refused archive; VSH_FS or VSH_LIMIT when writing a member fails;
+ * VSH_MISUSE for NULL sb, or NULL tar with a
+ * length. */
 VSH_API vsh_status vsh_hydrate(vsh_sandbox *sb, const char *dir,
                                const void *tar, size_t len);
 
@@ -640,19 +755,28 @@ struct vsh_driver {
  * EISDIR (empty or not, force or not), force ignores ENOENT only, and the
  * root cannot be removed (EBUSY). */
 
-/* The isolate driver: a vsh sandbox behind the vtable (takes ownership). */
+/* The isolate driver: a vsh sandbox behind the vtable (takes ownership:
+ * d->destroy closes it). NULL for a NULL sb, or when memory runs out (sb is
+ * then closed). */
 VSH_API vsh_driver *vsh_driver_isolate(vsh_sandbox *sb);
 /* The local driver: a host directory and host processes, run by bash from
  * the host's PATH (/bin/sh when there is none). Output beyond 64 MiB ends
  * the process group; the exec then resolves with status 126 and the
- * isolate's "output bytes limit exceeded" note. */
+ * isolate's "output bytes limit exceeded" note. The host environment
+ * passed on is PATH, HOME, USER, LANG, TZ and a few more, then extra_env
+ * ("K=V", NULL-terminated; may be NULL). NULL when root_dir is NULL, empty
+ * or not an openable directory, when no shell is found, or when memory
+ * runs out. */
 VSH_API vsh_driver *vsh_driver_local(const char *root_dir,
                                      const char *const *extra_env);
 
 /* Helpers above the driver. */
-/* Lexically normalise p against cwd into an absolute path (vsh_free). */
+/* Lexically normalise p against cwd into an absolute path (vsh_free with a
+ * NULL sandbox): "." and ".." are resolved without looking at any
+ * filesystem. NULL for a NULL p or when memory runs out. */
 VSH_API char *vsh_resolve_path(const char *cwd, const char *p);
-/* write_file; on ENOENT create the parent with mkdir -p and retry once. */
+/* write_file; on ENOENT create the parent with mkdir -p and retry once.
+ * 0, or -1 with *err filled by the failing operation. */
 VSH_API int vsh_drv_write_with_parents(vsh_driver *d, const char *path,
                                        const void *data, size_t len,
                                        vsh_drv_err *err);
