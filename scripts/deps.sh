@@ -8,4 +8,5 @@ apt-get install -y -qq --no-install-recommends \
   libpcre2-dev libutf8proc-dev libcmocka-dev libcurl4-openssl-dev zlib1g-dev \
   libssl-dev libedit-dev tzdata \
   openssl ca-certificates python3 \
-  python3-pytest >/dev/null
+  python3-pytest \
+  dpkg-dev file man-db >/dev/null
