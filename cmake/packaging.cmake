@@ -53,6 +53,10 @@ string(CONCAT vsh_deb_about ${vsh_deb_about})
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libvsh0)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
+# dpkg refreshes the linker cache through its ldconfig trigger once per run
+# (CPack's postinst calls ldconfig as well, which is harmless).
+file(WRITE ${PROJECT_BINARY_DIR}/debian/triggers "activate-noawait ldconfig\n")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/debian/triggers)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
   "in-process bash-compatible shell over a virtual filesystem (library)\n${vsh_deb_about}This package holds the shared library.")
 
@@ -72,28 +76,33 @@ set(CPACK_DEBIAN_CLI_DESCRIPTION
   "in-process bash-compatible shell over a virtual filesystem (command)\n${vsh_deb_about}This package holds the vsh command and its manual page.")
 
 # Each package's /usr/share/doc/<package>/copyright, in Debian's
-# machine-readable format with the license text from LICENSE. These rules
-# are EXCLUDE_FROM_ALL: a plain `cmake --install` installs LICENSE alone
-# (share/doc/vsh/LICENSE), the packages get these.
-file(READ ${PROJECT_SOURCE_DIR}/LICENSE vsh_license)
-string(REGEX REPLACE "[ \t]*\n" "\n" vsh_license "${vsh_license}")
-string(STRIP "${vsh_license}" vsh_license)
-string(REPLACE "\n" "\n " vsh_license "${vsh_license}")
-string(REPLACE "\n \n" "\n .\n" vsh_license "${vsh_license}")
-string(REPLACE "\n \n" "\n .\n" vsh_license "${vsh_license}")
-file(WRITE ${PROJECT_BINARY_DIR}/debian-copyright
+# machine-readable format. LICENSE is the Apache License 2.0 word for word,
+# which every Debian system has as /usr/share/common-licenses/Apache-2.0
+# (package base-files), so the file names it as Debian's policy asks rather
+# than repeating it. These rules are EXCLUDE_FROM_ALL: a plain
+# `cmake --install` installs LICENSE itself (share/doc/vsh/LICENSE).
+string(TIMESTAMP vsh_year "%Y" UTC) # honours SOURCE_DATE_EPOCH
+set(vsh_years 2026)
+if(vsh_year GREATER 2026)
+  set(vsh_years 2026-${vsh_year})
+endif()
+file(WRITE ${PROJECT_BINARY_DIR}/debian/copyright
   "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
   "Upstream-Name: vsh\n"
   "\n"
   "Files: *\n"
-  "Copyright: vsh developers\n"
+  "Copyright: ${vsh_years} vsh developers\n"
   "License: Apache-2.0\n"
   "\n"
   "License: Apache-2.0\n"
-  " ${vsh_license}\n")
+  " Licensed under the Apache License, Version 2.0 (the \"License\"); you may\n"
+  " not use this software except in compliance with the License.\n"
+  " .\n"
+  " On Debian systems, the full text of the Apache License, Version 2.0 is in\n"
+  " /usr/share/common-licenses/Apache-2.0.\n")
 foreach(c IN LISTS CPACK_COMPONENTS_ALL)
   string(TOUPPER ${c} C)
-  install(FILES ${PROJECT_BINARY_DIR}/debian-copyright
+  install(FILES ${PROJECT_BINARY_DIR}/debian/copyright
     DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${CPACK_DEBIAN_${C}_PACKAGE_NAME}
     RENAME copyright COMPONENT ${c} EXCLUDE_FROM_ALL)
 endforeach()
