@@ -2,10 +2,9 @@
 # Checks the exported ABI of a build: the dynamic symbols libvsh.so defines,
 # the list in api/vsh.map and the VSH_API declarations of include/vsh.h
 # must be the same set of names, and every exported symbol must carry the
-# version node VSH_0. Prints each difference and exits 1 on any.
-# Then lists, for information only, the global symbols of libvsh.a whose
-# prefix is not one of the project's (a static link puts them in the
-# embedder's namespace).
+# version node VSH_0; the static library as installed (dist/libvsh.a) must
+# define the same global names and no other. Prints each difference and
+# exits 1 on any.
 # Usage: scripts/check-exports.sh BUILD_DIR
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,22 +59,20 @@ if [ "$soname" != "libvsh.so.0" ]; then
   bad=1
 fi
 
-# 4. information: the static library's global names outside the project's
-#    layer prefixes
-if [ -e "$build/libvsh.a" ]; then
-  nm -g --defined-only "$build/libvsh.a" 2>/dev/null | awk 'NF == 3 {print $3}' |
-    sort -u >"$tmp/static"
-  grep -vE '^(vsh|api|drv|sh|bi|vfs|net)_' "$tmp/static" >"$tmp/foreign" || true
-  n=$(wc -l <"$tmp/static")
-  f=$(wc -l <"$tmp/foreign")
-  if [ "$f" -gt 0 ]; then
-    echo "check-exports: note: libvsh.a has $n global symbols, $f of them" \
-      "without a layer prefix (vsh_ api_ drv_ sh_ bi_ vfs_ net_), by prefix:"
-    sed -E 's/^([A-Za-z0-9]+_|[A-Za-z0-9]+$).*/\1/' "$tmp/foreign" | sort | uniq -c |
-      sort -rn | awk '{printf "%s(%s) ", $2, $1}' | fmt -w 74 | sed 's/^/  /'
-  fi
+# 4. the static library as installed (dist/libvsh.a, cmake/static-archive.cmake)
+#    defines the same global names and no other: its internal symbols are
+#    local, so they cannot clash with an embedder's
+if [ -e "$build/dist/libvsh.a" ]; then
+  nm -g --defined-only "$build/dist/libvsh.a" | awk 'NF == 3 {print $3}' | sort -u >"$tmp/static"
+  report "global in the installed libvsh.a but not exported by libvsh.so" \
+    "$tmp/static" "$tmp/exported"
+  report "exported by libvsh.so but not global in the installed libvsh.a" \
+    "$tmp/exported" "$tmp/static"
+  static="; installed libvsh.a the same"
+else
+  static="; no dist/libvsh.a in this build"
 fi
 
 n=$(wc -l <"$tmp/exported")
-[ $bad = 0 ] && echo "check-exports: ok ($n symbols, version VSH_0, SONAME $soname)"
+[ $bad = 0 ] && echo "check-exports: ok ($n symbols, version VSH_0, SONAME $soname$static)"
 exit $bad

@@ -148,7 +148,11 @@ if [ -f "$src/docs/vsh.1" ]; then
   ok
 fi
 
-# 6. examples/embed.c against the installed package, never a /usr/local one
+# 6. examples/embed.c against the installed package, never a /usr/local one;
+#    the installed static library defines no global name but the API's
+static_lib=$(dpkg -L libvsh-dev | grep '/libvsh\.a$')
+foreign=$(nm -g --defined-only "$static_lib" | awk 'NF == 3 && $3 !~ /^vsh_/ {print $3}')
+[ -z "$foreign" ] || fail "$static_lib defines non-API globals: $(echo $foreign | head -c 300)"
 want_out=$'      3 apple\n      2 pear\n      1 fig'
 ma=$(gcc -print-multiarch 2>/dev/null || true)
 export PKG_CONFIG_LIBDIR="/usr/lib/$ma/pkgconfig:/usr/lib/pkgconfig:/usr/share/pkgconfig"
