@@ -39,7 +39,7 @@ report() { # label file-a file-b: names in a, not in b
   names=$(comm -23 "$2" "$3")
   if [ -n "$names" ]; then
     echo "check-exports: $1:"
-    printf '  %s\n' $names
+    echo "  ${names//$'\n'/$'\n'  }"
     bad=1
   fi
 }
@@ -50,7 +50,7 @@ report "exported but not declared VSH_API in include/vsh.h" "$tmp/exported" "$tm
 report "listed in api/vsh.map but not declared in include/vsh.h" "$tmp/listed" "$tmp/declared"
 if [ -n "$unversioned" ]; then
   echo "check-exports: exported without the version node VSH_0:"
-  printf '  %s\n' $unversioned
+  echo "  ${unversioned//$'\n'/$'\n'  }"
   bad=1
 fi
 soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')

@@ -38,16 +38,15 @@ added() { # the packages dpkg knows now and did not have installed before
 cleanup() {
   # purge the packages and what apt installed for them (recorded right after
   # the install, so that nothing another process installs later is touched)
-  local list
+  local list=()
   if [ -f "$tmp/added" ]; then
-    list=$(cat "$tmp/added")
+    mapfile -t list <"$tmp/added"
   else
-    list=$(added | grep -Fx "${pkgs[@]/#/-e}" || true)
+    mapfile -t list < <(added | grep -Fx "${pkgs[@]/#/-e}" || true)
   fi
-  list=$(echo $list)
-  if [ -n "$list" ]; then
-    apt-get purge -y -qq -o DPkg::Lock::Timeout=300 $list >"$tmp/purge.log" 2>&1 ||
-      { echo "deb test: apt-get purge $list failed:"; cat "$tmp/purge.log"; }
+  if [ ${#list[@]} -gt 0 ]; then
+    apt-get purge -y -qq -o DPkg::Lock::Timeout=300 "${list[@]}" >"$tmp/purge.log" 2>&1 ||
+      { echo "deb test: apt-get purge ${list[*]} failed:"; cat "$tmp/purge.log"; }
   fi
   rm -rf "$tmp"
 }
@@ -152,21 +151,23 @@ fi
 #    the installed static library defines no global name but the API's
 static_lib=$(dpkg -L libvsh-dev | grep '/libvsh\.a$')
 foreign=$(nm -g --defined-only "$static_lib" | awk 'NF == 3 && $3 !~ /^vsh_/ {print $3}')
-[ -z "$foreign" ] || fail "$static_lib defines non-API globals: $(echo $foreign | head -c 300)"
+[ -z "$foreign" ] || fail "$static_lib defines non-API globals: $(echo "$foreign" | head -5)"
 want_out=$'      3 apple\n      2 pear\n      1 fig'
 ma=$(gcc -print-multiarch 2>/dev/null || true)
 export PKG_CONFIG_LIBDIR="/usr/lib/$ma/pkgconfig:/usr/lib/pkgconfig:/usr/share/pkgconfig"
 unset PKG_CONFIG_PATH
 [ "$(pkg-config --modversion vsh)" = "$version" ] || fail "pkg-config --modversion vsh"
-cc -std=c11 -Wall -Wextra -Werror "$src/examples/embed.c" -o "$tmp/embed-pc" \
-  $(pkg-config --cflags vsh) $(pkg-config --libs vsh) || fail "embed.c through pkg-config"
+read -ra pc_flags <<<"$(pkg-config --cflags --libs vsh)"
+cc -std=c11 -Wall -Wextra -Werror "$src/examples/embed.c" -o "$tmp/embed-pc" "${pc_flags[@]}" ||
+  fail "embed.c through pkg-config"
 [ "$("$tmp/embed-pc")" = "$want_out" ] || fail "embed (pkg-config) printed the wrong output"
 # the library the program loads is the package's (/lib is /usr/lib on a
 # merged-/usr system, so compare the files the paths name)
 loaded=$(ldd "$tmp/embed-pc" | awk '$1 == "libvsh.so.0" {print $3}')
 shipped=$(dpkg -L libvsh0 | grep '/libvsh\.so\.0$')
-[ -n "$loaded" ] && [ "$(realpath "$loaded")" = "$(realpath "$shipped")" ] ||
+if [ -z "$loaded" ] || [ "$(realpath "$loaded")" != "$(realpath "$shipped")" ]; then
   fail "embed (pkg-config) loads '$loaded', not the package's $shipped"
+fi
 objdump -T "$tmp/embed-pc" | grep -E '[( ]VSH_0\)? +vsh_open$' >/dev/null ||
   fail "embed (pkg-config) does not bind vsh_open@VSH_0"
 ok
