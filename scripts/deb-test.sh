@@ -157,6 +157,17 @@ ma=$(gcc -print-multiarch 2>/dev/null || true)
 export PKG_CONFIG_LIBDIR="/usr/lib/$ma/pkgconfig:/usr/lib/pkgconfig:/usr/share/pkgconfig"
 unset PKG_CONFIG_PATH
 [ "$(pkg-config --modversion vsh)" = "$version" ] || fail "pkg-config --modversion vsh"
+# the program must load the package's libvsh.so.0 through ld.so's cache;
+# where another one (say a `cmake --install` into /usr/local) comes first in
+# it, say so and point the loader at the package's directory instead
+shipped=$(dpkg -L libvsh0 | grep '/libvsh\.so\.0$')
+while read -r other; do
+  if [ "$(realpath "$other")" != "$(realpath "$shipped")" ]; then
+    echo "deb test: note: $other shadows the package's $shipped;" \
+      "running the programs with LD_LIBRARY_PATH=${shipped%/*}"
+    export LD_LIBRARY_PATH=${shipped%/*}
+  fi
+done < <(ldconfig -p | awk '$1 == "libvsh.so.0" {print $NF}')
 read -ra pc_flags <<<"$(pkg-config --cflags --libs vsh)"
 cc -std=c11 -Wall -Wextra -Werror "$src/examples/embed.c" -o "$tmp/embed-pc" "${pc_flags[@]}" ||
   fail "embed.c through pkg-config"
@@ -164,7 +175,6 @@ cc -std=c11 -Wall -Wextra -Werror "$src/examples/embed.c" -o "$tmp/embed-pc" "${
 # the library the program loads is the package's (/lib is /usr/lib on a
 # merged-/usr system, so compare the files the paths name)
 loaded=$(ldd "$tmp/embed-pc" | awk '$1 == "libvsh.so.0" {print $3}')
-shipped=$(dpkg -L libvsh0 | grep '/libvsh\.so\.0$')
 if [ -z "$loaded" ] || [ "$(realpath "$loaded")" != "$(realpath "$shipped")" ]; then
   fail "embed (pkg-config) loads '$loaded', not the package's $shipped"
 fi
