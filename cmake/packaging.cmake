@@ -107,4 +107,12 @@ foreach(c IN LISTS CPACK_COMPONENTS_ALL)
     RENAME copyright COMPONENT ${c} EXCLUDE_FROM_ALL)
 endforeach()
 
+# `cpack --config CPackSourceConfig.cmake` (target package_source): the
+# source tree as a .tar.gz, without the build trees and what .gitignore
+# leaves out.
+set(CPACK_SOURCE_GENERATOR TGZ)
+set(CPACK_SOURCE_PACKAGE_FILE_NAME vsh-${PROJECT_VERSION})
+set(CPACK_SOURCE_IGNORE_FILES "/\\\\.git/" "/\\\\.git$" "^${PROJECT_SOURCE_DIR}/_?build[^/]*/"
+  "\\\\.(o|a|so)$" "/compile_commands\\\\.json$" "^${PROJECT_SOURCE_DIR}/bench/(data|node_modules)/")
+
 include(CPack)
