@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Prints a table of median milliseconds per workload and engine, and each
 peer's time divided by vsh's (above 1.0: vsh is faster). An output whose
-fingerprint differs from host bash's is marked with '!'.
-Usage: ratios.py RESULTS_DIR   (one ENGINE.jsonl per engine)"""
+fingerprint differs from the reference engine's (host bash's unless named)
+is marked with '!'.
+Usage: ratios.py RESULTS_DIR [REFERENCE]   (one ENGINE.jsonl per engine)"""
 import json, os, sys
 
 d = sys.argv[1]
@@ -19,9 +20,12 @@ for f in sorted(os.listdir(d)):
                     continue
                 rows[r["workload"]] = r
         engines[f[:-6]] = rows
-order = ["vsh"] + [e for e in ["bash", "busybox", "just-bash", "bashkit"] if e in engines]
+engines.setdefault("vsh", {})
+known = ["bash", "busybox", "just-bash", "bashkit"]
+order = ["vsh"] + [e for e in known if e in engines]
+order += sorted(e for e in engines if e not in order)
 names = sorted({w for rows in engines.values() for w in rows})
-ref = engines.get("bash", {})
+ref = engines.get(sys.argv[2] if len(sys.argv) > 2 else "bash", {})
 print("%-22s" % "workload" + "".join("%16s" % e for e in order))
 for w in names:
     v = engines["vsh"].get(w, {}).get("median_ms")

@@ -49,6 +49,10 @@ void cli_usage(FILE *f) {
       "                       accepted; no profile file is read\n"
       "      --norc           with -i: do not read ~/.bashrc\n"
       "      --rcfile FILE    with -i: read FILE of the sandbox instead\n"
+      "      --history-file HOSTFILE\n"
+      "                       with -i: start with the history in the host\n"
+      "                       file HOSTFILE and write it back at exit (it is\n"
+      "                       kept in the sandbox's $HISTFILE either way)\n"
       "      --posix          set -o posix\n"
       "      --verbose        set -v\n"
       "  --, -                end of options\n"
@@ -71,6 +75,8 @@ void cli_usage(FILE *f) {
       "      --changes        at exit, list on stderr what the run changed:\n"
       "                       'A PATH' added, 'M PATH' modified, 'D PATH'\n"
       "                       deleted\n"
+      "      --ast            print the script's syntax tree as JSON instead\n"
+      "                       of running it (status 2 on a syntax error)\n"
       "      --env K=V        set environment variable K (repeatable)\n"
       "      --json           print one JSON object\n"
       "                       {\"stdout\":...,\"stderr\":...,\"exitCode\":N}\n"
@@ -228,8 +234,9 @@ static int parse_mount(cli_opts *o, const char *spec) {
 
 /* Options taking a value. */
 static const char *const valued[] = {
-    "root",         "mount",   "cwd",     "env",    "limit",     "allow-url",
-    "allow-method", "persist", "hydrate", "rcfile", "init-file", NULL};
+    "root",      "mount",        "cwd",     "env",     "limit",
+    "allow-url", "allow-method", "persist", "hydrate", "rcfile",
+    "init-file", "history-file", NULL};
 
 static int long_option(cli_opts *o, const char *arg, int argc, char **argv,
                        int *i) {
@@ -274,6 +281,10 @@ static int long_option(cli_opts *o, const char *arg, int argc, char **argv,
     o->mkdir_cwd = 1;
   else if (OPT("changes"))
     o->changes = 1;
+  else if (OPT("ast"))
+    o->ast = 1;
+  else if (OPT("history-file"))
+    o->history_file = value;
   else if (OPT("persist"))
     o->persist = value;
   else if (OPT("hydrate"))

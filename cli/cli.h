@@ -37,10 +37,12 @@ typedef struct cli_opts {
   char **owned;       /* strings made while parsing, freed with o */
   size_t nowned;
   /* vsh's own */
-  int mkdir_cwd;       /* --mkdir-cwd */
-  int changes;         /* --changes */
-  const char *persist; /* --persist FILE.tar */
-  const char *hydrate; /* --hydrate FILE.tar */
+  int mkdir_cwd;            /* --mkdir-cwd */
+  int changes;              /* --changes */
+  int ast;                  /* --ast */
+  const char *history_file; /* --history-file: the prompt history */
+  const char *persist;      /* --persist FILE.tar */
+  const char *hydrate;      /* --hydrate FILE.tar */
   vsh_limits limits;
   vsh_net_rule *rules; /* --allow-url */
   size_t nrules;

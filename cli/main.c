@@ -266,6 +266,36 @@ static int hydrate(vsh_sandbox *sb, const char *dir, const char *path) {
   return 0;
 }
 
+/* --ast: the tree instead of a run; the script from -c, FILE or stdin. */
+static int print_ast(const cli_opts *o, char *text, size_t tlen) {
+  char *own = NULL;
+  if (!text) {
+    if (!(own = slurp(stdin, &tlen))) {
+      fprintf(stderr, "vsh: cannot read the script from stdin: %s\n",
+              strerror(errno));
+      return 1;
+    }
+    text = own;
+  }
+  char *json = NULL;
+  size_t n = 0;
+  vsh_status st = vsh_script_ast(text, tlen, &json, &n);
+  free(own);
+  if (st == VSH_OK) {
+    fwrite(json, 1, n, stdout);
+  } else if (st == VSH_ERROR) {
+    fprintf(stderr, "vsh: %s: %s\n",
+            o->file    ? o->file
+            : o->has_c ? "-c"
+                       : "-",
+            json);
+  } else {
+    fprintf(stderr, "vsh: %s\n", vsh_status_str(st));
+  }
+  vsh_free(NULL, json);
+  return st == VSH_OK ? 0 : st == VSH_ERROR ? 2 : 1;
+}
+
 /* -O names that the shell does not know stop vsh before anything runs. */
 static int check_shopts(vsh_sandbox *sb, const cli_opts *o) {
   for (size_t i = 0; i < o->nshopts; i++) {
@@ -343,6 +373,12 @@ int main(int argc, char **argv) {
     fputs("vsh: out of memory\n", stderr);
     cli_opts_free(&o);
     return 1;
+  }
+  if (o.ast) {
+    rc = print_ast(&o, text, tlen);
+    free(text);
+    cli_opts_free(&o);
+    return rc;
   }
 
   vsh_config cfg;

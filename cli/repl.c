@@ -211,6 +211,79 @@ static char **complete(const char *text, int start, int end) {
 }
 #endif
 
+/* The sandbox's $HISTFILE (set to ~/.bash_history when unset, as bash
+ * does); malloc'd. */
+static char *histfile(repl *r) {
+  char *f = ask(r,
+                ": \"${HISTFILE=$HOME/.bash_history}\"; printf '%s' "
+                "\"$HISTFILE\"",
+                NULL);
+  if (f && !*f) {
+    free(f);
+    f = NULL;
+  }
+  return f;
+}
+
+/* --history-file: the host file's lines become the session's history
+ * (and libedit's), through the sandbox's $HISTFILE. */
+static void history_load(repl *r, const char *host) {
+  FILE *f = fopen(host, "rb");
+  if (!f)
+    return; /* a first session: nothing yet */
+  char *path = histfile(r);
+  char *line = NULL;
+  size_t cap = 0, total = 0;
+  ssize_t n;
+  char *all = NULL;
+  while ((n = getline(&line, &cap, f)) > 0) {
+    char *na = realloc(all, total + (size_t)n + 1);
+    if (!na)
+      break;
+    all = na;
+    memcpy(all + total, line, (size_t)n);
+    total += (size_t)n;
+#ifdef VSH_HAVE_LIBEDIT
+    if (r->tty) {
+      if (line[n - 1] == '\n')
+        line[n - 1] = 0;
+      if (*line)
+        add_history(line);
+    }
+#endif
+  }
+  fclose(f);
+  free(line);
+  if (path && all && vsh_write_file(r->sb, path, all, total, 0600) == VSH_OK) {
+    char *o = ask(r, "history -r", NULL);
+    free(o);
+  }
+  free(all);
+  free(path);
+}
+
+/* At exit: the history goes to $HISTFILE, and to the host file if named. */
+static void history_save(repl *r, const char *host) {
+  char *path = histfile(r);
+  char *o = ask(r, "history -w", NULL);
+  free(o);
+  if (!host) {
+    free(path);
+    return;
+  }
+  char *data = NULL;
+  size_t n = 0;
+  if (path && vsh_read_file(r->sb, path, &data, &n) == VSH_OK) {
+    FILE *f = fopen(host, "wb");
+    if (!f || fwrite(data, 1, n, f) != n)
+      fprintf(stderr, "vsh: --history-file: %s: %s\n", host, strerror(errno));
+    if (f)
+      fclose(f);
+  }
+  vsh_free(r->sb, data);
+  free(path);
+}
+
 /* History: the session's own list, which `history` and `!!` read. */
 static void remember(repl *r, const char *text) {
 #ifdef VSH_HAVE_LIBEDIT
@@ -269,6 +342,9 @@ int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
       free(out);
     }
   }
+
+  if (o->history_file)
+    history_load(&r, o->history_file);
 
   int status = 0;
   char *text = NULL;
@@ -333,6 +409,7 @@ int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
     if (vsh_session_exited(r.s))
       break;
   }
+  history_save(&r, o->history_file);
 #ifdef VSH_HAVE_LIBEDIT
   if (r.tty)
     drop_cands();

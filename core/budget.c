@@ -98,7 +98,8 @@ static int poll_at(budget *b, int now) {
    * loop) still gives the other fibers a turn now and then, as the shell
    * does between commands: a background job must not starve the script
    * that would kill it. Counted, so runs stay reproducible. */
-  if ((b->tick & 1023) == 0 && b->sc && sched_running() == b->sc)
+  if (b->sc && ((b->tick & 1023) == 0 || sched_turn_wanted(b->sc)) &&
+      sched_running() == b->sc)
     fiber_yield((sched *)b->sc);
   return 0;
 }

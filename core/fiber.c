@@ -111,6 +111,12 @@ sched *sched_new(size_t stack_size) {
 }
 
 static void free_fiber(fiber *f) {
+#ifdef VSH_ASAN
+  /* The shadow of an unmapped stack keeps its frames' poison; whatever the
+   * host maps at that address next (another library's heap) would then
+   * trip ASan. */
+  __asan_unpoison_memory_region(f->stack, f->stack_size);
+#endif
   munmap(f->stack, f->stack_size);
   free(f);
 }
@@ -326,6 +332,10 @@ int sched_live(const sched *s) {
 static int turn_wanted(const sched *s) {
   return s->turns.leave && s->turns.want &&
          atomic_load_explicit(s->turns.want, memory_order_relaxed) > 0;
+}
+
+int sched_turn_wanted(const sched *s) {
+  return s && turn_wanted(s);
 }
 
 void sched_set_turns(sched *s, const sched_turns *t) {

@@ -84,6 +84,9 @@ typedef struct sched_turns {
   const _Atomic int *want;
 } sched_turns;
 void sched_set_turns(sched *s, const sched_turns *t); /* NULL: none */
+/* Another thread waits for the sandbox (one relaxed atomic load): budget
+ * checks then yield at once, so the wait lasts one check interval. */
+int sched_turn_wanted(const sched *s);
 /* Around a wait for something outside the sandbox (a timer, a socket):
  * other threads may use the sandbox between the two calls, so nothing of
  * it may be touched there. s may be NULL (no scheduler on this thread), as

@@ -1,8 +1,8 @@
 // layers: all
 // corpus: shell
 /* Fuzz target: parse the input one command at a time, as the interpreter
- * does, and print every tree back as source (the printer walks every node
- * kind). Parsing must never crash, leak or read out of bounds. */
+ * does, and print every tree back as source and as JSON (the printers walk
+ * every node kind). Parsing must never crash, leak or read out of bounds. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/mem.h"
 #include "shell/syntax/parse.h"
+#include "shell/syntax/parse_internal.h"
 
 /* the shell's nesting pairs (the default) */
 #include "text_mutator.h"
@@ -28,6 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < 10000 && sh_parse_next(p, &n) == 1; i++) {
       buf_clear(&out);
       sh_print_node(&out, n, 0);
+      buf_clear(&out);
+      sh_ast_json(&out, n);
     }
     buf_free(&out);
   }

@@ -21,9 +21,10 @@
  *     (no other thread inside or entering a call on it). Different
  *     sandboxes run in parallel. Calls on one sandbox take turns: a call
  *     made while an exec runs on another thread (a file call, a snapshot,
- *     another exec) waits at most one scheduling step of that exec (a few
- *     hundred shell commands or a thousand budget checks of one command, or
- *     the start of a sleep or of a wait on the network), not for its end.
+ *     another exec) waits at most one scheduling step of that exec (its
+ *     next budget check, which every command makes every few hundred or
+ *     thousand steps of its work, or the start of a sleep or of a wait on
+ *     the network), not for its end.
  *     Two execs on one sandbox from two threads both make progress, each
  *     with its own shell state, over the one filesystem, as two shells on
  *     one machine would; between their steps each sees the other's file
@@ -398,6 +399,15 @@ VSH_API vsh_status vsh_session_exec(vsh_session *s, const char *script,
  * (an open quote, here-document, `if` without `fi`, ...: a prompt should
  * read another line), -1 a syntax error. Needs no sandbox. */
 VSH_API int vsh_script_complete(const char *script, size_t len);
+/* The syntax tree of script as JSON, without running it (needs no
+ * sandbox): {"type":"script","commands":[...]}, each command an object
+ * with "type" (simple, pipeline, and, or, list, subshell, group, if, while,
+ * until, for, for_arith, select, case, function, arith, cond, time),
+ * "line", its parts and "redirs"; each word {"text", "parts"}. On
+ * VSH_OK, *out (released with vsh_free(NULL, p)) holds the JSON and a
+ * newline; on a syntax error VSH_ERROR and *out holds "line N: message". */
+VSH_API vsh_status vsh_script_ast(const char *script, size_t len, char **out,
+                                  size_t *out_len);
 /* Non-zero once the script ran `exit`. */
 VSH_API int vsh_session_exited(const vsh_session *s);
 VSH_API void vsh_session_close(vsh_session *s);

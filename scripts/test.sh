@@ -39,4 +39,5 @@ bash scripts/deb-test.sh "$out/release"
 prefix=$(mktemp -d)
 cmake --install "$out/release" --prefix "$prefix" >/dev/null
 bash scripts/test-python.sh "$prefix"
+bash scripts/test-node.sh "$prefix"
 rm -rf "$prefix"

@@ -24,6 +24,12 @@
 #include "shell/state/hist.h"
 #include "shell/syntax/parse.h"
 
+/* What `bash --version` says: vsh's shell, with the bash version it
+ * follows (scripts read the number; the name is not GNU's to claim). */
+#define VERSION_LINE                                                           \
+  "vsh bash-compatible shell, version 5.2.15(1)-release "                      \
+  "(x86_64-pc-linux-gnu)\n"
+
 typedef struct sh_cmdline {
   int interactive, login, norc, noprofile, from_stdin, has_c;
   const char *rcfile;
@@ -66,7 +72,7 @@ static void usage(sh_exec *ex, int to_err) {
     if (e)
       stream_puts(e, text);
   } else {
-    sh_outs(ex, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n");
+    sh_outs(ex, VERSION_LINE);
     sh_outs(ex, text);
   }
 }
@@ -461,8 +467,7 @@ static int long_options(sh_exec *ex, int argc, char **argv, int *ip,
       return -1;
     }
     if (strcmp(name, "version") == 0) {
-      sh_outs(ex, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)"
-                  "\n");
+      sh_outs(ex, VERSION_LINE);
       return -1;
     }
     if (strcmp(name, "rcfile") == 0 || strcmp(name, "init-file") == 0) {

@@ -172,4 +172,10 @@ struct buf;
 int sh_ast_dump(struct buf *out, const sh_node *n);
 int sh_ast_dump_word(struct buf *out, const sh_word *w);
 
+/* ---- tools (ast_json.c) ---- */
+/* A tree as one JSON object (see ast_json.c); -1 when out ran out of
+ * memory. sh_json_string writes bytes as a JSON string. */
+int sh_ast_json(struct buf *out, const sh_node *n);
+int sh_json_string(struct buf *out, const char *s, size_t n);
+
 #endif

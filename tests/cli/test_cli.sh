@@ -132,7 +132,7 @@ check "-c without script" 2 $?
 out=$("$VSH" --help)
 check "--help status" 0 $?
 contains "--help usage" "Usage: vsh" "$out"
-for opt in -c -e -u -x -n -o -O -s -i --norc --rcfile --posix --persist --hydrate --changes --mkdir-cwd --root --mount --cwd --env --json --limit --allow-url --allow-method --deny-private --help --version; do
+for opt in -c -e -u -x -n -o -O -s -i --norc --rcfile --history-file --ast --posix --persist --hydrate --changes --mkdir-cwd --root --mount --cwd --env --json --limit --allow-url --allow-method --deny-private --help --version; do
   contains "--help mentions $opt" "$opt" "$out"
 done
 out=$("$VSH" --version)
@@ -209,6 +209,57 @@ check "--hydrate missing file" "2" "$?"
 check "--changes" "A /home/user/new.txt
 D /home/user/notes.txt
 M /home/user/src/bin" "$(grep '^[ADM] ' "$tmp/err" | sort)"
+
+# the prompt's history, kept in a host file across sessions
+printf 'echo one\necho two\n' | "$VSH" -i --history-file "$tmp/hist" >/dev/null 2>&1
+check "--history-file written" "echo one
+echo two" "$(cat "$tmp/hist")"
+out=$(printf 'history\n' | "$VSH" -i --history-file "$tmp/hist" 2>/dev/null)
+check "--history-file read back" "    1  echo one
+    2  echo two
+    3  history" "$out"
+out=$(printf 'if then\necho "$?"\n' | "$VSH" -i 2>"$tmp/err")
+check "prompt: a syntax error does not end it" "2" "$out"
+contains "prompt: the syntax error" "syntax error near unexpected token" "$(cat "$tmp/err")"
+
+# --ast: the tree as JSON, nothing run
+out=$("$VSH" --ast -c 'echo hi > f; x=$(date)' </dev/null)
+check "--ast status" 0 $?
+check "--ast tree" "list simple:echo,hi simple:" "$(python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+for c in d["commands"]:
+    out = [c["type"]]
+    for it in c["items"]:
+        n = it["command"]
+        out.append(n["type"] + ":" + ",".join(w["text"] for w in n["words"]))
+    print(" ".join(out))' "$out")"
+"$VSH" --ast -c 'touch /tmp/ran; if' </dev/null >/dev/null 2>"$tmp/err"
+check "--ast syntax error" "2:vsh: -c: line 2: syntax error: unexpected end of file" "$?:$(cat "$tmp/err")"
+here=$(cd "$(dirname "$0")/.." && pwd)
+bad=0
+n=0
+for f in "$here"/spec/*.test.sh; do
+  # whole spec files hold deliberate syntax errors: each case on its own
+  while IFS= read -r -d '' case_text; do
+    n=$((n + 1))
+    mkdir -p "$tmp/ast"
+    "$VSH" --ast -c "$case_text" >"$tmp/ast/$n.json" 2>/dev/null
+    st=$?
+    [[ $st == 0 ]] || rm "$tmp/ast/$n.json"
+    [[ $st == 0 || $st == 2 ]] || bad=$((bad + 1))
+  done < <(awk '/^#### /{if (c != "") printf "%s%c", c, 0; c=""; next} /^## /{next} {c = c $0 "\n"} END{if (c != "") printf "%s%c", c, 0}' "$f")
+done
+bad=$((bad + $(python3 -c '
+import glob, json, sys
+bad = 0
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    try:
+        json.load(open(f))
+    except ValueError:
+        bad += 1
+print(bad)' "$tmp/ast")))
+check "--ast gives valid JSON for every spec case ($n)" 0 "$bad"
 
 # the sandbox never touches the host
 "$VSH" -c "echo x > '$tmp/escaped.txt'" </dev/null 2>/dev/null

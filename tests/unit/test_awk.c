@@ -164,14 +164,23 @@ static void test_io(void **state) {
 static void test_errors(void **state) {
   (void)state;
   bh *h = bh_new();
-  assert_int_equal(bh_run(h, "", "awk", "BEGIN { print ( }", NULL), 2);
+  /* gawk: 1 for what is wrong in the program text, 2 for a fatal error */
+  assert_int_equal(bh_run(h, "", "awk", "BEGIN { print ( }", NULL), 1);
   assert_string_equal(bh_out(h), "");
-  assert_non_null(strstr(bh_err(h), "awk: syntax error at source line 1"));
+  assert_string_equal(bh_err(h),
+                      "awk: cmd. line:1: BEGIN { print ( }\n"
+                      "awk: cmd. line:1:                 ^ syntax error\n");
   assert_int_equal(bh_run(h, "", "awk", NULL), 2);
   assert_int_equal(bh_run(h, "", "awk", "{print}", "missing", NULL), 2);
-  assert_non_null(strstr(bh_err(h), "can't open file missing"));
-  assert_int_equal(bh_run(h, "", "awk", "BEGIN { print 1/0 }", NULL), 2);
-  assert_non_null(strstr(bh_err(h), "division by zero"));
+  assert_string_equal(bh_err(h), "awk: fatal: cannot open file `missing' "
+                                 "for reading: No such file or directory\n");
+  assert_int_equal(bh_run(h, "", "awk", "BEGIN { print 1/0 }", NULL), 1);
+  assert_string_equal(bh_err(h),
+                      "awk: cmd. line:1: error: division by zero attempted\n");
+  assert_int_equal(bh_run(h, "", "awk", "BEGIN { x = 1; x %= 0 }", NULL), 2);
+  assert_string_equal(
+      bh_err(h),
+      "awk: cmd. line:1: fatal: division by zero attempted in `%='\n");
   bh_free(h);
 }
 
@@ -219,16 +228,19 @@ static void test_posix_regex(void **state) {
 }
 
 /* Numbers out of every integer type's range (found by fuzz_awk): each
- * conversion to an integer clamps instead of being undefined. */
+ * conversion to an integer clamps instead of being undefined. Outputs are
+ * gawk's but for two sandbox choices: a field number past every integer is
+ * an empty field (gawk stops on a wrapped negative index) and a printf
+ * width is capped at 100000 (gawk takes 2^1024 as 1 and 2^31 literally). */
 static void test_huge_numbers(void **state) {
   (void)state;
   bh *h = bh_new();
   static const acase nc[] = {
       {"BEGIN{x = 2^1024; print x, -x, x \"\", x % 3}", "",
-       "inf -inf inf -nan\n"},
+       "+inf -inf +inf -nan\n"},
       {"{print \"[\" $(2^1024) \"]\", $(2^40)}", "a b\n", "[] \n"},
       {"BEGIN{printf \"%d %o %x %u|\\n\", 2^1024, -2^1024, 2^64, -1e300}", "",
-       "inf 1000000000000000000000 ffffffffffffffff 9223372036854775808|\n"},
+       "+inf -inf 1.84467e+19 -1e+300|\n"},
       {"BEGIN{s = sprintf(\"%*d\", 2^1024, 1); t = sprintf(\"%*d\", -2^1024, "
        "1); "
        "u = sprintf(\"%.*f\", -2^1024, 1.5); print length(s), length(t), u}",

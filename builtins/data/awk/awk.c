@@ -6,18 +6,26 @@
 
 #include "builtins/data/awk/awk.h"
 #include "builtins/textutil.h"
+#include "core/tz.h"
 
 const char bi_usage_awk[] =
     "Usage: awk [-F fs] [-v var=value] [-f progfile | 'prog'] [file ...]";
 const char bi_help_awk[] =
-    "Run an awk program (the POSIX awk language) over the records of each\n"
-    "file, or of standard input.\n"
+    "Run an awk program over the records of each file, or of standard\n"
+    "input. The language is POSIX awk with the gawk extensions scripts use\n"
+    "most: gensub, asort, asorti, PROCINFO[\"sorted_in\"], strftime,\n"
+    "systime, mktime, BEGINFILE/ENDFILE, switch, IGNORECASE, FPAT,\n"
+    "patsplit, RT and regular expression RS. Strings count characters under\n"
+    "a UTF-8 locale.\n"
     "\n"
     "  -F fs          split fields at fs (a regular expression when it is "
     "longer\n"
     "                   than one character)\n"
     "  -v var=value   set var to value before the program runs\n"
-    "  -f progfile    take the program text from progfile (may be repeated)\n";
+    "  -f progfile    take the program text from progfile (may be repeated)\n"
+    "  --version      say which awk this is\n"
+    "\n"
+    "@include and @load are refused: a program is the text given.\n";
 
 /* Command-line values get string-literal escapes, then are strnums. */
 static aval unescape_val(awk *A, const char *s) {
@@ -64,9 +72,10 @@ static void set_special(awk *A, int slot, const char *s) {
 }
 
 static const char *special_names[SV_COUNT] = {
-    "NF",   "NR",       "FNR",    "FS",     "OFS",     "ORS",
-    "RS",   "FILENAME", "SUBSEP", "RSTART", "RLENGTH", "CONVFMT",
-    "OFMT", "ENVIRON",  "ARGC",   "ARGV"};
+    "NF",      "NR",       "FNR",      "FS",         "OFS",
+    "ORS",     "RS",       "FILENAME", "SUBSEP",     "RSTART",
+    "RLENGTH", "CONVFMT",  "OFMT",     "ENVIRON",    "ARGC",
+    "ARGV",    "PROCINFO", "RT",       "IGNORECASE", "FPAT"};
 
 int bi_awk(bi_ctx *c) {
   static const bi_opt opts[] = {BI_OPTS_END};
@@ -84,6 +93,13 @@ int bi_awk(bi_ctx *c) {
   wr_init(&A->out, c->out);
   A->rxe_ok = rx_env_init(&A->rxe, c->m, 4 * 1024 * 1024) == 0;
   A->rxe.bud = c->bud; /* long automaton searches poll it */
+  A->utf8 = tu_utf8_locale(c);
+  A->empty = mem_alloc(c->m, sizeof(astr) + 1);
+  if (A->empty) {
+    A->empty->refs = 1;
+    A->empty->len = A->empty->cap = 0;
+    A->empty->p[0] = 0;
+  }
   for (int i = 0; i < SV_COUNT; i++)
     awk_global(A, special_names[i]);
   A->globals = NULL;
@@ -96,7 +112,8 @@ int bi_awk(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "+F:v:f:", opts);
   /* Everything set up above is needed from here on. */
-  if (!assigns || A->ngl != SV_COUNT || !A->rxe_ok || !g.operands) {
+  if (!assigns || A->ngl != SV_COUNT || !A->rxe_ok || !g.operands ||
+      !A->empty) {
     bi_error(c, "out of memory");
     st = 2;
     goto out;
@@ -128,6 +145,16 @@ int bi_awk(bi_ctx *c) {
       buf copy;
       buf_init(&copy, c->m);
       if (tu_slurp(c, s, &d, &n, &copy, &err) == 0) {
+        struct asrc *ns =
+            mem_realloc(c->m, A->srcs, (size_t)(A->nsrcs + 1) * sizeof *ns);
+        if (ns) {
+          int first = 1;
+          for (size_t i = 0; i < prog.len; i++)
+            first += prog.data[i] == '\n';
+          A->srcs = ns;
+          ns[A->nsrcs].name = g.arg;
+          ns[A->nsrcs++].first = first;
+        }
         buf_append(&prog, d, n);
         buf_putc(&prog, '\n');
       }
@@ -140,7 +167,7 @@ int bi_awk(bi_ctx *c) {
       st = bi_print_help(c);
       goto out;
     case BI_OPT_VERSION:
-      stream_puts(c->out, "awk version 20240728 (vsh)\n");
+      stream_puts(c->out, "awk (GNU awk compatible; vsh) 5.2\n");
       goto out;
     default:
       st = 2;
@@ -150,8 +177,7 @@ int bi_awk(bi_ctx *c) {
   int opi = 0;
   if (!haveprog) {
     if (g.noperands < 1) {
-      stream_printf(c->err, "usage: awk [-F fs][-v var=value][prog | -f "
-                            "progfile][file ...]\n");
+      stream_printf(c->err, "%s\n", bi_usage_awk);
       st = 2;
       goto out;
     }
@@ -160,8 +186,9 @@ int bi_awk(bi_ctx *c) {
   }
   A->src = prog.data ? prog.data : "";
   A->srclen = prog.len;
-  if (awk_parse(A) < 0) {
-    st = 2;
+  int prc = awk_parse(A);
+  if (prc < 0) { /* gawk: 1 for a syntax error, 2 for a fatal one */
+    st = prc == -1 ? 1 : 2;
     goto out;
   }
   A->globals = mem_calloc(c->m, (size_t)A->ngl + 1, sizeof *A->globals);
@@ -178,6 +205,10 @@ int bi_awk(bi_ctx *c) {
   set_special(A, SV_CONVFMT, "%.6g");
   set_special(A, SV_OFMT, "%.6g");
   set_special(A, SV_FILENAME, "");
+  set_special(A, SV_RT, "");
+  set_special(A, SV_FPAT, "[^[:space:]]+");
+  A->globals[SV_IGNORECASE].v = av_num(0);
+  A->globals[SV_IGNORECASE].kind = C_SCALAR;
   A->globals[SV_RSTART].v = av_num(0);
   A->globals[SV_RLENGTH].v = av_num(-1);
   {
@@ -210,6 +241,20 @@ int bi_awk(bi_ctx *c) {
     }
     A->globals[SV_ARGC].v = av_num(n);
     A->globals[SV_ARGC].kind = C_SCALAR;
+    aarr *pi = arr_new(A);
+    A->globals[SV_PROCINFO].kind = C_ARRAY;
+    A->globals[SV_PROCINFO].a = pi;
+    static const char *const pinfo[][2] = {
+        {"version", "5.2"}, {"platform", "posix"},
+        {"FS", "FS"},       {"strftime", "%a %b %e %H:%M:%S %Z %Y"},
+        {"pid", "1"},       {"ppid", "0"},
+        {"uid", "1000"},    {"euid", "1000"},
+        {"gid", "1000"},    {"egid", "1000"}};
+    for (size_t i = 0; i < sizeof pinfo / sizeof pinfo[0]; i++) {
+      v = arr_get(A, pi, pinfo[i][0], strlen(pinfo[i][0]), 1);
+      if (v)
+        *v = av_strnum(A, pinfo[i][1], strlen(pinfo[i][1]));
+    }
   }
   A->argi = 1;
   /* assignments may name variables the program never mentions: those get
@@ -252,6 +297,8 @@ out:
       rd_free(&io->rd);
       stream_unref(io->rs);
     }
+    if (io->sb.on)
+      buf_free(&io->sb.b);
     buf_free(&io->pipebuf);
     mem_free(c->m, io->name);
     mem_free(c->m, io);
@@ -260,6 +307,8 @@ out:
     rd_free(&A->main_rd);
     stream_unref(A->main_s);
   }
+  if (A->main_sb.on)
+    buf_free(&A->main_sb.b);
   av_free(A, &A->f0);
   av_free(A, &A->retval);
   for (int i = 0; i < A->capf; i++)
@@ -270,6 +319,11 @@ out:
     re_free(A, A->recache[i]);
   mem_free(c->m, A->recache);
   mem_free(c->m, A->gnames);
+  mem_free(c->m, A->srcs);
+  if (A->empty)
+    as_unref(A, A->empty);
+  if (A->tz)
+    tz_close(A->tz);
   mem_free(c->m, A->funcs);
   if (A->rxe_ok)
     rx_env_free(&A->rxe);
@@ -282,4 +336,12 @@ out:
   arena_destroy(&A->ar);
   mem_free(c->m, A);
   return st;
+}
+
+const char bi_usage_gawk[] =
+    "Usage: gawk [-F fs] [-v var=value] [-f progfile | 'prog'] [file ...]";
+const char bi_help_gawk[] = "Same as 'awk'; see 'awk --help'.\n";
+
+int bi_gawk(bi_ctx *c) {
+  return bi_awk(c);
 }

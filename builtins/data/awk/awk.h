@@ -3,8 +3,11 @@
  *
  *   lex.c     tokens (regex vs '/' decided by the previous token)
  *   parse.c   recursive descent to a tree; names resolved to slots once
- *   interp.c  tree walking evaluator, records and fields, main loop
- *   lib.c     values, arrays, regexes, builtin functions, printf, I/O
+ *   interp.c  tree walking evaluator, fields, the main loop
+ *   input.c   records by RS (a character, paragraphs, a regex) and RT
+ *   lib.c     values, arrays, builtin functions, printf, I/O
+ *   regex.c   gawk's regex text to POSIX ERE to PCRE2, the regex cache
+ *   gawk.c    gensub, asort/asorti, sorted_in orders, time, case mapping
  *
  * Values are small structs passed by value; strings are reference-counted
  * blobs from the sandbox allocator so that copying a field into an array
@@ -60,8 +63,10 @@ typedef struct cell {
 } cell;
 
 typedef struct are {
-  rx rx;   /* POSIX leftmost-longest (core/regex.h) */
-  int lit; /* pattern is a plain literal (split fast path) */
+  rx rx;     /* POSIX leftmost-longest (core/regex.h) */
+  int lit;   /* pattern is a plain literal (split fast path) */
+  int icase; /* compiled caseless (IGNORECASE) */
+  int caps;  /* capture groups can be asked for (gensub) */
   astr *src;
 } are;
 
@@ -132,7 +137,12 @@ enum {
   T_GETLINE,
   T_PRINT,
   T_PRINTF,
-  T_IN
+  T_IN,
+  T_BEGINFILE,
+  T_ENDFILE,
+  T_SWITCH,
+  T_CASE,
+  T_DEFAULT
 };
 
 /* builtin functions */
@@ -158,7 +168,14 @@ enum {
   B_SRAND,
   B_CLOSE,
   B_FFLUSH,
-  B_SYSTEM
+  B_SYSTEM,
+  B_GENSUB,
+  B_ASORT,
+  B_ASORTI,
+  B_STRFTIME,
+  B_SYSTIME,
+  B_MKTIME,
+  B_PATSPLIT
 };
 
 /* ---- tree --------------------------------------------------------------- */
@@ -204,7 +221,9 @@ enum {
   S_RETURN,
   S_BREAK,
   S_CONTINUE,
-  S_DELETE
+  S_DELETE,
+  S_SWITCH, /* a: the value, b: the S_CASE list */
+  S_CASE    /* a: the constant (NULL: default), b: the statements */
 };
 enum { G_SIMPLE, G_FILE, G_CMD };          /* getline kinds */
 enum { R_NONE, R_FILE, R_APPEND, R_PIPE }; /* print redirections */
@@ -235,6 +254,15 @@ typedef struct item { /* pattern-action */
   struct item *next;
 } item;
 
+/* Input already taken from a reader for a regex RS (which needs to look
+ * past a record's end): once on, every record of that input comes from
+ * here. */
+typedef struct arsb {
+  buf b;
+  size_t off;
+  int eof, on;
+} arsb;
+
 /* ---- output/input redirections ------------------------------------------ */
 typedef struct aio {
   char *name;
@@ -245,6 +273,8 @@ typedef struct aio {
   reader rd;
   stream *rs;
   char *cmdout; /* 'c': captured output */
+  int cmdst;    /* 'c': the command's exit status */
+  arsb sb;
   struct aio *next;
 } aio;
 
@@ -273,6 +303,10 @@ enum {
   SV_ENVIRON,
   SV_ARGC,
   SV_ARGV,
+  SV_PROCINFO,
+  SV_RT,
+  SV_IGNORECASE,
+  SV_FPAT,
   SV_COUNT
 };
 
@@ -295,10 +329,27 @@ struct awk {
   afunc *funcs;
   int nfuncs, capfuncs;
   afunc *curfn;
-  item *begin, *end, *main;
-  item **begin_tail, **end_tail, **main_tail;
+  item *begin, *end, *main, *bfile, *efile;
+  item **begin_tail, **end_tail, **main_tail, **bfile_tail, **efile_tail;
   int syntax_err;
-  void *pj; /* jmp_buf of the parser */
+  int parse_errs;     /* errors reported while parsing went on */
+  const char *rule;   /* "BEGIN", "END", ...: the special rule parsed */
+  const char *lexerr; /* why the lexer refused the text, NULL: syntax */
+  size_t tokend;      /* offset just past the current token */
+  size_t tokstart;    /* offset where it starts */
+  const char *why;    /* a syntax error's own message, NULL: syntax */
+  char lexmsg[48];    /* lexerr's text when it names a character */
+  int loops;          /* loops around the statement being parsed */
+  int switches;       /* switch statements around it */
+  /* where each -f file starts in src (for "FILE:LINE:" in messages) */
+  struct asrc {
+    const char *name; /* NULL: the command line */
+    int first;        /* its first line in src */
+  } * srcs;
+  int nsrcs;
+  int curline; /* line of the statement running (messages) */
+  int utf8;    /* a UTF-8 locale: strings count characters */
+  void *pj;    /* jmp_buf of the parser */
   /* runtime */
   writer out;
   rx_env rxe; /* PCRE2 contexts and DFA workspace of every regex */
@@ -329,8 +380,14 @@ struct awk {
   buf tmp;     /* scratch for subscripts and conversions */
   size_t *sp;  /* field spans: start, length pairs */
   size_t spcap;
-  int pend; /* next/nextfile raised inside a function */
-  buf para; /* RS="" record assembly */
+  int pend;       /* next/nextfile raised inside a function */
+  buf para;       /* RS="" record assembly */
+  const void *tz; /* the script's time zone (tz_zone), opened on use */
+  int icase;      /* IGNORECASE is true */
+  int fpat;       /* FPAT, assigned after FS, splits the fields */
+  int uses_rt;    /* the program mentions RT: set it per record */
+  astr *empty;    /* "" shared by the fields past NF */
+  arsb main_sb;
 };
 
 /* lex.c */
@@ -364,6 +421,8 @@ static inline aval av_num(double d) {
   return v;
 }
 aval av_str(awk *A, const char *p, size_t n);
+/* A field past NF: the empty string, compared as a string. */
+aval av_empty_field(awk *A);
 aval av_strnum(awk *A, const char *p, size_t n);
 double av_tonum(awk *A, aval *v);
 /* A number as an integer, clamped to the type's range (NaN is 0): a
@@ -383,8 +442,13 @@ static inline int awk_toint(double d) {
   return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int)v;
 }
 astr *av_tostr(awk *A, aval *v, int output); /* borrowed, valid while v */
+/* Is d a finite whole number (printed as an integer)? Its digits into out. */
+int awk_integral(double d);
+size_t awk_int_text(char *out, size_t cap, double d);
 int av_true(awk *A, aval *v);
 int av_cmp(awk *A, aval *x, aval *y);
+/* Byte order, ASCII letters folded under IGNORECASE: <0, 0, >0. */
+int awk_strcmp(awk *A, const astr *s, const astr *t);
 int looks_numeric(const char *p, size_t n, double *d);
 double str2num(const char *p, size_t n);
 /* arrays */
@@ -395,14 +459,20 @@ aval *arr_get(awk *A, aarr *a, const char *k, size_t n, int create);
 void arr_del(awk *A, aarr *a, const char *k, size_t n);
 /* regexes */
 are *re_compile(awk *A, const char *p, size_t n);
+are *re_compile_caps(awk *A, const char *p, size_t n, int caps);
 void re_free(awk *A, are *r);
 are *re_dynamic(awk *A, aval *v);
+/* The regex of an operand: a /re/ constant (recompiled when IGNORECASE
+ * changed) or any expression's string. */
+are *re_node(awk *A, node *x);
 /* The leftmost-longest match at or after from: 1 with [*ms, *me), 0 none
  * (or a matcher limit, which is fatal: awk_fatal). */
 int re_match(awk *A, are *r, const char *s, size_t n, size_t from, size_t *ms,
              size_t *me, int notbol);
 /* Does s[0..n) hold a match (for ~ and /re/ patterns)? */
 int re_test(awk *A, are *r, const char *s, size_t n);
+/* A search that failed (rc < 0): stops the program; returns 0. */
+int re_failed(awk *A, int rc);
 /* builtins, printf, I/O */
 aval awk_builtin(awk *A, node *e);
 int awk_format(awk *A, buf *o, const char *fmt, size_t fn, node *args);
@@ -413,6 +483,19 @@ int io_getline(awk *A, aio *io, buf *line);
 writer *io_out(awk *A, int kind, aval *target);
 void awk_fatal(awk *A, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* "awk: cmd. line:N: " (or "awk: FILE:N: ") for source line n into b. */
+void awk_where(awk *A, buf *b, int line);
+/* Character counts under a UTF-8 locale, bytes otherwise. */
+size_t awk_chars(awk *A, const char *s, size_t n);
+size_t awk_char_off(awk *A, const char *s, size_t n, size_t ci);
+/* gawk.c: the gawk extensions */
+aval awk_gensub(awk *A, node *e);
+aval awk_asort(awk *A, node *e, int byindex);
+aval awk_time_fn(awk *A, node *e);
+/* Sorts keys[0..n) of a for-in loop over a by PROCINFO["sorted_in"]; 0,
+ * or -1 after a fatal error. */
+int awk_sort_keys(awk *A, aarr *a, astr **keys, size_t n);
+int awk_case_map(awk *A, buf *o, const char *s, size_t n, int upper);
 int awk_flush_all(awk *A);
 /* interp.c */
 aval awk_eval(awk *A, node *e);
@@ -423,8 +506,16 @@ aval awk_get_field(awk *A, int i);
 void awk_set_record(awk *A, const char *p, size_t n);
 void awk_assign_var(awk *A, node *lv, aval v);
 int awk_split(awk *A, const char *s, size_t n, aarr *arr, aval *sep, int usefs);
+/* patsplit(): the matches of fp (NULL: FPAT) into arr; their number. */
+int awk_patsplit(awk *A, const char *s, size_t n, aarr *arr, aval *fp);
 astr *awk_subsep_key(awk *A, node *subs, buf *tmp);
 int awk_next_main_record(awk *A, buf *line);
+/* input.c: one record from r by RS, 1 with p/n valid until the next call,
+ * 0 at the end, -1 on error; is s a command-line assignment (name=...)? */
+int awk_read_rec(awk *A, reader *r, arsb *sb, const char **p, size_t *n);
+int awk_valid_assign(const char *s);
 int awk_run(awk *A);
+/* Calls function fi with the values args (copied into its parameters). */
+aval awk_call_values(awk *A, int fi, aval *args, int nargs);
 
 #endif

@@ -102,8 +102,11 @@ static size_t spans(awk *A, const char *s, size_t n, const char *fs, size_t fsn,
     return k;
   }
   if (fsn == 0) { /* each character its own field */
-    for (size_t i = 0; i < n; i++)
-      sp_push(A, k++, i, 1);
+    for (size_t i = 0, cl; i < n; i += cl) {
+      cl = A->utf8 ? awk_char_off(A, s + i, n - i, 1) : 1;
+      if (sp_push(A, k++, i, cl) < 0)
+        return k - 1;
+    }
     return k;
   }
   are *re;
@@ -135,6 +138,56 @@ static size_t spans(awk *A, const char *s, size_t n, const char *fs, size_t fsn,
   }
   sp_push(A, k++, st, n - st);
   return k;
+}
+
+/* gawk's FPAT: the fields are the matches of fp, an empty match right
+ * after a field being no field (it only moves one character on). */
+static size_t fpat_spans(awk *A, const char *s, size_t n, const char *fp,
+                         size_t fpn) {
+  are *re = re_compile(A, fp, fpn);
+  size_t k = 0, pos = 0, ms, me;
+  int after = 0; /* the last field was not empty */
+  if (!re || n == 0)
+    return 0;
+  while (pos <= n && re_match(A, re, s, n, pos, &ms, &me, pos > 0)) {
+    if (ms == me && ms == pos && after) {
+      after = 0;
+      pos += pos < n ? awk_char_off(A, s + pos, n - pos, 1) : 1;
+      continue;
+    }
+    if (sp_push(A, k++, ms, me - ms) < 0)
+      return k - 1;
+    after = me > ms;
+    pos = me > ms ? me : ms + (ms < n ? awk_char_off(A, s + ms, n - ms, 1) : 1);
+    if (A->c->bud && budget_poll(A->c->bud)) {
+      A->stop = 1;
+      break;
+    }
+  }
+  return k;
+}
+
+int awk_patsplit(awk *A, const char *s, size_t n, aarr *arr, aval *fp) {
+  char stackbuf[256];
+  char *copy = n < sizeof stackbuf ? stackbuf : mem_alloc(A->m, n + 1);
+  if (!copy) {
+    awk_fatal(A, "out of memory");
+    return 0;
+  }
+  memcpy(copy, s, n);
+  astr *f = fp ? av_tostr(A, fp, 0) : gstr(A, SV_FPAT);
+  size_t k = fpat_spans(A, copy, n, f->p, f->len);
+  arr_clear(A, arr);
+  char key[32];
+  for (size_t i = 0; i < k; i++) {
+    int kl = snprintf(key, sizeof key, "%zu", i + 1);
+    aval *v = arr_get(A, arr, key, (size_t)kl, 1);
+    if (v)
+      set_reuse(A, v, copy + A->sp[2 * i], A->sp[2 * i + 1]);
+  }
+  if (copy != stackbuf)
+    mem_free(A->m, copy);
+  return (int)k;
 }
 
 int awk_split(awk *A, const char *s, size_t n, aarr *arr, aval *sep, int mode) {
@@ -180,9 +233,11 @@ static void split_record(awk *A) {
   if (A->split_done)
     return;
   A->split_done = 1;
-  astr *fs = gstr(A, SV_FS);
+  astr *fs = gstr(A, A->fpat ? SV_FPAT : SV_FS);
   astr *r = A->f0.s;
-  size_t k = r ? spans(A, r->p, r->len, fs->p, fs->len, 0) : 0;
+  size_t k = !r        ? 0
+             : A->fpat ? fpat_spans(A, r->p, r->len, fs->p, fs->len)
+                       : spans(A, r->p, r->len, fs->p, fs->len, 0);
   if (reserve_fields(A, (int)k) < 0)
     return;
   for (size_t i = 0; i < k; i++)
@@ -277,8 +332,8 @@ aval awk_get_field(awk *A, int i) {
     return av_copy(A->f0);
   }
   split_record(A);
-  if (i > A->nf || A->flds[i].t == V_UNINIT)
-    return (aval){V_UNINIT, 0, 0, NULL};
+  if (i > A->nf || A->flds[i].t == V_UNINIT) /* "" as text, as gawk */
+    return av_empty_field(A);
   return av_copy(A->flds[i]);
 }
 
@@ -331,7 +386,7 @@ aarr *awk_array(awk *A, node *e) {
     c->kind = C_ARRAY;
   }
   if (c->kind != C_ARRAY) {
-    awk_fatal(A, "can't use scalar %s as array",
+    awk_fatal(A, "attempt to use scalar `%s' as an array",
               e->local ? "parameter" : A->gnames[e->slot]);
     return NULL;
   }
@@ -347,8 +402,8 @@ typedef struct akey {
 } akey;
 
 static void key_piece(awk *A, aval *v, const char **p, size_t *n, char *num) {
-  if (v->t == V_NUM && fabs(v->n) < 1e16 && v->n == (double)(long long)v->n) {
-    *n = (size_t)snprintf(num, 40, "%lld", (long long)v->n);
+  if (v->t == V_NUM && awk_integral(v->n) && fabs(v->n) < 1e30) {
+    *n = awk_int_text(num, 40, v->n);
     *p = num;
     return;
   }
@@ -401,7 +456,7 @@ static aval read_var(awk *A, node *e) {
   }
   cell *c = scalar_cell(A, e);
   if (c->kind == C_ARRAY) {
-    awk_fatal(A, "can't use array %s in scalar context",
+    awk_fatal(A, "attempt to use array `%s' in a scalar context",
               e->local ? "parameter" : A->gnames[e->slot]);
     return av_num(0);
   }
@@ -428,13 +483,22 @@ void awk_assign_var(awk *A, node *lv, aval v) {
       case SV_CONVFMT:
         A->convgen++;
         break;
+      case SV_IGNORECASE:
+        A->icase = av_true(A, &v);
+        break;
+      case SV_FS: /* the last of FS and FPAT assigned splits the fields */
+        A->fpat = 0;
+        break;
+      case SV_FPAT:
+        A->fpat = 1;
+        break;
       default:
         break;
       }
     }
     cell *c = scalar_cell(A, lv);
     if (c->kind == C_ARRAY) {
-      awk_fatal(A, "can't assign to %s; it's an array name.",
+      awk_fatal(A, "attempt to use array `%s' in a scalar context",
                 lv->local ? "parameter" : A->gnames[lv->slot]);
       av_free(A, &v);
       return;
@@ -515,14 +579,16 @@ static double arith(awk *A, int op, double x, double y) {
   case T_DIV:
   case T_DIV_ASSIGN:
     if (y == 0) {
-      awk_fatal(A, "division by zero");
+      awk_fatal(A, "division by zero attempted%s",
+                op == T_DIV_ASSIGN ? " in `/='" : "");
       return 0;
     }
     return x / y;
   case T_MOD:
   case T_MOD_ASSIGN:
     if (y == 0) {
-      awk_fatal(A, "division by zero in %%");
+      awk_fatal(A, "division by zero attempted in `%s'",
+                op == T_MOD_ASSIGN ? "%=" : "%");
       return 0;
     }
     return fmod(x, y);
@@ -532,18 +598,9 @@ static double arith(awk *A, int op, double x, double y) {
 }
 
 static int match_node(awk *A, node *rx, const char *s, size_t n) {
-  are *re;
-  if (rx->op == N_ERE) {
-    re = rx->re;
-  } else {
-    aval pv = awk_eval(A, rx);
-    re = re_dynamic(A, &pv);
-    av_free(A, &pv);
-  }
+  are *re = re_node(A, rx);
   return re && re_test(A, re, s, n);
 }
-
-static int read_rec(awk *A, reader *r, const char **p, size_t *n);
 
 static aval do_getline(awk *A, node *e) {
   const char *p;
@@ -569,7 +626,7 @@ static aval do_getline(awk *A, node *e) {
   av_free(A, &nv);
   if (!io)
     return av_num(-1);
-  rc = read_rec(A, &io->rd, &p, &n);
+  rc = awk_read_rec(A, &io->rd, &io->sb, &p, &n);
   if (rc <= 0)
     return av_num(rc);
   if (e->sub == G_CMD) {
@@ -583,13 +640,64 @@ static aval do_getline(awk *A, node *e) {
   return av_num(1);
 }
 
+/* Runs f's body over the locals loc (freed here) and gives its value. */
+static aval run_frame(awk *A, afunc *f, cell *loc) {
+  int np = f->nparams, i;
+  frame fr = {loc, np}, *save = A->fr;
+  A->fr = &fr;
+  A->depth++;
+  int x = exec(A, f->body);
+  A->depth--;
+  A->fr = save;
+  aval r = (aval){V_UNINIT, 0, 0, NULL};
+  if (x == X_RETURN) {
+    r = A->retval;
+    A->retval = (aval){V_UNINIT, 0, 0, NULL};
+  } else if (x == X_NEXT || x == X_NEXTFILE) {
+    A->pend = x;
+  }
+  for (i = 0; i < np; i++) {
+    if (loc[i].kind == C_SCALAR)
+      av_free(A, &loc[i].v);
+    else if (loc[i].kind == C_ARRAY)
+      arr_free(A, loc[i].a);
+  }
+  mem_free(A->m, loc);
+  return r;
+}
+
+aval awk_call_values(awk *A, int fi, aval *args, int nargs) {
+  afunc *f = &A->funcs[fi];
+  if (A->stop)
+    return av_num(0);
+  if (A->c->bud && budget_poll(A->c->bud)) {
+    A->stop = 1;
+    return av_num(0);
+  }
+  if (A->depth >= 1000 || stack_left() < STACK_RESERVE) {
+    awk_fatal(A, "function call nesting too deep");
+    return av_num(0);
+  }
+  int np = f->nparams;
+  cell *loc = np ? mem_calloc(A->m, (size_t)np, sizeof *loc) : NULL;
+  if (np && !loc) {
+    awk_fatal(A, "out of memory");
+    return av_num(0);
+  }
+  for (int i = 0; i < nargs && i < np; i++) {
+    loc[i].kind = C_SCALAR;
+    loc[i].v = av_copy(args[i]);
+  }
+  return run_frame(A, f, loc);
+}
+
 static aval call(awk *A, node *e) {
   afunc *f = &A->funcs[e->slot];
   /* Once stopped (an error, exit, a limit), no call runs its body: an
    * expression like f(n-1) + f(n-1) would otherwise go on calling, 2^depth
    * times. Every call polls the budget, so recursion without loops still
    * meets the deadline. */
-  if (A->stop)
+  if (A->stop || A->exiting)
     return av_num(0);
   if (A->c->bud && budget_poll(A->c->bud)) {
     A->stop = 1;
@@ -625,27 +733,7 @@ static aval call(awk *A, node *e) {
       av_free(A, &v);
     }
   }
-  frame fr = {loc, np}, *save = A->fr;
-  A->fr = &fr;
-  A->depth++;
-  int x = exec(A, f->body);
-  A->depth--;
-  A->fr = save;
-  aval r = (aval){V_UNINIT, 0, 0, NULL};
-  if (x == X_RETURN) {
-    r = A->retval;
-    A->retval = (aval){V_UNINIT, 0, 0, NULL};
-  } else if (x == X_NEXT || x == X_NEXTFILE) {
-    A->pend = x;
-  }
-  for (i = 0; i < np; i++) {
-    if (loc[i].kind == C_SCALAR)
-      av_free(A, &loc[i].v);
-    else if (loc[i].kind == C_ARRAY)
-      arr_free(A, loc[i].a);
-  }
-  mem_free(A->m, loc);
-  return r;
+  return run_frame(A, f, loc);
 }
 
 static aval concat(awk *A, node *e) {
@@ -684,8 +772,11 @@ aval awk_eval(awk *A, node *e) {
     return av_copy(e->v);
   case N_ERE: {
     rebuild(A);
-    return av_num(re_test(A, e->re, A->f0.s ? A->f0.s->p : "",
-                          A->f0.s ? A->f0.s->len : 0));
+    are *re = re_node(A, e);
+    if (!re)
+      return av_num(0);
+    return av_num(
+        re_test(A, re, A->f0.s ? A->f0.s->p : "", A->f0.s ? A->f0.s->len : 0));
   }
   case N_GROUP:
     return awk_eval(A, e->a);
@@ -885,7 +976,7 @@ static int do_print(awk *A, node *s) {
     buf_init(&o, A->m);
     awk_format(A, &o, fs->p, fs->len, s->a->next);
     av_free(A, &f);
-    writer *w = io_out(A, s->sub, &target);
+    writer *w = A->stop ? NULL : io_out(A, s->sub, &target);
     if (w && wr_write(w, o.data ? o.data : "", o.len) < 0)
       rc = out_fail(A, w);
     if (w && w->s == A->c->err)
@@ -905,15 +996,32 @@ static int do_print(awk *A, node *s) {
     if (r)
       bad |= wr_write(w, r->p, r->len);
   } else {
-    astr *ofs = gstr(A, SV_OFS);
-    for (node *x = s->a; x; x = x->next) {
-      if (x != s->a)
-        bad |= wr_write(w, ofs->p, ofs->len);
-      aval v = awk_eval(A, x);
-      astr *t = av_tostr(A, &v, 1);
-      bad |= wr_write(w, t->p, t->len);
-      av_free(A, &v);
+    /* every argument first: an error in one prints nothing */
+    aval stackv[8], *vals = stackv;
+    size_t na = 0, i = 0;
+    for (node *x = s->a; x; x = x->next)
+      na++;
+    if (na > 8 && !(vals = mem_alloc(A->m, na * sizeof *vals))) {
+      awk_fatal(A, "out of memory");
+      return X_EXIT;
     }
+    for (node *x = s->a; x; x = x->next)
+      vals[i++] = awk_eval(A, x);
+    astr *ofs = gstr(A, SV_OFS);
+    for (i = 0; i < na && !A->stop && !A->exiting; i++) {
+      if (i)
+        bad |= wr_write(w, ofs->p, ofs->len);
+      astr *t = av_tostr(A, &vals[i], 1);
+      if (A->stop) /* OFMT failed */
+        break;
+      bad |= wr_write(w, t->p, t->len);
+    }
+    for (i = 0; i < na; i++)
+      av_free(A, &vals[i]);
+    if (vals != stackv)
+      mem_free(A->m, vals);
+    if (A->stop || A->exiting)
+      return X_EXIT;
   }
   astr *ors = gstr(A, SV_ORS);
   bad |= wr_write(w, ors->p, ors->len);
@@ -941,7 +1049,7 @@ static int exec_list(awk *A, node *s) {
       A->pend = 0;
       return r;
     }
-    if (A->stop)
+    if (A->stop || A->exiting) /* exit inside a function ends it all */
       return X_EXIT;
   }
   return X_NORMAL;
@@ -964,7 +1072,7 @@ static int loop_body(awk *A, node *b, int *brk) {
     *brk = 1;
     return r;
   }
-  if (A->stop) {
+  if (A->stop || A->exiting) {
     *brk = 1;
     return X_EXIT;
   }
@@ -978,15 +1086,61 @@ static int loop_body(awk *A, node *b, int *brk) {
   return X_NORMAL;
 }
 
+/* Does the switch value v equal the case constant k (gawk's rules: a
+ * regex matches, a number compares as one when v is numeric, anything
+ * else as strings)? */
+static int case_matches(awk *A, aval *v, node *k) {
+  if (k->op == N_ERE) {
+    astr *t = av_tostr(A, v, 0);
+    are *re = re_node(A, k);
+    return re && re_test(A, re, t->p, t->len);
+  }
+  double d;
+  if (k->op == N_NUM &&
+      (v->t == V_NUM ||
+       (v->t == V_STRNUM && looks_numeric(v->s->p, v->s->len, &d))))
+    return av_tonum(A, v) == k->v.n;
+  aval kv = av_copy(k->v);
+  int r = awk_strcmp(A, av_tostr(A, v, 0), av_tostr(A, &kv, 0)) == 0;
+  av_free(A, &kv);
+  return r;
+}
+
+static int exec_switch(awk *A, node *s) {
+  aval v = awk_eval(A, s->a);
+  node *start = NULL, *def = NULL;
+  for (node *c = s->b; c && !start && !A->stop; c = c->next) {
+    if (!c->a) {
+      if (!def)
+        def = c;
+    } else if (case_matches(A, &v, c->a)) {
+      start = c;
+    }
+  }
+  av_free(A, &v);
+  if (!start)
+    start = def;
+  int r = X_NORMAL;
+  for (node *c = start; c && !A->stop; c = c->next) {
+    r = exec(A, c->b);
+    if (r == X_BREAK) /* ends the switch, not a loop around it */
+      return X_NORMAL;
+    if (r)
+      return r;
+  }
+  return A->stop ? X_EXIT : r;
+}
+
 static int exec(awk *A, node *s) {
   int brk, r;
+  A->curline = s->line;
   switch (s->op) {
   case S_BLOCK:
     return exec_list(A, s->a);
   case S_EXPR: {
     aval v = awk_eval(A, s->a);
     av_free(A, &v);
-    return A->stop ? X_EXIT : X_NORMAL;
+    return A->stop || A->exiting ? X_EXIT : X_NORMAL;
   }
   case S_PRINT:
   case S_PRINTF:
@@ -1036,6 +1190,14 @@ static int exec(awk *A, node *s) {
       e->k->refs++;
     }
     r = X_NORMAL;
+    if (awk_sort_keys(A, a, keys, n) < 0) {
+      r = X_EXIT;
+      n = i;
+      for (i = 0; i < n; i++)
+        as_unref(A, keys[i]);
+      mem_free(A->m, keys);
+      return r;
+    }
     for (i = 0; i < n; i++) {
       a = awk_array(A, s->b);
       if (!a || !arr_get(A, a, keys[i]->p, keys[i]->len, 0))
@@ -1074,6 +1236,8 @@ static int exec(awk *A, node *s) {
     return X_BREAK;
   case S_CONTINUE:
     return X_CONTINUE;
+  case S_SWITCH:
+    return exec_switch(A, s);
   case S_DELETE: {
     aarr *a = awk_array(A, s->a);
     if (!a)
@@ -1093,74 +1257,36 @@ static int exec(awk *A, node *s) {
   }
 }
 
-/* ---- input -------------------------------------------------------------- */
-
-/* One record from r by RS: 1 with p/n valid until the next call. */
-static int read_rec(awk *A, reader *r, const char **p, size_t *n) {
-  astr *rs = gstr(A, SV_RS);
-  const char *line;
-  size_t len;
-  if (rs->len == 0) { /* paragraph mode */
-    buf_clear(&A->para);
-    int rc;
-    while ((rc = rd_record(r, '\n', &line, &len)) == 1 &&
-           (len == 0 || (len == 1 && line[0] == '\n')))
-      ;
-    if (rc <= 0)
-      return rc < 0 ? -1 : 0;
-    for (;;) {
-      if (len && line[len - 1] == '\n')
-        len--;
-      if (A->para.len)
-        buf_putc(&A->para, '\n');
-      buf_append(&A->para, line, len);
-      rc = rd_record(r, '\n', &line, &len);
-      if (rc <= 0 || len == 0 || (len == 1 && line[0] == '\n'))
-        break;
-    }
-    *p = A->para.data ? A->para.data : "";
-    *n = A->para.len;
-    return 1;
-  }
-  int delim = (unsigned char)rs->p[0];
-  int rc = rd_record(r, delim, &line, &len);
-  if (rc <= 0) {
-    if (rc < 0 && r->err == ECANCELED)
-      A->stop = 1;
-    return rc;
-  }
-  if (len && (unsigned char)line[len - 1] == delim)
-    len--;
-  *p = line;
-  *n = len;
-  return 1;
-}
-
-static int valid_assign(const char *s) {
-  if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
-    return 0;
-  while (*s && *s != '=') {
-    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-          (*s >= '0' && *s <= '9')))
-      return 0;
-    s++;
-  }
-  return *s == '=';
-}
-
 void awk_cmdline_assign(awk *A, const char *s);
+
+static int run_items(awk *A, item *it);
+
+/* The current main input is done: closed, then the ENDFILE rules. */
+static void end_file(awk *A) {
+  if (!A->main_open)
+    return;
+  if (A->main_sb.on)
+    buf_free(&A->main_sb.b);
+  A->main_sb.on = 0;
+  rd_free(&A->main_rd);
+  stream_unref(A->main_s);
+  A->main_s = NULL;
+  A->main_open = 0;
+  if (A->efile && !A->stop && run_items(A, A->efile) == X_EXIT)
+    A->exiting = 1;
+}
 
 /* Next record of the main input (ARGV files, else stdin) into A->para:
  * 1, 0 at the end, -1 on error. line is unused. */
 int awk_next_main_record(awk *A, buf *line) {
   (void)line;
   for (;;) {
-    if (A->stop)
+    if (A->stop || A->exiting)
       return -1;
     if (A->main_open) {
       const char *p;
       size_t n;
-      int rc = read_rec(A, &A->main_rd, &p, &n);
+      int rc = awk_read_rec(A, &A->main_rd, &A->main_sb, &p, &n);
       if (rc == 1) {
         if (p != A->para.data) {
           buf_clear(&A->para);
@@ -1168,11 +1294,8 @@ int awk_next_main_record(awk *A, buf *line) {
         }
         return 1;
       }
-      rd_free(&A->main_rd);
-      stream_unref(A->main_s);
-      A->main_s = NULL;
-      A->main_open = 0;
-      if (rc < 0 && A->stop)
+      end_file(A);
+      if ((rc < 0 && A->stop) || A->stop || A->exiting)
         return -1;
     }
     if (A->main_eof)
@@ -1192,7 +1315,7 @@ int awk_next_main_record(awk *A, buf *line) {
       astr *s = av_tostr(A, v, 0);
       if (s->len == 0)
         continue;
-      if (valid_assign(s->p)) {
+      if (awk_valid_assign(s->p)) {
         awk_cmdline_assign(A, s->p);
         continue;
       }
@@ -1210,22 +1333,50 @@ int awk_next_main_record(awk *A, buf *line) {
     A->ranbegin = 1;
     int err = 0;
     stream *st = bi_open_read(A->c, name, &err);
-    if (!st) {
-      wr_flush(&A->out);
-      stream_printf(A->c->err, "awk: can't open file %s\n", name);
-      A->status = 2;
-      continue;
-    }
     av_free(A, &A->globals[SV_FILENAME].v);
-    A->globals[SV_FILENAME].v = strcmp(name, "-") == 0 && A->main_eof
-                                    ? av_str(A, "", 0)
-                                    : av_str(A, name, strlen(name));
+    A->globals[SV_FILENAME].v = av_str(A, name, strlen(name));
     A->globals[SV_FILENAME].kind = C_SCALAR;
+    A->fnr = 0;
+    if (A->bfile) {
+      /* ERRNO tells BEGINFILE that the file cannot be read */
+      for (int i = SV_COUNT; i < A->ngl; i++)
+        if (strcmp(A->gnames[i], "ERRNO") == 0 &&
+            A->globals[i].kind != C_ARRAY) {
+          const char *e = st ? "" : bi_strerror(err);
+          av_free(A, &A->globals[i].v);
+          A->globals[i].v = av_str(A, e, strlen(e));
+          A->globals[i].kind = C_SCALAR;
+        }
+      int x = run_items(A, A->bfile);
+      if (x == X_NEXTFILE || A->exiting || A->stop) {
+        if (st)
+          stream_unref(st);
+        if (x == X_NEXTFILE && st && A->efile && !A->stop &&
+            run_items(A, A->efile) == X_EXIT)
+          A->exiting = 1;
+        continue;
+      }
+    }
+    if (!st) { /* gawk stops at a file it cannot read */
+      wr_flush(&A->out);
+      buf b;
+      buf_init(&b, A->m);
+      if (A->curline > 0) /* gawk names the line of the last rule run */
+        awk_where(A, &b, A->curline);
+      else
+        buf_puts(&b, "awk: ");
+      buf_printf(&b, "fatal: cannot open file `%s' for reading: %s\n", name,
+                 bi_strerror(err));
+      stream_write(A->c->err, b.data ? b.data : "", b.len);
+      buf_free(&b);
+      A->status = 2;
+      A->stop = 1;
+      return -1;
+    }
     A->main_s = st;
     rd_init(&A->main_rd, A->m, st);
     rd_flush_to(&A->main_rd, &A->out);
     A->main_open = 1;
-    A->fnr = 0;
   }
 }
 
@@ -1238,6 +1389,8 @@ static int run_items(awk *A, item *it) {
     }
     if (r == X_EXIT || A->exiting)
       return X_EXIT;
+    if (r == X_NEXTFILE) /* BEGINFILE: skip the file */
+      return r;
   }
   return X_NORMAL;
 }
@@ -1245,7 +1398,7 @@ static int run_items(awk *A, item *it) {
 int awk_run(awk *A) {
   if (A->begin && run_items(A, A->begin) == X_EXIT)
     goto end;
-  if (!A->main && !A->end)
+  if (!A->main && !A->end && !A->bfile && !A->efile)
     goto done;
   while (!A->stop && awk_next_main_record(A, NULL) == 1) {
     awk_set_record(A, A->para.data ? A->para.data : "", A->para.len);
@@ -1267,6 +1420,8 @@ int awk_run(awk *A) {
       } else {
         sel = 0;
       }
+      if (A->exiting) /* exit in a function the pattern called */
+        goto end;
       if (A->stop)
         break;
       if (!sel)
@@ -1286,12 +1441,7 @@ int awk_run(awk *A) {
       if (r == X_NEXT)
         break;
       if (r == X_NEXTFILE) {
-        if (A->main_open) {
-          rd_free(&A->main_rd);
-          stream_unref(A->main_s);
-          A->main_s = NULL;
-          A->main_open = 0;
-        }
+        end_file(A);
         break;
       }
       if (r == X_EXIT || A->exiting)

@@ -1,5 +1,7 @@
 /* lex.c - awk tokens. A '/' starts a regex unless the previous token ends
  * an operand (then it divides), which is how every awk decides it. */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,8 @@ static const struct {
 } kw[] = {
     {"BEGIN", T_BEGIN, 0},
     {"END", T_END, 0},
+    {"BEGINFILE", T_BEGINFILE, 0},
+    {"ENDFILE", T_ENDFILE, 0},
     {"function", T_FUNCTION, 0},
     {"func", T_FUNCTION, 0},
     {"if", T_IF, 0},
@@ -30,6 +34,9 @@ static const struct {
     {"print", T_PRINT, 0},
     {"printf", T_PRINTF, 0},
     {"in", T_IN, 0},
+    {"switch", T_SWITCH, 0},
+    {"case", T_CASE, 0},
+    {"default", T_DEFAULT, 0},
     {"length", T_BUILTIN, B_LENGTH},
     {"substr", T_BUILTIN, B_SUBSTR},
     {"index", T_BUILTIN, B_INDEX},
@@ -52,6 +59,13 @@ static const struct {
     {"close", T_BUILTIN, B_CLOSE},
     {"fflush", T_BUILTIN, B_FFLUSH},
     {"system", T_BUILTIN, B_SYSTEM},
+    {"gensub", T_BUILTIN, B_GENSUB},
+    {"asort", T_BUILTIN, B_ASORT},
+    {"asorti", T_BUILTIN, B_ASORTI},
+    {"strftime", T_BUILTIN, B_STRFTIME},
+    {"systime", T_BUILTIN, B_SYSTIME},
+    {"mktime", T_BUILTIN, B_MKTIME},
+    {"patsplit", T_BUILTIN, B_PATSPLIT},
 };
 
 const char *awk_tokname(int t) {
@@ -84,6 +98,17 @@ int awk_escape(const char *s, size_t n, size_t *i) {
     (*i)++;
     return lit >= 0 ? lit : ch;
   }
+  if (ch == 'x' && *i + 1 < n && isxdigit((unsigned char)s[*i + 1])) {
+    int v = 0, k = 0; /* gawk: \x and at most two hex digits */
+    (*i)++;
+    while (k < 2 && *i < n && isxdigit((unsigned char)s[*i])) {
+      int d = (unsigned char)s[*i];
+      v = v * 16 + (d <= '9' ? d - '0' : (d | 0x20) - 'a' + 10);
+      (*i)++;
+      k++;
+    }
+    return v;
+  }
   if (ch >= '0' && ch <= '7') {
     int v = 0, k = 0;
     while (k < 3 && *i < n && s[*i] >= '0' && s[*i] <= '7') {
@@ -102,8 +127,7 @@ void awk_put_escape(buf *o, const char *s, size_t n, size_t *i) {
     buf_putc(o, v);
     return;
   }
-  /* one-true-awk keeps an unknown escape as typed */
-  buf_putc(o, '\\');
+  /* gawk: an unknown escape stands for its character */
   buf_putc(o, s[(*i)++]);
 }
 
@@ -128,6 +152,7 @@ static int lex1(awk *A) {
     }
     break;
   }
+  A->tokstart = A->pos;
   if (A->pos >= n)
     return T_EOF;
   char ch = s[A->pos++];
@@ -215,11 +240,37 @@ static int lex1(awk *A) {
       return T_AND;
     }
     break;
+  case '@': {
+    /* gawk's directives read other files or load code: a program here is
+     * the text it is given, nothing more */
+    size_t st = A->pos;
+    while (A->pos < n && ((s[A->pos] >= 'a' && s[A->pos] <= 'z') ||
+                          (s[A->pos] >= 'A' && s[A->pos] <= 'Z')))
+      A->pos++;
+    size_t wl = A->pos - st;
+    if ((wl == 7 && !memcmp(s + st, "include", 7)) ||
+        (wl == 4 && !memcmp(s + st, "load", 4)) ||
+        (wl == 9 && !memcmp(s + st, "namespace", 9))) {
+      A->lexerr = wl == 7   ? "@include is not supported: give every "
+                              "source file with -f"
+                  : wl == 4 ? "@load is not supported: extensions cannot "
+                              "be loaded"
+                            : "@namespace is not supported";
+      A->pos = st;
+      return -1;
+    }
+    A->pos = st;
+    return -1;
+  }
   case '"': {
     buf_clear(&A->tstr);
+    size_t open = A->pos - 1;
     while (A->pos < n && s[A->pos] != '"') {
-      if (s[A->pos] == '\n')
+      if (s[A->pos] == '\n') {
+        A->lexerr = "unterminated string";
+        A->pos = open + 1;
         return -1;
+      }
       if (s[A->pos] == '\\' && A->pos + 1 < n) {
         A->pos++;
         if (s[A->pos] == '\n') { /* continuation inside a string */
@@ -232,8 +283,11 @@ static int lex1(awk *A) {
       }
       buf_putc(&A->tstr, s[A->pos++]);
     }
-    if (A->pos >= n)
+    if (A->pos >= n) {
+      A->lexerr = "unterminated string";
+      A->pos = open + 1;
       return -1;
+    }
     A->pos++;
     return T_STR;
   }
@@ -242,10 +296,14 @@ static int lex1(awk *A) {
       /* A regex: kept as typed but for \/ ; brackets may hold '/'. */
       buf_clear(&A->tstr);
       int inbr = 0;
+      size_t open = A->pos - 1;
       while (A->pos < n && (s[A->pos] != '/' || inbr)) {
         char d = s[A->pos];
-        if (d == '\n')
+        if (d == '\n') {
+          A->lexerr = "unterminated regexp";
+          A->pos = open + 2; /* gawk: the caret after the slash */
           return -1;
+        }
         if (d == '\\' && A->pos + 1 < n) {
           if (s[A->pos + 1] == '/') {
             buf_putc(&A->tstr, '/');
@@ -288,14 +346,41 @@ static int lex1(awk *A) {
         buf_putc(&A->tstr, d);
         A->pos++;
       }
-      if (A->pos >= n)
+      if (A->pos >= n) {
+        A->lexerr = "unterminated regexp";
+        A->pos = open + 2 <= n ? open + 2 : n;
         return -1;
+      }
       A->pos++;
       return T_ERE;
     }
     TWO('=', T_DIV_ASSIGN, T_DIV);
   default:
     break;
+  }
+  if (ch == '0' && (nx == 'x' || nx == 'X') && A->pos + 1 < n &&
+      isxdigit((unsigned char)s[A->pos + 1])) { /* gawk: 0x1F */
+    size_t i = A->pos + 1;
+    double v = 0;
+    for (; i < n && isxdigit((unsigned char)s[i]); i++)
+      v = v * 16 + (s[i] <= '9'   ? s[i] - '0'
+                    : s[i] >= 'a' ? s[i] - 'a' + 10
+                                  : s[i] - 'A' + 10);
+    A->tnum = v;
+    A->pos = i;
+    return T_NUM;
+  }
+  if (ch == '0' && nx >= '0' && nx <= '7') { /* gawk: 011 is octal */
+    size_t i = A->pos;
+    double v = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '7')
+      v = v * 8 + (s[i++] - '0');
+    if (i >= n || !(s[i] == '8' || s[i] == '9' || s[i] == '.' || s[i] == 'e' ||
+                    s[i] == 'E')) {
+      A->tnum = v;
+      A->pos = i;
+      return T_NUM;
+    }
   }
   if ((ch >= '0' && ch <= '9') || (ch == '.' && nx >= '0' && nx <= '9')) {
     size_t st = A->pos - 1, i = st;
@@ -343,11 +428,17 @@ static int lex1(awk *A) {
       return T_FUNC_NAME;
     return T_NAME;
   }
+  if ((unsigned char)ch > ' ' && (unsigned char)ch < 0x7f) {
+    snprintf(A->lexmsg, sizeof A->lexmsg, "invalid char '%c' in expression",
+             ch);
+    A->lexerr = A->lexmsg;
+  }
   return -1;
 }
 
 int awk_lex(awk *A) {
   int t = lex1(A);
+  A->tokend = A->pos;
   A->prevtok = t;
   A->tok = t;
   return t;

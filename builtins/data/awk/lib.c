@@ -1,5 +1,6 @@
 /* lib.c - awk values, arrays, regexes, builtin functions, printf and the
  * redirections (files in the VFS, commands through the shell). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,8 +9,8 @@
 #include <string.h>
 
 #include "builtins/data/awk/awk.h"
-#include "builtins/search/grep/grep.h"
 #include "builtins/textutil.h"
+#include "core/utf8.h"
 
 /* ---- strings and values ------------------------------------------------- */
 
@@ -28,6 +29,13 @@ astr *as_new(awk *A, const char *p, size_t n) {
 }
 
 static astr empty_str = {1u << 30, 0, 0, {0}};
+
+aval av_empty_field(awk *A) {
+  if (!A->empty)
+    return (aval){V_UNINIT, 0, 0, NULL};
+  A->empty->refs++;
+  return (aval){V_STRNUM, 0, 0, A->empty};
+}
 
 aval av_str(awk *A, const char *p, size_t n) {
   aval v = {V_STR, 0, 0, as_new(A, p, n)};
@@ -91,20 +99,16 @@ static size_t num_prefix(const char *p, size_t n, double *v) {
   if (simple) {
     *v = p[0] == '-' ? -(double)iv : (double)iv;
   } else {
-    char tmp[64], *t = tmp;
-    char *big = NULL;
-    if (i >= sizeof tmp) {
-      big = malloc(i + 1);
-      if (!big) {
-        *v = 0;
-        return i;
-      }
-      t = big;
+    char tmp[64];
+    if (i < sizeof tmp) {
+      memcpy(tmp, p, i);
+      tmp[i] = 0;
+      *v = strtod(tmp, NULL);
+    } else {
+      /* every string here is an astr, NUL-terminated; strtod stops where
+       * the scan above did, as both read the same decimal syntax */
+      *v = strtod(p, NULL);
     }
-    memcpy(t, p, i);
-    t[i] = 0;
-    *v = strtod(t, NULL);
-    free(big);
   }
   (void)ds;
   return i;
@@ -150,26 +154,51 @@ double av_tonum(awk *A, aval *v) {
   }
 }
 
-static void fmt_num(char *out, size_t cap, double d, const char *fmt) {
-  if (fabs(d) < 1e16 && d == (double)(long long)d) {
-    snprintf(out, cap, "%lld", (long long)d);
-  } else if (isnan(d)) {
-    snprintf(out, cap, "%s", signbit(d) ? "-nan" : "nan");
-  } else if (isinf(d)) {
-    snprintf(out, cap, "%s", d < 0 ? "-inf" : "inf");
-  } else {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    snprintf(out, cap, fmt, d);
-#pragma GCC diagnostic pop
-  }
+int awk_integral(double d) {
+  return isfinite(d) && d == floor(d);
 }
 
-static const char *conv_fmt(awk *A, int slot) {
-  aval *v = &A->globals[slot].v;
-  if (v->t == V_STR || v->t == V_STRNUM)
-    return v->s->p;
-  return "%.6g";
+size_t awk_int_text(char *out, size_t cap, double d) {
+  if (fabs(d) < 9.2e18)
+    return (size_t)snprintf(out, cap, "%lld", (long long)d);
+  return (size_t)snprintf(out, cap, "%.0f", d); /* every digit, as gawk */
+}
+
+/* A number as text: an integral value as an integer (however large, as
+ * gawk), NaN and infinities signed, anything else through CONVFMT or OFMT
+ * (slot), applied by awk's own printf so that any text there is safe. */
+static astr *num_text(awk *A, double d, int slot) {
+  char tmp[400];
+  if (awk_integral(d)) {
+    awk_int_text(tmp, sizeof tmp, d);
+    return as_new(A, tmp, strlen(tmp));
+  }
+  if (isnan(d) || isinf(d)) {
+    const char *w =
+        isnan(d) ? (signbit(d) ? "-nan" : "+nan") : (d < 0 ? "-inf" : "+inf");
+    return as_new(A, w, 4);
+  }
+  aval *fv = &A->globals[slot].v;
+  if (fv->t != V_STR && fv->t != V_STRNUM) {
+    snprintf(tmp, sizeof tmp, "%.6g", d);
+    return as_new(A, tmp, strlen(tmp));
+  }
+  astr *f = fv->s;
+  if (f->len == 4 && memcmp(f->p, "%.6g", 4) == 0) {
+    snprintf(tmp, sizeof tmp, "%.6g", d);
+    return as_new(A, tmp, strlen(tmp));
+  }
+  node arg = {0};
+  arg.op = N_NUM;
+  arg.v = av_num(d);
+  buf b;
+  buf_init(&b, A->m);
+  f->refs++; /* the format may be reassigned while it runs */
+  awk_format(A, &b, f->p, f->len, &arg);
+  as_unref(A, f);
+  astr *r = as_new(A, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  return r;
 }
 
 astr *av_tostr(awk *A, aval *v, int output) {
@@ -180,14 +209,12 @@ astr *av_tostr(awk *A, aval *v, int output) {
   case V_UNINIT:
     return &empty_str;
   default: {
-    int integral = fabs(v->n) < 1e16 && v->n == (double)(long long)v->n;
-    if (v->s && (integral || (v->f & VF_NUMOK) == (unsigned)(output ? 8 : 0)))
-      if (integral)
-        return v->s;
-    char tmp[512];
-    fmt_num(tmp, sizeof tmp, v->n, conv_fmt(A, output ? SV_OFMT : SV_CONVFMT));
+    int integral = awk_integral(v->n);
+    if (v->s && integral)
+      return v->s;
+    astr *s = num_text(A, v->n, output ? SV_OFMT : SV_CONVFMT);
     as_unref(A, v->s);
-    v->s = as_new(A, tmp, strlen(tmp));
+    v->s = s;
     return v->s ? v->s : &empty_str;
   }
   }
@@ -232,11 +259,23 @@ int av_cmp(awk *A, aval *x, aval *y) {
     double a = av_tonum(A, x), b = av_tonum(A, y);
     return a < b ? -1 : a > b ? 1 : a == b ? 0 : 1;
   }
-  astr *s = av_tostr(A, x, 0), *t = av_tostr(A, y, 0);
+  return awk_strcmp(A, av_tostr(A, x, 0), av_tostr(A, y, 0));
+}
+
+int awk_strcmp(awk *A, const astr *s, const astr *t) {
   size_t n = s->len < t->len ? s->len : t->len;
-  int r = memcmp(s->p, t->p, n);
-  if (r)
-    return r;
+  if (A->icase) { /* IGNORECASE: ASCII letters compare folded */
+    for (size_t i = 0; i < n; i++) {
+      int a = tolower((unsigned char)s->p[i]),
+          b = tolower((unsigned char)t->p[i]);
+      if (a != b)
+        return a < b ? -1 : 1;
+    }
+  } else {
+    int r = memcmp(s->p, t->p, n);
+    if (r)
+      return r < 0 ? -1 : 1;
+  }
   return s->len < t->len ? -1 : s->len > t->len;
 }
 
@@ -316,6 +355,10 @@ aval *arr_get(awk *A, aarr *a, const char *k, size_t n, int create) {
     return NULL;
   }
   e->k = as_new(A, k, n);
+  if (!e->k) { /* as_new reported it */
+    mem_free(A->m, e);
+    return NULL;
+  }
   e->hash = h;
   e->chain = a->tab[h & a->mask];
   a->tab[h & a->mask] = e;
@@ -352,155 +395,6 @@ void arr_del(awk *A, aarr *a, const char *k, size_t n) {
     }
 }
 
-/* ---- regexes ------------------------------------------------------------ */
-
-/* awk's escapes (\n \t \/ \ddd ...) become the characters they name before
- * the ERE goes through grep's translation, which knows only POSIX's. */
-static void awk_escapes(buf *o, const char *p, size_t n) {
-  int inbr = 0;
-  for (size_t i = 0; i < n; i++) {
-    char ch = p[i];
-    if (ch == '[' && !inbr) {
-      inbr = 1;
-      buf_putc(o, ch);
-      if (i + 1 < n && p[i + 1] == '^')
-        buf_putc(o, p[++i]);
-      if (i + 1 < n && p[i + 1] == ']')
-        buf_putc(o, p[++i]);
-      continue;
-    }
-    if (ch == ']' && inbr) {
-      inbr = 0;
-      buf_putc(o, ch);
-      continue;
-    }
-    if (ch != '\\' || i + 1 >= n) {
-      buf_putc(o, ch);
-      continue;
-    }
-    size_t j = i + 1;
-    char d = p[j];
-    int lit = awk_escape(p, n, &j);
-    i = lit >= 0 ? j - 1 : i + 1;
-    if (lit < 0) {
-      if (inbr && d != ']') {
-        buf_putc(o, d);
-        continue;
-      }
-      buf_putc(o, '\\');
-      buf_putc(o, d);
-      continue;
-    }
-    if (!inbr && strchr("\\^$.[]|()*+?{}", lit) && lit)
-      buf_putc(o, '\\');
-    buf_putc(o, lit);
-  }
-}
-
-are *re_compile(awk *A, const char *p, size_t n) {
-  for (size_t i = 0; i < A->nrecache; i++) {
-    are *r = A->recache[i];
-    if (r->src->len == n && memcmp(r->src->p, p, n) == 0)
-      return r;
-  }
-  buf esc, pt;
-  buf_init(&esc, A->m);
-  buf_init(&pt, A->m);
-  awk_escapes(&esc, p, n);
-  int ng = 0, br = 0;
-  if (gr_translate(A->c, &pt, esc.data ? esc.data : "", esc.len, 1, 0, 0, 0, 0,
-                   &ng, &br) < 0) {
-    buf_free(&esc);
-    buf_free(&pt);
-    A->status = 2;
-    A->stop = 1;
-    return NULL;
-  }
-  are *r = mem_calloc(A->m, 1, sizeof *r);
-  if (!r) {
-    buf_free(&pt);
-    buf_free(&esc);
-    awk_fatal(A, "out of memory");
-    return NULL;
-  }
-  int ec;
-  size_t eo;
-  if (rx_compile(&A->rxe, &r->rx, pt.data ? pt.data : "", pt.len,
-                 PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, RX_POSIX, NULL, &ec,
-                 &eo) < 0) {
-    buf_free(&pt);
-    buf_free(&esc);
-    mem_free(A->m, r);
-    if (ec == PCRE2_ERROR_NOMEMORY) {
-      awk_fatal(A, "out of memory");
-      return NULL;
-    }
-    PCRE2_UCHAR msg[256];
-    pcre2_get_error_message(ec, msg, sizeof msg);
-    stream_printf(A->c->err, "awk: regular expression error: %s\n", msg);
-    A->status = 2;
-    A->stop = 1;
-    return NULL;
-  }
-  buf_free(&pt);
-  r->lit = gr_is_literal(esc.data ? esc.data : "", esc.len, 1);
-  buf_free(&esc);
-  r->src = as_new(A, p, n);
-  if (!r->src) {
-    re_free(A, r);
-    awk_fatal(A, "out of memory");
-    return NULL;
-  }
-  if (A->nrecache % 16 == 0) {
-    are **nc = mem_realloc(A->m, A->recache, (A->nrecache + 16) * sizeof *nc);
-    if (!nc) {
-      re_free(A, r);
-      return NULL;
-    }
-    A->recache = nc;
-  }
-  A->recache[A->nrecache++] = r;
-  return r;
-}
-
-void re_free(awk *A, are *r) {
-  rx_free(&r->rx);
-  if (r->src)
-    as_unref(A, r->src);
-  mem_free(A->m, r);
-}
-
-are *re_dynamic(awk *A, aval *v) {
-  astr *s = av_tostr(A, v, 0);
-  return re_compile(A, s->p, s->len);
-}
-
-/* A matcher limit: only back-references still backtrack without bound,
- * and awk stops rather than take it for "no match". */
-static int re_failed(awk *A, int rc) {
-  char msg[128];
-  if (rc == RX_STOPPED) { /* the budget stopped it: the shell says why */
-    A->stop = 1;
-    return 0;
-  }
-  awk_fatal(A, "regular expression match failed: %s",
-            rx_strerror(rc, msg, sizeof msg));
-  return 0;
-}
-
-int re_match(awk *A, are *r, const char *s, size_t n, size_t from, size_t *ms,
-             size_t *me, int notbol) {
-  int rc = rx_search(&r->rx, s, n, from, notbol ? PCRE2_NOTBOL : 0, RX_EXTENT,
-                     ms, me);
-  return rc < 0 ? re_failed(A, rc) : rc;
-}
-
-int re_test(awk *A, are *r, const char *s, size_t n) {
-  size_t ms, me;
-  int rc = rx_search(&r->rx, s, n, 0, 0, RX_ANY, &ms, &me);
-  return rc < 0 ? re_failed(A, rc) : rc;
-}
-
 /* ---- printf ------------------------------------------------------------- */
 
 static aval next_arg(awk *A, node **args) {
@@ -510,6 +404,28 @@ static aval next_arg(awk *A, node **args) {
   *args = (*args)->next;
   return v;
 }
+
+/* gawk stops when a conversion has no argument left, showing where. */
+static void ran_out(awk *A, const char *f, size_t fn, size_t at) {
+  buf b;
+  buf_init(&b, A->m);
+  buf_puts(&b, "not enough arguments to satisfy format string\n\t`");
+  buf_append(&b, f, fn);
+  buf_puts(&b, "'\n\t");
+  for (size_t i = 0; i <= at; i++)
+    buf_putc(&b, ' ');
+  buf_puts(&b, "^ ran out for this one");
+  awk_fatal(A, "%s", buf_cstr(&b));
+  buf_free(&b);
+}
+
+#define NEED_ARG()                                                             \
+  do {                                                                         \
+    if (!args) {                                                               \
+      ran_out(A, f, fn, st);                                                   \
+      return -1;                                                               \
+    }                                                                          \
+  } while (0)
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -539,6 +455,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     }
     int width = -1, prec = -1;
     if (i < fn && f[i] == '*') {
+      NEED_ARG();
       aval v = next_arg(A, &args);
       width = awk_toint(av_tonum(A, &v));
       av_free(A, &v);
@@ -559,6 +476,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
       i++;
       prec = 0;
       if (i < fn && f[i] == '*') {
+        NEED_ARG();
         aval v = next_arg(A, &args);
         prec = awk_toint(av_tonum(A, &v));
         av_free(A, &v);
@@ -598,13 +516,13 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     switch (conv) {
     case 'd':
     case 'i': {
+      NEED_ARG();
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
-      if (isnan(d) || isinf(d)) {
-        strcpy(spec + k, "f");
-        snprintf(tmp, sizeof tmp, spec, d);
-        buf_puts(o, tmp);
+      if (isnan(d) || isinf(d)) { /* gawk: the signed word, no padding */
+        buf_puts(o, isnan(d) ? (signbit(d) ? "-nan" : "+nan")
+                             : (d < 0 ? "-inf" : "+inf"));
         break;
       }
       d = trunc(d);
@@ -624,12 +542,23 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     case 'x':
     case 'X':
     case 'u': {
+      NEED_ARG();
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
-      unsigned long long u = d < 0         ? (unsigned long long)awk_toll(d)
-                             : d >= 1.8e19 ? ~0ull
-                                           : (unsigned long long)d;
+      if (isnan(d) || isinf(d)) {
+        buf_puts(o, isnan(d) ? (signbit(d) ? "-nan" : "+nan")
+                             : (d < 0 ? "-inf" : "+inf"));
+        break;
+      }
+      if (d >= 18446744073709551616.0 || d < -9223372036854775808.0) {
+        /* gawk: out of every integer's range, written as %g */
+        snprintf(tmp, sizeof tmp, "%g", d);
+        buf_puts(o, tmp);
+        break;
+      }
+      unsigned long long u =
+          d < 0 ? (unsigned long long)awk_toll(d) : (unsigned long long)d;
       spec[k] = 'l';
       spec[k + 1] = 'l';
       spec[k + 2] = conv;
@@ -645,6 +574,7 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     case 'G':
     case 'a':
     case 'A': {
+      NEED_ARG();
       v = next_arg(A, &args);
       double d = av_tonum(A, &v);
       av_free(A, &v);
@@ -655,37 +585,46 @@ int awk_format(awk *A, buf *o, const char *f, size_t fn, node *args) {
     }
     case 'c':
     case 's': {
+      NEED_ARG();
       v = next_arg(A, &args);
       const char *p;
       size_t n;
       char cb[8];
+      double num;
+      size_t nch; /* characters in p[0..n), for the padding */
       if (conv == 'c') {
-        if (v.t == V_NUM) {
-          unsigned cp = (unsigned)awk_toll(av_tonum(A, &v));
-          if (cp < 256) {
-            cb[0] = (char)cp;
-            n = 1;
+        if (v.t == V_NUM ||
+            (v.t == V_STRNUM && looks_numeric(v.s->p, v.s->len, &num))) {
+          long long cv = awk_toll(av_tonum(A, &v));
+          if (A->utf8 && cv >= 128 && cv < 0x110000) {
+            n = u8_encode((int32_t)cv, cb);
+            if (!n) /* a surrogate: its low byte, as in the C locale */
+              cb[0] = (char)(cv & 0xff), n = 1;
           } else {
-            n = tu_utf8_put(cp, cb);
+            cb[0] = (char)(cv & 0xff);
+            n = 1;
           }
           p = cb;
         } else {
           astr *s = av_tostr(A, &v, 0);
           p = s->p;
-          n = s->len ? 1 : 0;
-          if (n && (unsigned char)p[0] >= 0xc0) { /* one UTF-8 character */
-            uint32_t cp;
-            n = tu_utf8_get(p, s->len, &cp);
+          n = awk_char_off(A, s->p, s->len, 1);
+          if (!n) { /* gawk: the string's terminating NUL */
+            cb[0] = 0;
+            p = cb;
+            n = 1;
           }
         }
+        nch = 1;
       } else {
         astr *s = av_tostr(A, &v, 0);
         p = s->p;
         n = s->len;
-        if (prec >= 0 && (size_t)prec < n)
-          n = (size_t)prec;
+        if (prec >= 0)
+          n = awk_char_off(A, s->p, s->len, (size_t)prec);
+        nch = awk_chars(A, p, n);
       }
-      size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+      size_t pad = width > 0 && (size_t)width > nch ? (size_t)width - nch : 0;
       int left = strchr(spec, '-') != NULL;
       if (!left)
         for (size_t q = 0; q < pad; q++)
@@ -753,7 +692,7 @@ aio *io_get(awk *A, const char *name, int kind) {
     stream *cap = stream_capture(A->m, A->c->bud, &out, NULL, NULL, 1, 0);
     stream *nul = stream_null(A->m, A->c->bud);
     if (cap && nul)
-      run_cmd(A, name, nul, cap);
+      io->cmdst = run_cmd(A, name, nul, cap);
     /* waits for background jobs of the command that still hold cap */
     stream_capture_finish(cap);
     stream_unref(nul);
@@ -808,6 +747,10 @@ static int io_finish(awk *A, aio *io) {
     rd_free(&io->rd);
     stream_unref(io->rs);
   }
+  if (io->kind == 'c') /* the command's exit status, as gawk */
+    st = io->cmdst;
+  if (io->sb.on)
+    buf_free(&io->sb.b);
   buf_free(&io->pipebuf);
   mem_free(A->m, io->name);
   mem_free(A->m, io);
@@ -859,12 +802,48 @@ writer *io_out(awk *A, int kind, aval *target) {
   return io->w;
 }
 
+void awk_where(awk *A, buf *b, int line) {
+  const char *name = NULL;
+  int first = 1;
+  for (int i = 0; i < A->nsrcs; i++)
+    if (A->srcs[i].first <= line) {
+      name = A->srcs[i].name;
+      first = A->srcs[i].first;
+    }
+  if (line < 1)
+    line = 1;
+  if (name)
+    buf_printf(b, "awk: %s:%d: ", name, line - first + 1);
+  else
+    buf_printf(b, "awk: cmd. line:%d: ", line);
+}
+
+size_t awk_chars(awk *A, const char *s, size_t n) {
+  return A->utf8 ? u8_count(s, n) : n;
+}
+
+size_t awk_char_off(awk *A, const char *s, size_t n, size_t ci) {
+  if (!A->utf8)
+    return ci < n ? ci : n;
+  return u8_offset(s, n, ci);
+}
+
 void awk_fatal(awk *A, const char *fmt, ...) {
   if (A->stop)
     return;
   buf b;
   buf_init(&b, A->m);
-  buf_puts(&b, "awk: ");
+  awk_where(A, &b, A->curline);
+  aval *fv = A->globals ? &A->globals[SV_FILENAME].v : NULL;
+  if (A->fnr > 0 && fv && (fv->s || fv->t == V_NUM || fv->t == V_UNINIT)) {
+    /* gawk names the record being read (FILENAME may be half set when
+     * the error is running out of memory while setting it) */
+    astr *fn = av_tostr(A, fv, 0);
+    char num[40];
+    awk_int_text(num, sizeof num, A->fnr);
+    buf_printf(&b, "(FILENAME=%s FNR=%s) ", fn->p, num);
+  }
+  buf_puts(&b, "fatal: ");
   va_list ap;
   va_start(ap, fmt);
   buf_vprintf(&b, fmt, ap);
@@ -879,24 +858,13 @@ void awk_fatal(awk *A, const char *fmt, ...) {
 
 /* ---- builtin functions -------------------------------------------------- */
 
-static double rnd(double d) {
-  return d < 0 ? -floor(-d + 0.5) : floor(d + 0.5);
-}
-
 static aval do_sub(awk *A, node *e, int global) {
   node *ra = e->a, *rp = ra ? ra->next : NULL, *tg = rp ? rp->next : NULL;
   if (!rp) {
     awk_fatal(A, "not enough args in %s", global ? "gsub" : "sub");
     return av_num(0);
   }
-  are *re;
-  if (ra->op == N_ERE) {
-    re = ra->re;
-  } else {
-    aval pv = awk_eval(A, ra);
-    re = re_dynamic(A, &pv);
-    av_free(A, &pv);
-  }
+  are *re = re_node(A, ra);
   aval rv = awk_eval(A, rp);
   astr *repl = av_tostr(A, &rv, 0);
   aval tv;
@@ -921,7 +889,17 @@ static aval do_sub(awk *A, node *e, int global) {
   size_t pos = 0, n = t->len;
   int count = 0;
   size_t ms, me;
+  int lastnonempty = 0; /* gawk: no empty match right after a match */
   while (pos <= n && re_match(A, re, t->p, n, pos, &ms, &me, 0)) {
+    if (ms == me && ms == pos && lastnonempty) {
+      lastnonempty = 0;
+      if (pos >= n)
+        break;
+      size_t cl = A->utf8 ? awk_char_off(A, t->p + pos, n - pos, 1) : 1;
+      buf_append(&o, t->p + pos, cl);
+      pos += cl;
+      continue;
+    }
     buf_append(&o, t->p + pos, ms - pos);
     for (size_t i = 0; i < repl->len; i++) {
       char ch = repl->p[i];
@@ -936,14 +914,21 @@ static aval do_sub(awk *A, node *e, int global) {
     }
     count++;
     if (me == ms) { /* empty match: copy one character and move on */
+      size_t cl = ms < n ? awk_char_off(A, t->p + ms, n - ms, 1) : 1;
       if (ms < n)
-        buf_putc(&o, t->p[ms]);
-      pos = ms + 1;
+        buf_append(&o, t->p + ms, cl);
+      pos = ms + cl;
+      lastnonempty = 0;
     } else {
       pos = me;
+      lastnonempty = 1;
     }
     if (!global)
       break;
+    if (A->c->bud && budget_poll(A->c->bud)) {
+      A->stop = 1;
+      break;
+    }
   }
   if (count) {
     if (pos < n)
@@ -955,6 +940,92 @@ static aval do_sub(awk *A, node *e, int global) {
   av_free(A, &rv);
   av_free(A, &tv);
   return av_num(count);
+}
+
+/* match()'s array: each group that took part, and its start and length
+ * (in characters), under the keys N, (N, "start"), (N, "length"). */
+static void match_groups(awk *A, aarr *arr, are *re, astr *s) {
+  uint32_t cnt = 0;
+  PCRE2_SIZE *ov = rx_ovector(&re->rx, &cnt);
+  astr *sep = av_tostr(A, &A->globals[SV_SUBSEP].v, 0);
+  buf k;
+  buf_init(&k, A->m);
+  for (uint32_t g = 0; g < cnt && !A->stop; g++) {
+    if (ov[2 * g] == PCRE2_UNSET)
+      continue;
+    size_t a = ov[2 * g], b = ov[2 * g + 1];
+    static const char *const part[] = {"", "start", "length"};
+    for (int j = 0; j < 3; j++) {
+      buf_clear(&k);
+      buf_printf(&k, "%u", g);
+      if (j) {
+        buf_append(&k, sep->p, sep->len);
+        buf_puts(&k, part[j]);
+      }
+      aval *slot = arr_get(A, arr, k.data ? k.data : "", k.len, 1);
+      if (!slot)
+        break;
+      av_free(A, slot);
+      if (j == 0)
+        *slot = av_strnum(A, s->p + a, b - a);
+      else if (j == 1)
+        *slot = av_num((double)awk_chars(A, s->p, a) + 1);
+      else
+        *slot = av_num((double)awk_chars(A, s->p + a, b - a));
+    }
+  }
+  buf_free(&k);
+}
+
+/* index(s, t): the character position of the first t in s, 0 if none.
+ * IGNORECASE folds ASCII letters (on copies, so the search stays linear);
+ * under UTF-8 a match must start on a character, which one walk along s
+ * checks for every candidate. */
+static double str_index(awk *A, astr *s, astr *t) {
+  if (!t->len)
+    return 1;
+  const char *hs = s->p, *nd = t->p;
+  buf fb;
+  buf_init(&fb, A->m);
+  if (A->icase) {
+    /* both folded to lower case; a folding that changes a length (rare
+     * letters) leaves the text as it is */
+    awk_case_map(A, &fb, s->p, s->len, 0);
+    size_t sl = fb.len;
+    awk_case_map(A, &fb, t->p, t->len, 0);
+    if (fb.oom) {
+      buf_free(&fb);
+      awk_fatal(A, "out of memory");
+      return 0;
+    }
+    if (sl == s->len && fb.len - sl == t->len) {
+      hs = fb.data;
+      nd = fb.data + sl;
+    }
+  }
+  size_t from = 0, at = 0, chars = 0;
+  double r = 0;
+  for (;;) {
+    const char *p = memmem(hs + from, s->len - from, nd, t->len);
+    if (!p)
+      break;
+    size_t off = (size_t)(p - hs);
+    if (!A->utf8) {
+      r = (double)off + 1;
+      break;
+    }
+    while (at < off) { /* the next character start at or after off */
+      at += awk_char_off(A, s->p + at, s->len - at, 1);
+      chars++;
+    }
+    if (at == off) {
+      r = (double)chars + 1;
+      break;
+    }
+    from = off + 1;
+  }
+  buf_free(&fb);
+  return r;
 }
 
 static aval arg_num(awk *A, node *x, double *d) {
@@ -969,10 +1040,11 @@ aval awk_builtin(awk *A, node *e) {
   aval v, r = av_num(0);
   double d, d2;
   switch (e->sub) {
-  case B_LENGTH:
+  case B_LENGTH: {
     if (!x) {
       aval f = awk_get_field(A, 0);
-      r = av_num(av_tostr(A, &f, 0)->len);
+      astr *fs = av_tostr(A, &f, 0);
+      r = av_num((double)awk_chars(A, fs->p, fs->len));
       av_free(A, &f);
       return r;
     }
@@ -982,9 +1054,11 @@ aval awk_builtin(awk *A, node *e) {
         return av_num(c->a->n);
     }
     v = awk_eval(A, x);
-    r = av_num(av_tostr(A, &v, 0)->len);
+    astr *ls = av_tostr(A, &v, 0);
+    r = av_num((double)awk_chars(A, ls->p, ls->len));
     av_free(A, &v);
     return r;
+  }
   case B_SUBSTR: {
     if (na < 2) {
       awk_fatal(A, "not enough args in substr");
@@ -994,28 +1068,31 @@ aval awk_builtin(awk *A, node *e) {
     astr *s = av_tostr(A, &v, 0);
     aval mv = arg_num(A, x->next, &d);
     av_free(A, &mv);
-    double len = s->len;
-    double m = rnd(d), end;
+    double len = (double)awk_chars(A, s->p, s->len);
+    /* gawk 5.2: start and length truncate; a start before 1 is 1 (the
+     * length is not shortened); a length below 1 gives "" */
+    double m = isnan(d) ? 1 : trunc(d), end;
+    if (m < 1)
+      m = 1;
     if (x->next->next) {
       aval nv = arg_num(A, x->next->next, &d2);
       av_free(A, &nv);
-      if (isnan(d2))
-        end = m;
-      else
-        end = m + rnd(d2);
+      d2 = isnan(d2) ? 0 : trunc(d2);
+      if (d2 > len + 1)
+        d2 = len + 1;
+      end = d2 < 1 ? m : m + d2;
     } else {
       end = len + 1;
     }
-    if (isnan(m))
-      m = 1, end = 1;
-    if (m < 1)
-      m = 1;
     if (end > len + 1)
       end = len + 1;
-    if (end <= m)
+    if (end <= m) {
       r = av_str(A, "", 0);
-    else
-      r = av_str(A, s->p + (size_t)m - 1, (size_t)(end - m));
+    } else {
+      size_t b0 = awk_char_off(A, s->p, s->len, (size_t)m - 1);
+      size_t b1 = awk_char_off(A, s->p, s->len, (size_t)end - 1);
+      r = av_str(A, s->p + b0, b1 - b0);
+    }
     av_free(A, &v);
     return r;
   }
@@ -1027,8 +1104,7 @@ aval awk_builtin(awk *A, node *e) {
     v = awk_eval(A, x);
     aval w = awk_eval(A, x->next);
     astr *s = av_tostr(A, &v, 0), *t = av_tostr(A, &w, 0);
-    const char *p = t->len ? memmem(s->p, s->len, t->p, t->len) : s->p;
-    r = av_num(p ? (double)(p - s->p) + 1 : 0);
+    r = av_num(str_index(A, s, t));
     av_free(A, &v);
     av_free(A, &w);
     return r;
@@ -1074,22 +1150,39 @@ aval awk_builtin(awk *A, node *e) {
       awk_fatal(A, "not enough args in match");
       return r;
     }
-    v = awk_eval(A, x);
-    are *re;
-    if (x->next->op == N_ERE) {
-      re = x->next->re;
-    } else {
-      aval pv = awk_eval(A, x->next);
-      re = re_dynamic(A, &pv);
-      av_free(A, &pv);
+    node *an = x->next->next;
+    if (an && an->op != N_VAR) {
+      awk_fatal(A, "match: third argument is not an array");
+      return r;
     }
+    v = awk_eval(A, x);
+    are *re = re_node(A, x->next);
+    aarr *arr = an ? awk_array(A, an) : NULL;
+    if (an && !arr) {
+      av_free(A, &v);
+      return r;
+    }
+    if (re && arr)
+      re = re_compile_caps(A, re->src->p, re->src->len, 1);
     astr *s = av_tostr(A, &v, 0);
     size_t ms, me;
     double rs = 0, rl = -1;
-    if (re && re_match(A, re, s->p, s->len, 0, &ms, &me, 0)) {
-      rs = (double)ms + 1;
-      rl = (double)(me - ms);
+    if (arr)
+      arr_clear(A, arr);
+    int rc = 0;
+    if (re && arr) {
+      rc = rx_search(&re->rx, s->p, s->len, 0, 0, RX_GROUPS, &ms, &me);
+      if (rc < 0)
+        rc = re_failed(A, rc);
+    } else if (re) {
+      rc = re_match(A, re, s->p, s->len, 0, &ms, &me, 0);
     }
+    if (rc > 0) {
+      rs = (double)awk_chars(A, s->p, ms) + 1;
+      rl = (double)awk_chars(A, s->p + ms, me - ms);
+    }
+    if (rc > 0 && arr)
+      match_groups(A, arr, re, s);
     av_free(A, &v);
     av_free(A, &A->globals[SV_RSTART].v);
     A->globals[SV_RSTART].v = av_num(rs);
@@ -1118,18 +1211,54 @@ aval awk_builtin(awk *A, node *e) {
       return av_str(A, "", 0);
     v = awk_eval(A, x);
     astr *s = av_tostr(A, &v, 0);
-    r = av_str(A, s->p, s->len);
-    if (r.s)
-      for (size_t i = 0; i < r.s->len; i++) {
-        char ch = r.s->p[i];
-        if (e->sub == B_TOLOWER && ch >= 'A' && ch <= 'Z')
-          r.s->p[i] = (char)(ch + 32);
-        else if (e->sub == B_TOUPPER && ch >= 'a' && ch <= 'z')
-          r.s->p[i] = (char)(ch - 32);
-      }
+    buf o;
+    buf_init(&o, A->m);
+    awk_case_map(A, &o, s->p, s->len, e->sub == B_TOUPPER);
+    r = av_str(A, o.data ? o.data : "", o.len);
+    buf_free(&o);
     av_free(A, &v);
     return r;
   }
+  case B_GENSUB:
+    return awk_gensub(A, e);
+  case B_PATSPLIT: {
+    if (na < 2 || x->next->op != N_VAR) {
+      awk_fatal(A, "patsplit: second argument is not an array");
+      return r;
+    }
+    if (na > 3) { /* seps: not kept */
+      awk_fatal(A, "patsplit: a fourth argument (separators) is not "
+                   "supported");
+      return r;
+    }
+    v = awk_eval(A, x);
+    aarr *arr = awk_array(A, x->next);
+    if (!arr) {
+      av_free(A, &v);
+      return r;
+    }
+    astr *s = av_tostr(A, &v, 0);
+    aval pv = {V_UNINIT, 0, 0, NULL};
+    node *pn = x->next->next;
+    if (pn && pn->op == N_ERE) {
+      pv.t = V_STR;
+      pv.s = pn->re->src;
+      pv.s->refs++;
+    } else if (pn) {
+      pv = awk_eval(A, pn);
+    }
+    int cnt = awk_patsplit(A, s->p, s->len, arr, pn ? &pv : NULL);
+    av_free(A, &pv);
+    av_free(A, &v);
+    return av_num(cnt);
+  }
+  case B_ASORT:
+  case B_ASORTI:
+    return awk_asort(A, e, e->sub == B_ASORTI);
+  case B_STRFTIME:
+  case B_SYSTIME:
+  case B_MKTIME:
+    return awk_time_fn(A, e);
   case B_INT:
   case B_SQRT:
   case B_EXP:
@@ -1196,13 +1325,23 @@ aval awk_builtin(awk *A, node *e) {
     av_free(A, &v);
     return r;
   }
-  case B_FFLUSH:
-    if (x) {
+  case B_FFLUSH: {
+    int rc = 0;
+    if (x) { /* one output: -1 when it is not open */
       v = awk_eval(A, x);
+      astr *nm = av_tostr(A, &v, 0);
+      rc = -1;
+      if (!strcmp(nm->p, "/dev/stdout") || !strcmp(nm->p, "/dev/stderr") ||
+          !strcmp(nm->p, "-"))
+        rc = 0;
+      for (aio *io = A->ios; io && rc < 0; io = io->next)
+        if (io->w && strcmp(io->name, nm->p) == 0)
+          rc = 0;
       av_free(A, &v);
     }
     awk_flush_all(A);
-    return av_num(0);
+    return av_num(rc);
+  }
   case B_SYSTEM: {
     if (!x)
       return av_num(0);

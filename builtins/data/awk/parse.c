@@ -3,6 +3,8 @@
  * never looks a name up. A syntax error longjmps out: the tree lives in the
  * arena and regexes in the cache, both freed wholesale. */
 #include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "builtins/data/awk/awk.h"
@@ -12,11 +14,55 @@ static node *expr(awk *A);
 static node *stmt(awk *A);
 static node *ternary(awk *A);
 static node *unary(awk *A);
+static node *switch_stmt(awk *A);
+static void parse_error(awk *A, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
+/* gawk's report: the source line, then a caret under the token where the
+ * parse failed and what went wrong. */
 static void synerr(awk *A) {
   if (!A->syntax_err) {
-    stream_printf(A->c->err, "awk: syntax error at source line %d\n", A->line);
-    stream_printf(A->c->err, "awk: bailing out at source line %d\n", A->line);
+    buf b;
+    buf_init(&b, A->m);
+    const char *s = A->src;
+    size_t n = A->srclen, at;
+    const char *why = A->lexerr ? A->lexerr : "syntax error";
+    if (A->lexerr && A->lexerr[0] == '@') {
+      int line = 1;
+      for (size_t i = 0; i < A->tokend && i < n; i++)
+        line += s[i] == '\n';
+      awk_where(A, &b, line);
+      buf_printf(&b, "error: %s\n", A->lexerr);
+    } else {
+      /* gawk's caret: under the start of the token it stopped at */
+      at = A->lexerr ? (A->tokend ? A->tokend - 1 : 0) : A->tokstart;
+      if (!A->lexerr && (A->tok == T_EOF || A->tok == T_NL))
+        why = "unexpected newline or end of string";
+      if (A->why)
+        why = A->why;
+      if (at > n)
+        at = n;
+      size_t ls = at;
+      while (ls > 0 && s[ls - 1] != '\n')
+        ls--;
+      size_t le = ls;
+      while (le < n && s[le] != '\n')
+        le++;
+      int line = 1;
+      for (size_t i = 0; i < ls; i++)
+        line += s[i] == '\n';
+      if (!A->lexerr && A->tok == T_NL)
+        line++; /* gawk counts the newline it stopped at */
+      awk_where(A, &b, line);
+      buf_append(&b, s + ls, le - ls);
+      buf_putc(&b, '\n');
+      awk_where(A, &b, line);
+      for (size_t i = ls; i < at; i++)
+        buf_putc(&b, s[i] == '\t' ? '\t' : ' ');
+      buf_printf(&b, "^ %s\n", why);
+    }
+    stream_write(A->c->err, b.data ? b.data : "", b.len);
+    buf_free(&b);
   }
   A->syntax_err = 1;
   longjmp(*(jmp_buf *)A->pj, 1);
@@ -27,11 +73,15 @@ static void synerr(awk *A) {
 static void deeper(awk *A) {
   if (stack_left() >= STACK_RESERVE)
     return;
-  if (!A->syntax_err)
-    stream_printf(A->c->err,
-                  "awk: program nested too deeply at source line %d\n",
-                  A->line);
-  A->syntax_err = 1;
+  if (!A->syntax_err) {
+    buf b;
+    buf_init(&b, A->m);
+    awk_where(A, &b, A->line);
+    buf_puts(&b, "fatal: program nested too deeply\n");
+    stream_write(A->c->err, b.data ? b.data : "", b.len);
+    buf_free(&b);
+  }
+  A->syntax_err = 2; /* a limit, not a mistake: exit 2 */
   longjmp(*(jmp_buf *)A->pj, 1);
 }
 
@@ -126,6 +176,8 @@ static node *var_node(awk *A, const char *name) {
   e->slot = awk_global(A, name);
   if (e->slot < 0)
     synerr(A);
+  if (e->slot == SV_RT)
+    A->uses_rt = 1;
   return e;
 }
 
@@ -215,8 +267,10 @@ node *awk_primary_(awk *A) {
   case T_ERE:
     e = mk(A, N_ERE, NULL, NULL);
     e->re = re_compile(A, A->tstr.data ? A->tstr.data : "", A->tstr.len);
-    if (!e->re)
+    if (!e->re) {
+      A->syntax_err = 1; /* re_compile said why */
       synerr(A);
+    }
     next(A);
     return e;
   case T_LPAREN: {
@@ -376,6 +430,19 @@ static node *unary(awk *A) {
   return power(A);
 }
 
+/* gawk refuses a constant zero divisor while parsing (and goes on, to
+ * report what else is wrong). */
+static void const_div0(awk *A, int op) {
+  buf b;
+  buf_init(&b, A->m);
+  awk_where(A, &b, A->line);
+  buf_printf(&b, "error: division by zero attempted%s\n",
+             op == T_MOD ? " in `%'" : "");
+  stream_write(A->c->err, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  A->parse_errs++;
+}
+
 /* sub [op sub]... for the left-associative arithmetic operators ops (T_EOF
  * ends the list). */
 static node *arith(awk *A, const int *ops, node *(*sub)(awk *)) {
@@ -389,6 +456,8 @@ static node *arith(awk *A, const int *ops, node *(*sub)(awk *)) {
     next(A);
     e = mk(A, N_BIN, e, sub(A));
     e->sub = (uint8_t)op;
+    if ((op == T_DIV || op == T_MOD) && e->b->op == N_NUM && e->b->v.n == 0)
+      const_div0(A, op);
   }
 }
 
@@ -562,6 +631,29 @@ static void end_simple(awk *A) {
   synerr(A);
 }
 
+/* An error gawk reports without a caret while it goes on parsing. */
+static void parse_error(awk *A, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void parse_error(awk *A, const char *fmt, ...) {
+  buf b;
+  buf_init(&b, A->m);
+  awk_where(A, &b, A->line);
+  buf_puts(&b, "error: ");
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  buf_putc(&b, '\n');
+  stream_write(A->c->err, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  A->parse_errs++;
+}
+
+/* next or nextfile where no record is being read. */
+static void misplaced(awk *A, const char *what) {
+  parse_error(A, "`%s' used in %s action", what, A->rule);
+}
+
 static node *simple_stmt(awk *A) {
   node *s;
   switch (A->tok) {
@@ -593,11 +685,13 @@ static node *simple_stmt(awk *A) {
     return s;
   }
   case T_NEXT:
+    if (A->rule && !A->curfn)
+      misplaced(A, "next");
     next(A);
-    if (!A->curfn && 0)
-      synerr(A);
     return mk(A, S_NEXT, NULL, NULL);
   case T_NEXTFILE:
+    if (A->rule && !A->curfn && strcmp(A->rule, "BEGINFILE") != 0)
+      misplaced(A, "nextfile");
     next(A);
     return mk(A, S_NEXTFILE, NULL, NULL);
   case T_EXIT:
@@ -608,20 +702,27 @@ static node *simple_stmt(awk *A) {
       s->a = expr(A);
     return s;
   case T_RETURN:
-    next(A);
-    if (!A->curfn)
+    if (!A->curfn) {
+      A->why = "`return' used outside function context";
       synerr(A);
+    }
+    next(A);
     s = mk(A, S_RETURN, NULL, NULL);
     if (A->tok != T_SEMI && A->tok != T_NL && A->tok != T_RBRACE &&
         A->tok != T_EOF)
       s->a = expr(A);
     return s;
   case T_BREAK:
-    next(A);
-    return mk(A, S_BREAK, NULL, NULL);
   case T_CONTINUE:
+    if (!A->loops && (A->tok == T_CONTINUE || !A->switches))
+      /* gawk says it twice */
+      for (int k = 0; k < 2; k++)
+        parse_error(A, A->tok == T_BREAK
+                           ? "`break' is not allowed outside a loop or switch"
+                           : "`continue' is not allowed outside a loop");
+    s = mk(A, A->tok == T_BREAK ? S_BREAK : S_CONTINUE, NULL, NULL);
     next(A);
-    return mk(A, S_CONTINUE, NULL, NULL);
+    return s;
   case T_DELETE: {
     next(A);
     if (A->tok != T_NAME)
@@ -668,6 +769,86 @@ static node *body_stmt(awk *A) {
   return stmt(A);
 }
 
+/* A case's constant: a number (signed), a string or a regex. */
+static node *case_value(awk *A) {
+  int neg = 0;
+  if (A->tok == T_SUB || A->tok == T_ADD) {
+    neg = A->tok == T_SUB;
+    next(A);
+    if (A->tok != T_NUM)
+      synerr(A);
+  }
+  if (A->tok != T_NUM && A->tok != T_STR && A->tok != T_ERE)
+    synerr(A);
+  node *e = awk_primary_(A);
+  if (neg)
+    e->v.n = -e->v.n;
+  return e;
+}
+
+/* switch (x) { case C: ... default: ... }, gawk's: the first case equal
+ * to x (a regex: matching it), else default, and on to the end or a
+ * break. */
+static node *switch_stmt(awk *A) {
+  next(A);
+  expect(A, T_LPAREN);
+  node *s = mk(A, S_SWITCH, expr(A), NULL);
+  expect(A, T_RPAREN);
+  opt_nl(A);
+  expect(A, T_LBRACE);
+  node **ctail = &s->b;
+  int ndef = 0;
+  A->switches++;
+  for (;;) {
+    while (A->tok == T_NL || A->tok == T_SEMI)
+      next(A);
+    if (A->tok == T_RBRACE)
+      break;
+    if (A->tok != T_CASE && A->tok != T_DEFAULT)
+      synerr(A);
+    node *c = mk(A, S_CASE, NULL, NULL);
+    if (A->tok == T_DEFAULT) {
+      next(A);
+      if (ndef++)
+        parse_error(A, "duplicate `default' detected in switch body");
+    } else {
+      next(A);
+      c->a = case_value(A);
+      for (node *o = s->b; o; o = o->next)
+        if (o->a && o->a->op == c->a->op &&
+            ((c->a->op == N_NUM && o->a->v.n == c->a->v.n) ||
+             (c->a->op == N_STR && o->a->v.s->len == c->a->v.s->len &&
+              memcmp(o->a->v.s->p, c->a->v.s->p, c->a->v.s->len) == 0))) {
+          char num[64];
+          if (c->a->op == N_NUM)
+            snprintf(num, sizeof num, "%.6g", c->a->v.n);
+          parse_error(A, "duplicate case values in switch body: %s",
+                      c->a->op == N_NUM ? num : c->a->v.s->p);
+          break;
+        }
+    }
+    expect(A, T_COLON);
+    node *head = NULL, **tail = &head;
+    for (;;) {
+      while (A->tok == T_NL || A->tok == T_SEMI)
+        next(A);
+      if (A->tok == T_CASE || A->tok == T_DEFAULT || A->tok == T_RBRACE)
+        break;
+      node *st = stmt(A);
+      if (st) {
+        *tail = st;
+        tail = &st->next;
+      }
+    }
+    c->b = mk(A, S_BLOCK, head, NULL);
+    *ctail = c;
+    ctail = &c->next;
+  }
+  A->switches--;
+  next(A);
+  return s;
+}
+
 static node *stmt(awk *A) {
   deeper(A);
   node *s;
@@ -707,12 +888,16 @@ static node *stmt(awk *A) {
       s->b = mk(A, S_BLOCK, NULL, NULL);
       return s;
     }
+    A->loops++;
     s->b = body_stmt(A);
+    A->loops--;
     return s;
   case T_DO:
     next(A);
     s = mk(A, S_DO, NULL, NULL);
+    A->loops++;
     s->b = body_stmt(A);
+    A->loops--;
     while (A->tok == T_NL || A->tok == T_SEMI)
       next(A);
     expect(A, T_WHILE);
@@ -734,7 +919,9 @@ static node *stmt(awk *A) {
       next(A);
       node *v = init->a->a->op == N_VAR ? init->a->a : init->a->a->a;
       s = mk(A, S_FORIN, v, init->a->b);
+      A->loops++;
       s->d = body_stmt(A);
+      A->loops--;
       return s;
     }
     expect(A, T_SEMI);
@@ -752,9 +939,13 @@ static node *stmt(awk *A) {
       s->d = mk(A, S_BLOCK, NULL, NULL);
       return s;
     }
+    A->loops++;
     s->d = body_stmt(A);
+    A->loops--;
     return s;
   }
+  case T_SWITCH:
+    return switch_stmt(A);
   case T_SEMI:
     next(A);
     return NULL;
@@ -781,9 +972,10 @@ static void function_def(awk *A) {
   int fi = func_index(A, buf_cstr(&A->tstr));
   for (int i = 0; i < A->ngl; i++)
     if (strcmp(A->gnames[i], A->funcs[fi].name) == 0)
-      synerr(A);
+      parse_error(A, "function name `%s' previously defined",
+                  A->funcs[fi].name);
   if (A->funcs[fi].defined)
-    synerr(A);
+    parse_error(A, "function name `%s' previously defined", A->funcs[fi].name);
   next(A);
   expect(A, T_LPAREN);
   char **params = NULL;
@@ -797,6 +989,19 @@ static void function_def(awk *A) {
       memcpy(p2, params, (size_t)np * sizeof *p2);
     p2[np++] = arena_strdup(&A->ar, buf_cstr(&A->tstr));
     params = p2;
+    if (strcmp(p2[np - 1], A->funcs[fi].name) == 0)
+      parse_error(A,
+                  "function `%s': cannot use function name as parameter "
+                  "name",
+                  A->funcs[fi].name);
+    for (int k = 0; k < np - 1; k++)
+      if (strcmp(p2[k], p2[np - 1]) == 0) {
+        parse_error(A,
+                    "function `%s': parameter #%d, `%s', duplicates "
+                    "parameter #%d",
+                    A->funcs[fi].name, np, p2[np - 1], k + 1);
+        break;
+      }
     next(A);
     opt_nl(A);
     if (A->tok != T_COMMA)
@@ -820,10 +1025,12 @@ int awk_parse(awk *A) {
   jmp_buf jb;
   A->pj = &jb;
   if (setjmp(jb))
-    return -1;
+    return A->syntax_err == 2 ? -2 : -1;
   A->begin_tail = &A->begin;
   A->end_tail = &A->end;
   A->main_tail = &A->main;
+  A->bfile_tail = &A->bfile;
+  A->efile_tail = &A->efile;
   next(A);
   for (;;) {
     while (A->tok == T_NL || A->tok == T_SEMI)
@@ -834,14 +1041,23 @@ int awk_parse(awk *A) {
       function_def(A);
       continue;
     }
-    if (A->tok == T_BEGIN || A->tok == T_END) {
-      item ***tl = A->tok == T_BEGIN ? &A->begin_tail : &A->end_tail;
+    if (A->tok == T_BEGIN || A->tok == T_END || A->tok == T_BEGINFILE ||
+        A->tok == T_ENDFILE) {
+      item ***tl = A->tok == T_BEGIN       ? &A->begin_tail
+                   : A->tok == T_END       ? &A->end_tail
+                   : A->tok == T_BEGINFILE ? &A->bfile_tail
+                                           : &A->efile_tail;
+      A->rule = A->tok == T_BEGIN       ? "BEGIN"
+                : A->tok == T_END       ? "END"
+                : A->tok == T_BEGINFILE ? "BEGINFILE"
+                                        : "ENDFILE";
       next(A);
       opt_nl(A);
       if (A->tok != T_LBRACE)
         synerr(A);
       item *it = add_item(A, tl);
       it->act = block(A);
+      A->rule = NULL;
       continue;
     }
     item *it = add_item(A, &A->main_tail);
@@ -858,12 +1074,25 @@ int awk_parse(awk *A) {
     else if (A->tok != T_NL && A->tok != T_SEMI && A->tok != T_EOF)
       synerr(A);
   }
+  if (A->parse_errs)
+    return -1;
+  for (int i = 0; i < A->nfuncs; i++)
+    for (int g = 0; !A->funcs[i].defined && g < A->ngl; g++)
+      if (strcmp(A->gnames[g], A->funcs[i].name) == 0) {
+        parse_error(A, "attempt to use non-function `%s' in function call",
+                    A->funcs[i].name);
+        return -1;
+      }
   for (int i = 0; i < A->nfuncs; i++)
     if (!A->funcs[i].defined) {
-      stream_printf(A->c->err, "awk: calling undefined function %s\n",
-                    A->funcs[i].name);
+      buf b;
+      buf_init(&b, A->m);
+      awk_where(A, &b, A->funcs[i].line);
+      buf_printf(&b, "fatal: function `%s' not defined\n", A->funcs[i].name);
+      stream_write(A->c->err, b.data ? b.data : "", b.len);
+      buf_free(&b);
       A->syntax_err = 1;
-      return -1;
+      return -2;
     }
   return 0;
 }

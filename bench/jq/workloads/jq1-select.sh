@@ -1,0 +1,1 @@
+jq -c 'select(.status=="error") | {id, ts}' events.jsonl

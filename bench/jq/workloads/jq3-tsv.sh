@@ -1,0 +1,1 @@
+jq -r '.[] | @tsv' rows.json
