@@ -9,6 +9,7 @@ apt-get install -y -qq --no-install-recommends \
   libssl-dev libedit-dev tzdata \
   groff-base man-db \
   openssl ca-certificates python3 \
-  python3-pytest >/dev/null
+  python3-pytest \
+  dpkg-dev file man-db >/dev/null
 # the Node.js package (scripts/test-node.sh): node >= 18 and npm, when missing
 command -v npm >/dev/null || apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null

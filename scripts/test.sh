@@ -4,7 +4,8 @@
 # driver, CLI and spec tests, the thread tests under ThreadSanitizer
 # (scripts/tsan.sh), a short fuzzing pass (scripts/fuzz-smoke.sh),
 # then the install test (a program built against
-# the installed package) and the tests of the language bindings.
+# the installed package), the Debian packages' test and the tests of the
+# language bindings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -30,6 +31,9 @@ bash scripts/tsan.sh
 bash scripts/fuzz-smoke.sh
 
 bash scripts/install-test.sh "$out/release"
+
+# the Debian packages (cpack), installed with apt, tested, then purged (root only)
+bash scripts/deb-test.sh "$out/release"
 
 # the language bindings, against the library as installed
 prefix=$(mktemp -d)
