@@ -22,6 +22,11 @@ want=$'      3 apple\n      2 pear\n      1 fig'
 if [ "$out" != "$want" ]; then
   echo "install test: embed printed:"; printf '%s\n' "$out"; exit 1
 fi
+# a static link through pkg-config (Libs.private names what it needs)
+cc -std=c11 -Wall -Wextra -Werror examples/embed.c -o "$prefix/embed-static" \
+  $(pkg-config --cflags vsh) "$(pkg-config --variable=libdir vsh)/libvsh.a" \
+  $(pkg-config --libs-only-l --static vsh | sed 's/-lvsh //')
+[ "$("$prefix/embed-static")" = "$want" ] || { echo "install test: static embed failed"; exit 1; }
 mkdir -p "$prefix/cm"
 cat > "$prefix/cm/CMakeLists.txt" <<CM
 cmake_minimum_required(VERSION 3.25)
@@ -33,4 +38,4 @@ CM
 cmake -S "$prefix/cm" -B "$prefix/cm/b" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$prefix/cm/b" >/dev/null
 [ "$("$prefix/cm/b/embed")" = "$want" ]
-echo "install test: 3 passed, 0 failed"
+echo "install test: 4 passed, 0 failed"
