@@ -284,6 +284,51 @@ static void history_save(repl *r, const char *host) {
   free(path);
 }
 
+/* History expansion of a typed command (`!!`, `!$`, `^a^b`), as an
+ * interactive bash does before running it: the session's `history -p`
+ * expands, with the shell's quoting rules. Returns the text to run
+ * (malloc'd, the expansion echoed on stderr) or NULL when the expansion
+ * failed (its message printed); *same when nothing changed. */
+static char *hist_expand(repl *r, const char *text, int *same) {
+  *same = 1;
+  if (!strchr(text, '!') && text[0] != '^')
+    return strdup(text);
+  size_t n = strlen(text);
+  char *one = strndup(text, n && text[n - 1] == '\n' ? n - 1 : n);
+  if (!one)
+    return NULL;
+  char *out = ask(r,
+                  "if [[ $- != *H* ]]; then printf 'ok\\n%s' \"$1\";"
+                  " elif __vsh_x=$(history -p -- \"$1\" 2>&1); then"
+                  " printf 'ok\\n%s' \"$__vsh_x\"; else"
+                  " printf 'err\\n%s' \"${__vsh_x#*history: }\"; fi;"
+                  " unset __vsh_x",
+                  one);
+  char *res = NULL;
+  if (out && strncmp(out, "ok\n", 3) == 0) {
+    *same = strcmp(out + 3, one) == 0;
+    size_t k = strlen(out + 3);
+    res = malloc(k + 2);
+    if (res) {
+      memcpy(res, out + 3, k);
+      res[k] = '\n';
+      res[k + 1] = 0;
+    }
+    if (!*same)
+      fprintf(stderr, "%s\n", out + 3);
+  } else if (out && strncmp(out, "err\n", 4) == 0) {
+    /* `history -p` words a missing event its own way; the prompt as bash */
+    char *m = out + 4, *tail = strstr(m, ": history expansion failed");
+    if (tail)
+      fprintf(stderr, "bash: %.*s: event not found\n", (int)(tail - m), m);
+    else
+      fprintf(stderr, "bash: %s\n", m);
+  }
+  free(out);
+  free(one);
+  return res;
+}
+
 /* History: the session's own list, which `history` and `!!` read. */
 static void remember(repl *r, const char *text) {
 #ifdef VSH_HAVE_LIBEDIT
@@ -327,7 +372,7 @@ int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
     /* bash's interactive defaults, then the options and the rc file */
     vsh_result res;
     memset(&res, 0, sizeof res);
-    const char *init = ": \"${PS1=vsh\\$ }\" \"${PS2=> }\"";
+    const char *init = "set -H; : \"${PS1=vsh\\$ }\" \"${PS2=> }\"";
     if (vsh_session_exec(r.s, init, strlen(init), &r.eo, &res) == VSH_OK)
       vsh_result_free(&res);
     if (o->setup_len &&
@@ -384,6 +429,19 @@ int cli_repl(vsh_sandbox *sb, const cli_opts *o, vsh_cancel *cancel) {
     if (vsh_script_complete(text, tlen) == 0)
       continue;
 
+    int same;
+    char *run = hist_expand(&r, text, &same);
+    if (!run) { /* the expansion failed: nothing runs, nothing is kept */
+      tlen = 0;
+      continue;
+    }
+    if (!same) {
+      free(text);
+      text = run;
+      tlen = strlen(run);
+    } else {
+      free(run);
+    }
     remember(&r, text);
     vsh_result res;
     memset(&res, 0, sizeof res);

@@ -222,6 +222,14 @@ out=$(printf 'if then\necho "$?"\n' | "$VSH" -i 2>"$tmp/err")
 check "prompt: a syntax error does not end it" "2" "$out"
 contains "prompt: the syntax error" "syntax error near unexpected token" "$(cat "$tmp/err")"
 
+out=$(printf 'echo hi\n!!\necho !$ there\n!nope\necho "$?"\n' | "$VSH" -i 2>"$tmp/err")
+check "prompt: history expansion" "hi
+hi
+hi there
+0" "$out"
+contains "prompt: expansion echoed" "echo hi there" "$(cat "$tmp/err")"
+contains "prompt: missing event" "bash: !nope: event not found" "$(cat "$tmp/err")"
+
 # --ast: the tree as JSON, nothing run
 out=$("$VSH" --ast -c 'echo hi > f; x=$(date)' </dev/null)
 check "--ast status" 0 $?
