@@ -428,10 +428,12 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
   vsh_status st = exec_on(sb, sc, session, r, script, len, o, res, exited);
   sb->nexec--;
   tl_running = outer;
-  if (sc == sb->sc)
+  if (sc == sb->sc) {
     sb->sc_busy = 0;
-  else
+    sched_trim(sc); /* an idle sandbox keeps no fiber stack */
+  } else {
     sched_free(sc);
+  }
   return st;
 }
 
