@@ -353,24 +353,22 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
       return api_fail(sb, vfs_status(rc), -rc, "mount %s at %s: %s",
                       mt->host_dir, mt->virtual_path, bi_strerror(-rc));
   }
-  for (size_t i = 0; i < cfg->nfiles; i++) {
-    const vsh_file_init *f = &cfg->files[i];
-    if (!f->path)
-      continue;
-    /* parents first, as the caller's files may be anywhere */
-    char *dir = mem_strdup(sb->m, f->path);
-    if (!dir)
-      return VSH_NOMEM;
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
-      *slash = 0;
-      vfs_mkdir_p(sb->v, sb->cwd, dir, 0755);
+  if (cfg->nfiles) {
+    /* placed by the batch import, relative to the cwd */
+    vfs_import *im = NULL;
+    int rc = vfs_import_begin(sb->v, "/", sb->cwd, &im);
+    const char *what = sb->cwd;
+    for (size_t i = 0; i < cfg->nfiles && !rc; i++) {
+      const vsh_file_init *f = &cfg->files[i];
+      if (!f->path)
+        continue;
+      what = f->path;
+      rc =
+          vfs_import_data(im, f->path, f->data ? f->data : "", f->len, f->mode);
     }
-    mem_free(sb->m, dir);
-    int rc = vfs_write_file(sb->v, sb->cwd, f->path, f->data ? f->data : "",
-                            f->len, f->mode ? f->mode : 0644);
+    vfs_import_end(im);
     if (rc)
-      return api_fail(sb, vfs_status(rc), -rc, "%s: %s", f->path,
+      return api_fail(sb, vfs_status(rc), -rc, "%s: %s", what,
                       bi_strerror(-rc));
   }
   vfs_privileged_leave(sb->v);
