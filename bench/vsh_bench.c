@@ -229,7 +229,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "vsh-bench: cannot load %s\n", data);
       return 1;
     }
-    printf("{\"workload\":\"00-create-with-data-per-file\","
+    printf("{\"workload\":\"00-create-per-file\","
            "\"median_ms\":%.3f}\n",
            now_ms() - t0);
     vsh_close(one);
