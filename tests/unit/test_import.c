@@ -221,11 +221,61 @@ static void test_config_files(void **state) {
   assert_null(sb);
 }
 
+/* An allocator that refuses every allocation after the first `left`. */
+typedef struct failing {
+  long left;
+} failing;
+
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  (void)osize;
+  failing *f = ud;
+  if (nsize == 0) {
+    free(ptr);
+    return NULL;
+  }
+  if (f->left <= 0)
+    return NULL;
+  f->left--;
+  return realloc(ptr, nsize);
+}
+
+/* Running out of memory at any point of an import ends it with VSH_NOMEM,
+ * never a crash or a leak (the sanitizer build checks those), and the
+ * sandbox goes on working. */
+static void test_out_of_memory(void **state) {
+  (void)state;
+  const vsh_file_init files[] = {
+      {"a/b/1", "one", 3, 0},   {"a/b/2", "two", 3, 0},
+      {"a/c/3", "three", 5, 0}, {"d/e/f/4", "four", 4, 0},
+      {"a/b/1", "again", 5, 0}, {"a/../5", "five", 4, 0},
+  };
+  int completed = 0;
+  for (long n = 0; n < 400 && !completed; n++) {
+    failing f = {1000000};
+    vsh_config cfg;
+    vsh_config_init(&cfg);
+    cfg.alloc = failing_alloc;
+    cfg.alloc_ud = &f;
+    vsh_sandbox *sb = NULL;
+    assert_int_equal(vsh_open(&cfg, &sb), VSH_OK);
+    f.left = n;
+    vsh_status st = vsh_import_files(sb, "/w", files, 6);
+    assert_true(st == VSH_OK || st == VSH_NOMEM);
+    completed = st == VSH_OK;
+    f.left = 1000000;
+    expect(sb, "echo ok", "ok\n");
+    if (completed)
+      expect(sb, "cat /w/a/b/1 /w/a/c/3 /w/d/e/f/4 /w/5", "againthreefourfive");
+    vsh_close(sb);
+  }
+  assert_true(completed);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_files),        cmocka_unit_test(test_quota),
       cmocka_unit_test(test_host_dir),     cmocka_unit_test(test_consistent),
-      cmocka_unit_test(test_config_files),
+      cmocka_unit_test(test_config_files), cmocka_unit_test(test_out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
