@@ -298,6 +298,15 @@ static vsh_status exec_on(vsh_sandbox *sb, sched *sc, sh_exec *session,
     }
   } else {
     const char *cwd = o && o->cwd ? o->cwd : sb->cwd;
+    /* Built by the first exec, not at open: most sandboxes a host opens
+     * run few execs, or none. NULL (out of memory, or an env that cannot
+     * be shared) only means every exec builds its variables itself. */
+    if (!sb->base && !sb->base_tried &&
+        !(o && (o->env || (o->flags & VSH_EXEC_REPLACE_ENV)))) {
+      sb->base_tried = 1;
+      sb->base =
+          sh_base_new(sb->m, &sb->lim, sb->cwd, (const char *const *)sb->env);
+    }
     /* The shared base holds exactly what sh_new_root would build for the
      * sandbox env and this cwd; extra or replaced env builds afresh. */
     if (sb->base && !sb->base_stale &&
@@ -419,10 +428,12 @@ static vsh_status exec_in(vsh_sandbox *sb, sh_exec *session, sh_run *r,
   vsh_status st = exec_on(sb, sc, session, r, script, len, o, res, exited);
   sb->nexec--;
   tl_running = outer;
-  if (sc == sb->sc)
+  if (sc == sb->sc) {
     sb->sc_busy = 0;
-  else
+    sched_trim(sc); /* an idle sandbox keeps no fiber stack */
+  } else {
     sched_free(sc);
+  }
   return st;
 }
 

@@ -243,3 +243,43 @@ vsh_status vsh_truncate(vsh_sandbox *sb, const char *path, uint64_t size) {
   return fs_done(sb, vfs_truncate(sb->v, sb->cwd, path, size), "truncate",
                  path);
 }
+
+/* ---- batch import ------------------------------------------------------ */
+
+vsh_status vsh_import_files(vsh_sandbox *sb, const char *dir,
+                            const vsh_file_init *files, size_t n) {
+  if (!sb || (!files && n))
+    return api_fail(sb, VSH_MISUSE, EINVAL, "invalid argument");
+  fs_lock(sb);
+  const char *d = dir ? dir : sb->cwd;
+  vfs_import *im = NULL;
+  int rc = vfs_import_begin(sb->v, sb->cwd, d, &im);
+  if (rc)
+    return fs_done(sb, rc, "import", d);
+  const char *what = d;
+  for (size_t i = 0; i < n && !rc; i++) {
+    const vsh_file_init *f = &files[i];
+    if (!f->path || (!f->data && f->len)) {
+      vfs_import_end(im);
+      fs_unlock(sb);
+      return api_fail(sb, VSH_MISUSE, EINVAL, "invalid file at %zu", i);
+    }
+    what = f->path;
+    rc = vfs_import_data(im, f->path, f->data ? f->data : "", f->len, f->mode);
+  }
+  vfs_import_end(im);
+  return fs_done(sb, rc, "import", what);
+}
+
+vsh_status vsh_import_dir(vsh_sandbox *sb, const char *host_dir,
+                          const char *dir) {
+  CHECK(sb, host_dir);
+  fs_lock(sb);
+  const char *d = dir ? dir : sb->cwd;
+  vfs_import *im = NULL;
+  int rc = vfs_import_begin(sb->v, sb->cwd, d, &im);
+  if (!rc)
+    rc = vfs_import_host(im, host_dir);
+  vfs_import_end(im);
+  return fs_done(sb, rc, "import", rc ? host_dir : d);
+}

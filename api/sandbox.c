@@ -249,29 +249,6 @@ const sh_host api_host = {api_now_ns, api_random_hook, api_find_cmd,
 /* ---- open / close
  * ---------------------------------------------------------------- */
 
-static int add_stubs(vsh_sandbox *sb) {
-  size_t n;
-  const bi_def *all = bi_all(&n);
-  for (size_t i = 0; i < n; i++) {
-    if (all[i].flags & BI_TEST)
-      continue;
-    if ((all[i].flags & BI_NET) && !sb->net)
-      continue;
-    int rc = vfs_add_command_stub(sb->v, all[i].name);
-    if (rc)
-      return rc;
-  }
-  /* The shell itself, and pwd: a shell builtin that is also a file of
-   * /usr/bin on a real system (`type -a pwd` lists both). */
-  static const char *const extra[] = {"bash", "sh", "pwd", NULL};
-  for (int i = 0; extra[i]; i++) {
-    int rc = vfs_add_command_stub(sb->v, extra[i]);
-    if (rc)
-      return rc;
-  }
-  return 0;
-}
-
 static vsh_status copy_env(vsh_sandbox *sb, const char *const *env) {
   size_t n = 0;
   while (env && env[n])
@@ -347,10 +324,8 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
   if (sb->cwd[0] != '/')
     return api_fail(sb, VSH_MISUSE, EINVAL, "cwd must be absolute: %s",
                     sb->cwd);
-  /* NULL (out of memory, or an env that cannot be shared) only means every
-   * exec builds its variables itself. */
-  sb->base =
-      sh_base_new(sb->m, &sb->lim, sb->cwd, (const char *const *)sb->env);
+    /* sb->base, the variables execs share, is built by the first exec that
+     * can use it (exec.c), so an idle sandbox holds none. */
 #ifdef VSH_HAVE_NET
   if (cfg->net) {
     char err[256] = "";
@@ -362,26 +337,12 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
     sb->net_src = cfg->net;
   }
 #endif
-  if (fresh_tree && !(cfg->flags & VSH_CFG_NO_DEFAULT_LAYOUT)) {
-    int rc = vfs_default_layout(sb->v);
-    if (!rc)
-      rc = add_stubs(sb);
-    /* where process substitutions appear (/dev/fd/63) */
-    if (!rc) {
-      vfs_set_user(sb->v, 0, 0);
-      rc = vfs_mkdir_p(sb->v, "/", "/dev/fd", 0777);
-      if (!rc)
-        rc = vfs_chmod(sb->v, "/", "/dev/fd", 01777);
-      vfs_set_user(sb->v, VFS_DEFAULT_UID, VFS_DEFAULT_GID);
-    }
-    if (rc)
-      return api_fail(sb, vfs_status(rc), -rc, "default layout: %s",
-                      bi_strerror(-rc));
-  }
   /* Setting up is the host's doing: no permission checks (a failure below
    * destroys the sandbox, so the count needs no unwinding). */
   vfs_privileged_enter(sb->v);
-  if (fresh_tree) {
+  /* (the default cwd is part of the default layout) */
+  if (fresh_tree && ((cfg->flags & VSH_CFG_NO_DEFAULT_LAYOUT) ||
+                     strcmp(sb->cwd, "/home/user") != 0)) {
     int rc = vfs_mkdir_p(sb->v, "/", sb->cwd, 0755);
     (void)rc;
   }
@@ -392,24 +353,22 @@ static vsh_status finish_open(vsh_sandbox *sb, const vsh_config *cfg,
       return api_fail(sb, vfs_status(rc), -rc, "mount %s at %s: %s",
                       mt->host_dir, mt->virtual_path, bi_strerror(-rc));
   }
-  for (size_t i = 0; i < cfg->nfiles; i++) {
-    const vsh_file_init *f = &cfg->files[i];
-    if (!f->path)
-      continue;
-    /* parents first, as the caller's files may be anywhere */
-    char *dir = mem_strdup(sb->m, f->path);
-    if (!dir)
-      return VSH_NOMEM;
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
-      *slash = 0;
-      vfs_mkdir_p(sb->v, sb->cwd, dir, 0755);
+  if (cfg->nfiles) {
+    /* placed by the batch import, relative to the cwd */
+    vfs_import *im = NULL;
+    int rc = vfs_import_begin(sb->v, "/", sb->cwd, &im);
+    const char *what = sb->cwd;
+    for (size_t i = 0; i < cfg->nfiles && !rc; i++) {
+      const vsh_file_init *f = &cfg->files[i];
+      if (!f->path)
+        continue;
+      what = f->path;
+      rc =
+          vfs_import_data(im, f->path, f->data ? f->data : "", f->len, f->mode);
     }
-    mem_free(sb->m, dir);
-    int rc = vfs_write_file(sb->v, sb->cwd, f->path, f->data ? f->data : "",
-                            f->len, f->mode ? f->mode : 0644);
+    vfs_import_end(im);
     if (rc)
-      return api_fail(sb, vfs_status(rc), -rc, "%s: %s", f->path,
+      return api_fail(sb, vfs_status(rc), -rc, "%s: %s", what,
                       bi_strerror(-rc));
   }
   vfs_privileged_leave(sb->v);
@@ -439,10 +398,25 @@ static vsh_status open_common(const vsh_config *cfg, const vfs_snap *snap,
   }
   vfs_config vc = {cfg->clock, cfg->clock_ud, lim.max_fs_bytes,
                    lim.max_fs_inodes};
-  sb->v = snap ? vfs_new_from(m, snap, &vc) : vfs_new(m, &vc);
+  int rc = -ENOMEM;
+#ifdef VSH_HAVE_NET
+  int net = cfg->net != NULL; /* the network commands are there */
+#else
+  int net = 0;
+#endif
+  if (snap)
+    sb->v = vfs_new_from(m, snap, &vc);
+  else if (cfg->flags & VSH_CFG_NO_DEFAULT_LAYOUT)
+    sb->v = vfs_new(m, &vc);
+  else
+    sb->v = api_layout_vfs(m, &vc, net, &rc);
   if (!sb->v) {
+    vsh_status st = rc == -ENOMEM
+                        ? VSH_NOMEM
+                        : api_fail(sb, vfs_status(rc), -rc,
+                                   "default layout: %s", bi_strerror(-rc));
     api_free_parts(sb);
-    return VSH_NOMEM;
+    return st;
   }
   vsh_status st = finish_open(sb, cfg, snap == NULL);
   if (st) {

@@ -60,6 +60,7 @@ struct vsh_sandbox {
   char **env; /* base environment "K=V", NULL-terminated */
   size_t nenv;
   struct sh_base *base; /* variables shared by fresh execs (exec_run.c) */
+  int base_tried;       /* base built once (NULL after: cannot be shared) */
   struct net_policy *net;
   const vsh_net_policy *net_src; /* for fork */
   sh_host_cmd *hosts;
@@ -89,6 +90,10 @@ char *api_strdup_out(const char *s, size_t n); /* malloc'd copy */
 /* VSH_OK, or VSH_FS (res cleared) when opts->cwd is not a directory. */
 vsh_status api_exec_cwd_check(vsh_sandbox *sb, const vsh_exec_opts *o,
                               vsh_result *res);
+/* A new vfs over m holding the default layout (template.c): shared
+ * copy-on-write with every sandbox of the same shape (network commands or
+ * not, the clock in vc). NULL with *err (-errno) on failure. */
+vfs *api_layout_vfs(mem *m, const vfs_config *vc, int net, int *err);
 /* The hooks every sh_run of a sandbox gets (host_ud: the sandbox). */
 extern const sh_host api_host;
 /* Runs a host command for the shell (cmd.c). */

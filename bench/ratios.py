@@ -44,3 +44,9 @@ for w in names:
         else:
             cells.append("%16s" % ("%.4g (x%.3g)%s" % (ms, ms / v, mark)))
     print("%-22s" % w + "".join(cells))
+# Memory figures (fields other than time) as they were measured.
+for e in order:
+    r = engines[e].get("00-idle-sandbox")
+    if r and "kb" in r:
+        print("%s: 00-idle-sandbox %.1f KB per sandbox over %d sandboxes"
+              % (e, r["kb"], r.get("sandboxes", 0)))

@@ -1,5 +1,6 @@
 #include "fiber.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -121,14 +122,54 @@ static void free_fiber(fiber *f) {
   free(f);
 }
 
+/* Finished fibers with their stacks, shared by every scheduler of the
+ * process: a scheduler hands its own back when its exec ends (sched_trim)
+ * and when it is freed, so an idle sandbox holds no stack (neither memory
+ * nor a mapping: 10,000 idle sandboxes must not use up the process's
+ * mappings), while a busy process still reuses warm stacks. */
+#define SPARE_MAX 64
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static fiber *spare;
+static int nspare;
+
+static fiber *spare_take(size_t stack_size) {
+  if (stack_size != DEFAULT_STACK)
+    return NULL;
+  pthread_mutex_lock(&spare_lock);
+  fiber *f = spare;
+  if (f) {
+    spare = f->next;
+    nspare--;
+  }
+  pthread_mutex_unlock(&spare_lock);
+  return f;
+}
+
+void sched_trim(sched *s) {
+  while (s->pool) {
+    fiber *f = s->pool;
+    s->pool = f->next;
+    s->npool--;
+    int kept = 0;
+    if (f->stack_size == DEFAULT_STACK) {
+      pthread_mutex_lock(&spare_lock);
+      if (nspare < SPARE_MAX) {
+        f->next = spare;
+        spare = f;
+        nspare++;
+        kept = 1;
+      }
+      pthread_mutex_unlock(&spare_lock);
+    }
+    if (!kept)
+      free_fiber(f);
+  }
+}
+
 void sched_free(sched *s) {
   if (!s)
     return;
-  while (s->pool) {
-    fiber *n = s->pool->next;
-    free_fiber(s->pool);
-    s->pool = n;
-  }
+  sched_trim(s);
   free(s);
 }
 
@@ -223,7 +264,7 @@ fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
   if (f) {
     s->pool = f->next;
     s->npool--;
-  } else {
+  } else if (!(f = spare_take(s->stack_size))) {
     f = calloc(1, sizeof *f);
     if (!f)
       return NULL;

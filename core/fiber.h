@@ -24,6 +24,9 @@ typedef void (*fiber_fn)(void *arg);
 
 sched *sched_new(size_t stack_size); /* 0: default (8 MiB virtual) */
 void sched_free(sched *s);
+/* Hand the finished fibers this scheduler keeps for reuse (and their
+ * stacks) to the process's shared spares: for a scheduler going idle. */
+void sched_trim(sched *s);
 
 /* Create a runnable fiber; it runs when sched_run (or a block) reaches it. */
 fiber *sched_spawn(sched *s, fiber_fn fn, void *arg);

@@ -671,6 +671,23 @@ VSH_API vsh_status vsh_persist(vsh_sandbox *sb, const char *dir,
 VSH_API vsh_status vsh_hydrate(vsh_sandbox *sb, const char *dir,
                                const void *tar, size_t len);
 
+/* Batch import: many files at once under dir (NULL: the cwd), made with
+ * any missing parents. Much faster than a vsh_write_file per file: the
+ * files of one directory are placed one after the other without resolving
+ * each path from the root, and each content is copied once. Paths are
+ * relative to dir, or absolute; modes 0 mean 0644; a file already there is
+ * replaced as by vsh_write_file. Stops at the first error (what was placed
+ * before it stays), which vsh_errmsg names. */
+VSH_API vsh_status vsh_import_files(vsh_sandbox *sb, const char *dir,
+                                    const vsh_file_init *files, size_t n);
+/* A host directory's tree copied in under dir (NULL: the cwd): regular
+ * files (each read once, straight into the sandbox), directories and
+ * symlinks (targets as they are), with the host's permission bits;
+ * devices, FIFOs and sockets are left out. Unlike a vsh_mount, the copy
+ * is the sandbox's own from then on. */
+VSH_API vsh_status vsh_import_dir(vsh_sandbox *sb, const char *host_dir,
+                                  const char *dir);
+
 /* ------------------------------------------------------------------------ */
 /* Driver vtable (the agent-framework sandbox contract)                     */
 /* ------------------------------------------------------------------------ */

@@ -370,6 +370,29 @@ int vfs_persist(vfs *v, const char *cwd, const char *dir,
 int vfs_hydrate(vfs *v, const char *cwd, const char *dir, const void *tar,
                 size_t len, char *msg, size_t msgcap);
 
+/* Batch import (import.c): many files placed under one directory without
+ * resolving each path from the root. vfs_import_begin makes dir (with
+ * missing parents) and starts there; paths given later are relative to
+ * it, or absolute. Privileged (ignores modes), nodes owned by the vfs
+ * user with mode & ~umask, quotas charged as by vfs_write_file. A file
+ * already there is replaced as by vfs_write_file; `..`, symlinks and
+ * host-layer directories on the way take that general path too. The tree
+ * must not be snapshotted or forked between begin and end. */
+typedef struct vfs_import vfs_import;
+int vfs_import_begin(vfs *v, const char *cwd, const char *dir,
+                     vfs_import **out);
+/* A file holding a copy of data (mode 0: 0644). */
+int vfs_import_data(vfs_import *im, const char *path, const void *data,
+                    size_t len, unsigned mode);
+/* mkdir -p (mode 0: 0755). */
+int vfs_import_mkdir(vfs_import *im, const char *path, unsigned mode);
+/* A host directory's tree copied in at the import's directory: regular
+ * files (read straight into their nodes), directories, symlinks (as they
+ * are), with the host's permission bits; devices, FIFOs and sockets are
+ * left out. Walks iteratively, one host directory open at a time. */
+int vfs_import_host(vfs_import *im, const char *host_dir);
+void vfs_import_end(vfs_import *im);
+
 /* ------------------------------------------------------------------------ */
 /* Glue for the public vsh_* file API (the sandbox wraps these)             */
 /* ------------------------------------------------------------------------ */

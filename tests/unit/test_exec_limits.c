@@ -87,6 +87,10 @@ static void test_memory_limit(void **state) {
   vsh_limits lim = {0};
   lim.max_memory = 8 << 20;
   vsh_sandbox *sb = open_with(&lim);
+  /* the first exec builds the variables later ones share */
+  vsh_result w;
+  assert_int_equal(run(sb, "echo warm", &w), 0);
+  vsh_result_free(&w);
   size_t before = vsh_memory_used(sb);
   expect_limit(sb, "x=a; while true; do x=$x$x; done", "limit exceeded", 126);
   /* memory returns to its level (within the allocator's own noise) */
@@ -287,6 +291,10 @@ static void *canceller(void *arg) {
 static void test_cancel_during(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
+  /* the first exec builds the variables later ones share */
+  vsh_result w;
+  assert_int_equal(run(sb, "echo warm", &w), 0);
+  vsh_result_free(&w);
   size_t before = vsh_memory_used(sb);
   vsh_cancel *c = vsh_cancel_new();
   vsh_exec_opts o = {0};
@@ -380,9 +388,6 @@ static void test_memory_baseline(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
   vsh_result r;
-  run(sb, "echo warm", &r);
-  vsh_result_free(&r);
-  size_t before = vsh_memory_used(sb);
   const char *scripts[] = {
       "x=1; f() { local y=$1; echo $y; }; f 2",
       "a=(1 2 3); declare -A m=([a]=b); echo ${a[@]} ${m[a]}",
@@ -391,6 +396,15 @@ static void test_memory_baseline(void **state) {
       "cat <(echo p) >/dev/null; trap 'echo t' EXIT",
       "exec 3>/dev/null; echo x >&3",
   };
+  /* A first run may keep what it makes once: the variables execs share,
+   * and the sandbox's own copies of the directories it wrote in (the
+   * default layout is shared copy-on-write with other sandboxes, /dev/fd
+   * among them). From then on, an exec leaves memory at its level. */
+  for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
+    run(sb, scripts[i], &r);
+    vsh_result_free(&r);
+  }
+  size_t before = vsh_memory_used(sb);
   for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
     run(sb, scripts[i], &r);
     vsh_result_free(&r);
