@@ -1,0 +1,1606 @@
+/*
+ * eval.c - the evaluator. jq_eval(n, env, in, path, cb) calls cb once for
+ * each output of n applied to in, in order; a non-zero return of cb (an
+ * error downstream, a break, a halt) ends the generation and is passed up.
+ * path is JV_INVALID unless the caller tracks paths (path(f), updates), in
+ * which case each output comes with the path that reaches it from the
+ * root of the path expression.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins/data/jq/jq.h"
+
+#define MAX_DEPTH 3000
+#define JQ_STACK_RESERVE ((size_t)192 * 1024)
+
+int jq_error(jqs *J, jv v) {
+  jv_free(J, J->err);
+  J->err = v;
+  return JR_ERR;
+}
+
+int jq_errf(jqs *J, const char *fmt, ...) {
+  char b[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b, sizeof b, fmt, ap);
+  va_end(ap);
+  jv s = jv_cstr(J, b);
+  if (!jv_ok(s)) {
+    budget_set_stop(J->bud, BUDGET_MEMORY, 0);
+    return JR_HALT;
+  }
+  return jq_error(J, s);
+}
+
+int jq_poll(jqs *J) { return budget_poll(J->bud) ? JR_HALT : JR_OK; }
+
+/* a value that could not be made: out of memory, or an error already set */
+static int fail(jqs *J) {
+  if (J->err.k == JV_INVALID) {
+    budget_set_stop(J->bud, BUDGET_MEMORY, 0);
+    return JR_HALT;
+  }
+  return JR_ERR;
+}
+
+static jv path_add(jqs *J, jv path, jv k) {
+  if (!jv_ok(path)) {
+    jv_free(J, k);
+    return path;
+  }
+  return jv_apush(J, path, k);
+}
+
+static int emit(jqs *J, jv v, jv path, jcb cb, void *ud, int tracking) {
+  if (!jv_ok(v) || (tracking && !jv_ok(path))) {
+    jv_free(J, v);
+    jv_free(J, path);
+    return fail(J);
+  }
+  return cb(J, v, path, ud);
+}
+
+static int bad_path(jqs *J, jv v) {
+  char t[40];
+  jd_trunc(J, v, t, sizeof t);
+  jv_free(J, v);
+  return jq_errf(J, "Invalid path expression with result %s", t);
+}
+
+static int nopath_cb(jqs *J, jv v, jv p, void *ud) {
+  (void)ud;
+  jv_free(J, p);
+  return bad_path(J, v);
+}
+
+/* ---- indexing ---------------------------------------------------------- */
+
+jv jq_index(jqs *J, jv t, jv k) {
+  jv r;
+  if (t.k == JV_OBJECT && k.k == JV_STRING) {
+    jv *p = jv_oget(t, k.u.s->p, k.u.s->len);
+    r = p ? jv_copy(*p) : jv_null();
+  } else if (t.k == JV_ARRAY && k.k == JV_NUMBER) {
+    if (isnan(k.u.n))
+      r = jv_null();
+    else {
+      double d = floor(k.u.n);
+      if (d < 0)
+        d += t.u.a->len;
+      r = d < 0 || d >= t.u.a->len ? jv_null() : jv_copy(t.u.a->v[(size_t)d]);
+    }
+  } else if (t.k == JV_NULL &&
+             (k.k == JV_STRING || k.k == JV_NUMBER || k.k == JV_OBJECT)) {
+    r = jv_null();
+  } else if (t.k == JV_ARRAY && k.k == JV_ARRAY) {
+    /* indices of a sub-array */
+    r = jv_arr(J, 0);
+    jarr *a = t.u.a, *b = k.u.a;
+    if (b->len)
+      for (uint32_t i = 0; i + b->len <= a->len && jv_ok(r); i++) {
+        uint32_t j = 0;
+        while (j < b->len && jv_equal(a->v[i + j], b->v[j]))
+          j++;
+        if (j == b->len)
+          r = jv_apush(J, r, jv_num(i));
+      }
+    else {
+      jv_free(J, r);
+      r = jv_null();
+    }
+  } else if (t.k == JV_ARRAY && k.k == JV_OBJECT) {
+    /* .[{"start":a,"end":b}] as a slice */
+    jv *s = jv_oget(k, "start", 5), *e = jv_oget(k, "end", 3);
+    (void)s;
+    (void)e;
+    r = jv_err_str(J, "Cannot index array with object");
+  } else {
+    char ks[40];
+    if (k.k == JV_STRING) {
+      jd_trunc(J, k, ks, sizeof ks);
+      r = jv_err_str(J, "Cannot index %s with %s", jv_kind_name(t.k), ks);
+    } else
+      r = jv_err_str(J, "Cannot index %s with %s", jv_kind_name(t.k),
+                     jv_kind_name(k.k));
+  }
+  jv_free(J, t);
+  jv_free(J, k);
+  return r;
+}
+
+static int utf8_offset(const char *p, size_t n, long cps) {
+  size_t i = 0;
+  while (cps > 0 && i < n) {
+    i++;
+    while (i < n && ((unsigned char)p[i] & 0xC0) == 0x80)
+      i++;
+    cps--;
+  }
+  return (int)i;
+}
+
+static void slice_bounds(double len, jv from, jv to, long *s, long *e) {
+  double a = from.k == JV_NUMBER ? from.u.n : 0;
+  double b = to.k == JV_NUMBER ? to.u.n : len;
+  if (a < 0)
+    a += len;
+  if (b < 0)
+    b += len;
+  if (a < 0)
+    a = 0;
+  if (b > len)
+    b = len;
+  a = floor(a);
+  b = ceil(b);
+  if (a > len)
+    a = len;
+  if (b < a)
+    b = a;
+  *s = (long)a;
+  *e = (long)b;
+}
+
+static jv do_slice(jqs *J, jv t, jv from, jv to) {
+  if ((from.k != JV_NUMBER && from.k != JV_NULL) ||
+      (to.k != JV_NUMBER && to.k != JV_NULL)) {
+    jv_free(J, t);
+    return jv_err_str(J, "Start and end indices of an array slice must be numbers");
+  }
+  if (t.k == JV_NULL)
+    return t;
+  long s, e;
+  if (t.k == JV_ARRAY) {
+    slice_bounds(t.u.a->len, from, to, &s, &e);
+    jv r = jv_arr(J, (size_t)(e - s) + 1);
+    for (long i = s; i < e && jv_ok(r); i++)
+      r = jv_apush(J, r, jv_copy(t.u.a->v[i]));
+    jv_free(J, t);
+    return r;
+  }
+  if (t.k == JV_STRING) {
+    int len = jq_utf8_len(t.u.s->p, t.u.s->len);
+    slice_bounds(len, from, to, &s, &e);
+    int bs = utf8_offset(t.u.s->p, t.u.s->len, s);
+    int be = utf8_offset(t.u.s->p, t.u.s->len, e);
+    jv r = jv_str(J, t.u.s->p + bs, (size_t)(be - bs));
+    jv_free(J, t);
+    return r;
+  }
+  jv r = jv_err_str(J, "Cannot index %s with object", jv_kind_name(t.k));
+  jv_free(J, t);
+  return r;
+}
+
+/* ---- paths ------------------------------------------------------------- */
+
+jv jq_getpath(jqs *J, jv v, jv path) {
+  for (uint32_t i = 0; i < path.u.a->len; i++) {
+    if (v.k == JV_NULL) {
+      return v;
+    }
+    jv k = path.u.a->v[i];
+    if (k.k == JV_OBJECT) {
+      jv *s = jv_oget(k, "start", 5), *e = jv_oget(k, "end", 3);
+      v = do_slice(J, v, s ? *s : jv_null(), e ? *e : jv_null());
+    } else
+      v = jq_index(J, v, jv_copy(k));
+    if (!jv_ok(v))
+      return v;
+  }
+  return v;
+}
+
+jv jq_setpath(jqs *J, jv v, jv path, size_t i, jv x) {
+  if (!jv_ok(v) || !jv_ok(x)) {
+    jv_free(J, v);
+    jv_free(J, x);
+    return jv_invalid();
+  }
+  if (i >= path.u.a->len) {
+    jv_free(J, v);
+    return x;
+  }
+  jv k = path.u.a->v[i];
+  if (k.k == JV_STRING) {
+    if (v.k == JV_NULL) {
+      v = jv_obj(J);
+    } else if (v.k != JV_OBJECT) {
+      char ks[40];
+      jd_trunc(J, k, ks, sizeof ks);
+      jv_err_str(J, "Cannot index %s with %s", jv_kind_name(v.k), ks);
+      jv_free(J, v);
+      jv_free(J, x);
+      return jv_invalid();
+    }
+    jv *cur = jv_oget(v, k.u.s->p, k.u.s->len);
+    jv sub = cur ? jv_copy(*cur) : jv_null();
+    /* drop our reference in the parent so sub can change in place */
+    if (cur && v.u.o->rc == 1) {
+      jv_free(J, *cur);
+      *cur = jv_null();
+    }
+    sub = jq_setpath(J, sub, path, i + 1, x);
+    if (!jv_ok(sub)) {
+      jv_free(J, v);
+      return sub;
+    }
+    return jv_oset(J, v, jv_copy(k), sub);
+  }
+  if (k.k == JV_NUMBER) {
+    if (v.k == JV_NULL)
+      v = jv_arr(J, 0);
+    else if (v.k != JV_ARRAY) {
+      jv_err_str(J, "Cannot index %s with number", jv_kind_name(v.k));
+      jv_free(J, v);
+      jv_free(J, x);
+      return jv_invalid();
+    }
+    if (!jv_ok(v)) {
+      jv_free(J, x);
+      return v;
+    }
+    long idx = isnan(k.u.n) ? 0 : (long)floor(k.u.n);
+    if (idx < 0 && idx + (long)v.u.a->len < 0) {
+      jv_free(J, v);
+      jv_free(J, x);
+      return jv_err_str(J, "Out of bounds negative array index");
+    }
+    if (idx < 0)
+      idx += v.u.a->len;
+    jv sub = jv_copy(jv_aget(v, idx));
+    v = jv_unshare(J, v);
+    if (jv_ok(v) && (size_t)idx < v.u.a->len) {
+      jv_free(J, v.u.a->v[idx]);
+      v.u.a->v[idx] = jv_null();
+    }
+    sub = jq_setpath(J, sub, path, i + 1, x);
+    if (!jv_ok(sub)) {
+      jv_free(J, v);
+      return sub;
+    }
+    return jv_aset(J, v, idx, sub);
+  }
+  if (k.k == JV_OBJECT) {
+    if (v.k == JV_NULL)
+      v = jv_arr(J, 0);
+    if (v.k != JV_ARRAY) {
+      jv_err_str(J, "Cannot update field at object index of %s",
+                 jv_kind_name(v.k));
+      jv_free(J, v);
+      jv_free(J, x);
+      return jv_invalid();
+    }
+    jv *sp = jv_oget(k, "start", 5), *ep = jv_oget(k, "end", 3);
+    long s, e;
+    slice_bounds(v.u.a->len, sp ? *sp : jv_null(), ep ? *ep : jv_null(), &s, &e);
+    jv sub = do_slice(J, jv_copy(v), sp ? *sp : jv_null(), ep ? *ep : jv_null());
+    sub = jq_setpath(J, sub, path, i + 1, x);
+    if (!jv_ok(sub)) {
+      jv_free(J, v);
+      return sub;
+    }
+    if (sub.k != JV_ARRAY) {
+      jv_free(J, v);
+      jv_free(J, sub);
+      return jv_err_str(J, "A slice of an array can only be assigned another array");
+    }
+    jv r = jv_arr(J, v.u.a->len + sub.u.a->len);
+    for (long q = 0; q < s && jv_ok(r); q++)
+      r = jv_apush(J, r, jv_copy(v.u.a->v[q]));
+    for (uint32_t q = 0; q < sub.u.a->len && jv_ok(r); q++)
+      r = jv_apush(J, r, jv_copy(sub.u.a->v[q]));
+    for (long q = e; q < (long)v.u.a->len && jv_ok(r); q++)
+      r = jv_apush(J, r, jv_copy(v.u.a->v[q]));
+    jv_free(J, v);
+    jv_free(J, sub);
+    return r;
+  }
+  if (k.k == JV_NULL && (v.k == JV_NULL)) {
+    jv_free(J, v);
+    return jq_setpath(J, jv_null(), path, i + 1, x);
+  }
+  char ks[40];
+  jd_trunc(J, k, ks, sizeof ks);
+  if (v.k == JV_OBJECT || v.k == JV_ARRAY || v.k == JV_NULL)
+    jv_err_str(J, "Cannot update field at object index of %s", jv_kind_name(v.k));
+  if (v.k == JV_ARRAY)
+    jv_err_str(J, "Cannot update field at object index of array");
+  else
+    jv_err_str(J, "Cannot index %s with %s", jv_kind_name(v.k),
+               jv_kind_name(k.k));
+  jv_free(J, v);
+  jv_free(J, x);
+  return jv_invalid();
+}
+
+static jv delpath1(jqs *J, jv v, jv path, size_t i) {
+  if (v.k == JV_NULL)
+    return v;
+  jv k = path.u.a->v[i];
+  if (i + 1 == path.u.a->len) {
+    if (v.k == JV_OBJECT && k.k == JV_STRING)
+      return jv_odel(J, v, k.u.s);
+    if (v.k == JV_ARRAY && k.k == JV_NUMBER) {
+      long idx = (long)floor(k.u.n);
+      if (idx < 0)
+        idx += v.u.a->len;
+      if (idx < 0) {
+        jv_free(J, v);
+        return jv_err_str(J, "Out of bounds negative array index");
+      }
+      if ((size_t)idx >= v.u.a->len)
+        return v;
+      v = jv_unshare(J, v);
+      if (!jv_ok(v))
+        return v;
+      jv_free(J, v.u.a->v[idx]);
+      memmove(v.u.a->v + idx, v.u.a->v + idx + 1,
+              (v.u.a->len - idx - 1) * sizeof(jv));
+      v.u.a->len--;
+      return v;
+    }
+    if (v.k == JV_ARRAY && k.k == JV_OBJECT) {
+      jv *sp = jv_oget(k, "start", 5), *ep = jv_oget(k, "end", 3);
+      long s, e;
+      slice_bounds(v.u.a->len, sp ? *sp : jv_null(), ep ? *ep : jv_null(), &s, &e);
+      v = jv_unshare(J, v);
+      if (!jv_ok(v))
+        return v;
+      for (long q = s; q < e; q++)
+        jv_free(J, v.u.a->v[q]);
+      memmove(v.u.a->v + s, v.u.a->v + e, (v.u.a->len - e) * sizeof(jv));
+      v.u.a->len -= (uint32_t)(e - s);
+      return v;
+    }
+    char ks[40];
+    jd_trunc(J, k, ks, sizeof ks);
+    if (k.k == JV_STRING)
+      jv_err_str(J, "Cannot delete field at object index of %s", jv_kind_name(v.k));
+    else
+      jv_err_str(J, "Cannot delete field at index of %s", jv_kind_name(v.k));
+    if (v.k == JV_OBJECT)
+      jv_err_str(J, "Cannot delete field at index of object");
+    if (v.k == JV_ARRAY && k.k == JV_STRING)
+      jv_err_str(J, "Cannot delete field at object index of array");
+    jv_free(J, v);
+    return jv_invalid();
+  }
+  jv sub = jq_getpath(J, jv_copy(v), jv_null().k == 0 ? path : path);
+  (void)sub;
+  jv_free(J, sub);
+  /* descend one level */
+  jv child;
+  if (k.k == JV_OBJECT) {
+    jv *sp = jv_oget(k, "start", 5), *ep = jv_oget(k, "end", 3);
+    child = do_slice(J, jv_copy(v), sp ? *sp : jv_null(), ep ? *ep : jv_null());
+  } else
+    child = jq_index(J, jv_copy(v), jv_copy(k));
+  if (!jv_ok(child)) {
+    jv_free(J, v);
+    return child;
+  }
+  if (child.k == JV_NULL) {
+    jv_free(J, child);
+    return v;
+  }
+  child = delpath1(J, child, path, i + 1);
+  if (!jv_ok(child)) {
+    jv_free(J, v);
+    return child;
+  }
+  jv one = jv_arr(J, 1);
+  one = jv_apush(J, one, jv_copy(k));
+  if (!jv_ok(one)) {
+    jv_free(J, v);
+    jv_free(J, child);
+    return one;
+  }
+  v = jq_setpath(J, v, one, 0, child);
+  jv_free(J, one);
+  return v;
+}
+
+jv jq_delpaths(jqs *J, jv v, jv paths) {
+  if (paths.k != JV_ARRAY) {
+    jv_free(J, v);
+    jv_free(J, paths);
+    return jv_err_str(J, "Paths must be specified as an array");
+  }
+  paths = jv_unshare(J, paths);
+  if (!jv_ok(paths)) {
+    jv_free(J, v);
+    return paths;
+  }
+  jv_sort(J, paths.u.a->v, paths.u.a->len);
+  for (long i = (long)paths.u.a->len - 1; i >= 0 && jv_ok(v); i--) {
+    jv p = paths.u.a->v[i];
+    if (p.k != JV_ARRAY) {
+      jv_free(J, v);
+      jv_free(J, paths);
+      return jv_err_str(J, "Path must be specified as an array");
+    }
+    if (p.u.a->len == 0) {
+      jv_free(J, v);
+      jv_free(J, paths);
+      return jv_null();
+    }
+    v = delpath1(J, v, p, 0);
+  }
+  jv_free(J, paths);
+  return v;
+}
+
+/* ---- the evaluator ----------------------------------------------------- */
+
+typedef struct pipe_ctx {
+  jnode *n;
+  jenv *env;
+  jcb cb;
+  void *ud;
+} pipe_ctx;
+
+static int pipe_cb(jqs *J, jv v, jv path, void *ud) {
+  pipe_ctx *c = ud;
+  return jq_eval(J, c->n, c->env, v, path, c->cb, c->ud);
+}
+
+/* index: outer loop over keys, inner over targets */
+typedef struct idx_ctx {
+  jnode *n;
+  jenv *env;
+  jv key, from, to;
+  int stage;
+  jv in, inpath;
+  jcb cb;
+  void *ud;
+} idx_ctx;
+
+static int index_target_cb(jqs *J, jv t, jv tp, void *ud) {
+  idx_ctx *c = ud;
+  int tracking = jv_ok(c->inpath);
+  jv r;
+  jv pk;
+  if (c->n->t == N_SLICE) {
+    if (tracking && t.k == JV_NULL && 0) {
+    }
+    r = do_slice(J, jv_copy(t), c->from, c->to);
+    jv_free(J, t);
+    if (tracking) {
+      jv o = jv_obj(J);
+      o = jv_oset(J, o, jv_cstr(J, "start"), jv_copy(c->from));
+      o = jv_oset(J, o, jv_cstr(J, "end"), jv_copy(c->to));
+      pk = o;
+    } else
+      pk = jv_invalid();
+  } else {
+    if (tracking && t.k == JV_NULL) {
+      r = jv_null();
+      jv_free(J, t);
+    } else if (c->key.k == JV_OBJECT && t.k == JV_ARRAY) {
+      jv *s = jv_oget(c->key, "start", 5), *e = jv_oget(c->key, "end", 3);
+      r = do_slice(J, t, s ? *s : jv_null(), e ? *e : jv_null());
+    } else
+      r = jq_index(J, t, jv_copy(c->key));
+    pk = tracking ? jv_copy(c->key) : jv_invalid();
+  }
+  if (!jv_ok(r)) {
+    jv_free(J, tp);
+    jv_free(J, pk);
+    return fail(J);
+  }
+  if (tracking)
+    tp = path_add(J, tp, pk);
+  return emit(J, r, tp, c->cb, c->ud, tracking);
+}
+
+static int index_key_cb(jqs *J, jv k, jv kp, void *ud) {
+  idx_ctx *c = ud;
+  jv_free(J, kp);
+  if (c->n->t == N_SLICE) {
+    if (c->stage == 0) {
+      /* got "to"; now "from" */
+      c->to = k;
+      c->stage = 1;
+      int rc;
+      if (c->n->b)
+        rc = jq_eval(J, c->n->b, c->env, jv_copy(c->in), jv_invalid(),
+                     index_key_cb, c);
+      else
+        rc = index_key_cb(J, jv_null(), jv_invalid(), c);
+      c->stage = 0;
+      jv_free(J, c->to);
+      c->to = jv_null();
+      return rc;
+    }
+    c->from = k;
+    c->stage = 2;
+    int rc = jq_eval(J, c->n->a, c->env, jv_copy(c->in), jv_copy(c->inpath),
+                     index_target_cb, c);
+    c->stage = 1;
+    jv_free(J, c->from);
+    c->from = jv_null();
+    return rc;
+  }
+  c->key = k;
+  int rc = jq_eval(J, c->n->a, c->env, jv_copy(c->in), jv_copy(c->inpath),
+                   index_target_cb, c);
+  jv_free(J, c->key);
+  c->key = jv_null();
+  return rc;
+}
+
+typedef struct iter_ctx {
+  jcb cb;
+  void *ud;
+  int tracking;
+} iter_ctx;
+
+static int iter_cb(jqs *J, jv t, jv tp, void *ud) {
+  iter_ctx *c = ud;
+  int rc = 0;
+  if (t.k == JV_ARRAY) {
+    for (uint32_t i = 0; i < t.u.a->len && !rc; i++) {
+      if ((rc = jq_poll(J)))
+        break;
+      jv p = c->tracking ? path_add(J, jv_copy(tp), jv_num(i)) : jv_invalid();
+      rc = emit(J, jv_copy(t.u.a->v[i]), p, c->cb, c->ud, c->tracking);
+      if (i >= t.u.a->len)
+        break;
+    }
+  } else if (t.k == JV_OBJECT) {
+    for (uint32_t i = 0; i < t.u.o->n && !rc; i++) {
+      jent *e = &t.u.o->e[i];
+      if (!e->k)
+        continue;
+      if ((rc = jq_poll(J)))
+        break;
+      jv p = jv_invalid();
+      if (c->tracking) {
+        jv ks = {JV_STRING, {0}};
+        ks.u.s = e->k;
+        p = path_add(J, jv_copy(tp), jv_copy(ks));
+      }
+      rc = emit(J, jv_copy(e->v), p, c->cb, c->ud, c->tracking);
+    }
+  } else if (t.k == JV_NULL && c->tracking) {
+    /* path(null[]) is empty */
+  } else {
+    char ts[40];
+    jd_trunc(J, t, ts, sizeof ts);
+    rc = jq_errf(J, "Cannot iterate over %s%s%s%s", jv_kind_name(t.k),
+                 t.k == JV_NULL ? "" : " (", t.k == JV_NULL ? "" : ts,
+                 t.k == JV_NULL ? "" : ")");
+  }
+  jv_free(J, t);
+  jv_free(J, tp);
+  return rc;
+}
+
+/* try: errors raised by the body are caught, not those downstream */
+typedef struct try_ctx {
+  jcb cb;
+  void *ud;
+  int downstream;
+} try_ctx;
+
+static int try_cb(jqs *J, jv v, jv p, void *ud) {
+  try_ctx *c = ud;
+  int rc = c->cb(J, v, p, c->ud);
+  if (rc)
+    c->downstream = 1;
+  return rc;
+}
+
+/* binary operators: outer loop over the right side */
+typedef struct bin_ctx {
+  jnode *n;
+  jenv *env;
+  jv in;
+  jv rhs;
+  jcb cb;
+  void *ud;
+} bin_ctx;
+
+jv jq_binop(jqs *J, int op, jv a, jv b);
+
+static int bin_lhs_cb(jqs *J, jv a, jv ap, void *ud) {
+  bin_ctx *c = ud;
+  jv_free(J, ap);
+  jv r = jq_binop(J, c->n->op, a, jv_copy(c->rhs));
+  if (!jv_ok(r))
+    return fail(J);
+  return c->cb(J, r, jv_invalid(), c->ud);
+}
+
+static int bin_rhs_cb(jqs *J, jv b, jv bp, void *ud) {
+  bin_ctx *c = ud;
+  jv_free(J, bp);
+  c->rhs = b;
+  int rc = jq_eval(J, c->n->a, c->env, jv_copy(c->in), jv_invalid(),
+                   bin_lhs_cb, c);
+  jv_free(J, c->rhs);
+  c->rhs = jv_invalid();
+  return rc;
+}
+
+/* and/or */
+typedef struct andor_ctx {
+  jnode *n;
+  jenv *env;
+  jv in;
+  jcb cb;
+  void *ud;
+} andor_ctx;
+
+static int andor_rhs_cb(jqs *J, jv b, jv bp, void *ud) {
+  andor_ctx *c = ud;
+  jv_free(J, bp);
+  int t = jv_truthy(b);
+  jv_free(J, b);
+  return c->cb(J, jv_bool(t), jv_invalid(), c->ud);
+}
+
+static int andor_lhs_cb(jqs *J, jv a, jv ap, void *ud) {
+  andor_ctx *c = ud;
+  jv_free(J, ap);
+  int t = jv_truthy(a);
+  jv_free(J, a);
+  if (c->n->t == N_AND && !t)
+    return c->cb(J, jv_bool(0), jv_invalid(), c->ud);
+  if (c->n->t == N_OR && t)
+    return c->cb(J, jv_bool(1), jv_invalid(), c->ud);
+  return jq_eval(J, c->n->b, c->env, jv_copy(c->in), jv_invalid(),
+                 andor_rhs_cb, c);
+}
+
+/* a // b */
+typedef struct alt_ctx {
+  jcb cb;
+  void *ud;
+  int any;
+  int downstream;
+} alt_ctx;
+
+static int alt_cb(jqs *J, jv v, jv p, void *ud) {
+  alt_ctx *c = ud;
+  if (!jv_truthy(v)) {
+    jv_free(J, v);
+    jv_free(J, p);
+    return 0;
+  }
+  c->any = 1;
+  int rc = c->cb(J, v, p, c->ud);
+  if (rc)
+    c->downstream = 1;
+  return rc;
+}
+
+/* [e] */
+typedef struct coll_ctx {
+  jv acc;
+} coll_ctx;
+
+static int collect_cb(jqs *J, jv v, jv p, void *ud) {
+  coll_ctx *c = ud;
+  jv_free(J, p);
+  c->acc = jv_apush(J, c->acc, v);
+  if (!jv_ok(c->acc))
+    return fail(J);
+  return jq_poll(J);
+}
+
+/* objects: a chain over the key/value pairs */
+typedef struct obj_ctx {
+  jnode *n;
+  jenv *env;
+  jv in;
+  int i;
+  jv acc;
+  jv key;
+  jcb cb;
+  void *ud;
+} obj_ctx;
+
+static int obj_step(jqs *J, obj_ctx *c);
+
+static int obj_val_cb(jqs *J, jv v, jv p, void *ud) {
+  obj_ctx *c = ud;
+  jv_free(J, p);
+  jv save = c->acc;
+  c->acc = jv_oset(J, jv_copy(save), jv_copy(c->key), v);
+  if (!jv_ok(c->acc)) {
+    c->acc = save;
+    return fail(J);
+  }
+  jv save_key = c->key;
+  c->i += 2;
+  int rc = obj_step(J, c);
+  c->i -= 2;
+  jv_free(J, c->acc);
+  c->acc = save;
+  c->key = save_key;
+  return rc;
+}
+
+static int obj_key_cb(jqs *J, jv k, jv p, void *ud) {
+  obj_ctx *c = ud;
+  jv_free(J, p);
+  if (k.k != JV_STRING) {
+    char t[40];
+    jd_trunc(J, k, t, sizeof t);
+    int rc;
+    if (k.k == JV_OBJECT && 0)
+      rc = 0;
+    else
+      rc = jq_errf(J, "Object keys must be strings");
+    jv_free(J, k);
+    return rc;
+  }
+  jv save = c->key;
+  c->key = k;
+  int rc = jq_eval(J, c->n->args[c->i + 1], c->env, jv_copy(c->in),
+                   jv_invalid(), obj_val_cb, c);
+  jv_free(J, c->key);
+  c->key = save;
+  return rc;
+}
+
+static int obj_step(jqs *J, obj_ctx *c) {
+  if (c->i >= c->n->nargs)
+    return c->cb(J, jv_copy(c->acc), jv_invalid(), c->ud);
+  jnode *k = c->n->args[c->i];
+  if (k->t == N_LIT)
+    return obj_key_cb(J, jv_copy(k->lit), jv_invalid(), c);
+  return jq_eval(J, k, c->env, jv_copy(c->in), jv_invalid(), obj_key_cb, c);
+}
+
+/* if */
+typedef struct if_ctx {
+  jnode *n;
+  jenv *env;
+  jv in, path;
+  jcb cb;
+  void *ud;
+} if_ctx;
+
+static int if_cb(jqs *J, jv cv, jv cp, void *ud) {
+  if_ctx *c = ud;
+  jv_free(J, cp);
+  int t = jv_truthy(cv);
+  jv_free(J, cv);
+  jnode *br = t ? c->n->b : c->n->c;
+  if (!br)
+    return c->cb(J, jv_copy(c->in), jv_copy(c->path), c->ud);
+  return jq_eval(J, br, c->env, jv_copy(c->in), jv_copy(c->path), c->cb, c->ud);
+}
+
+/* ---- patterns ---------------------------------------------------------- */
+
+typedef struct bind_ctx bind_ctx;
+typedef int (*bind_k)(jqs *J, bind_ctx *b);
+struct bind_ctx {
+  jenv *frames; /* nvars frames */
+  jenv *env;    /* for key expressions */
+  jv in;
+  bind_k k;
+  void *kud;
+  /* work list of (pattern, value) pairs still to destructure */
+  jnode *pend[64];
+  jv pendv[64];
+  int npend;
+};
+
+static int bind_run(jqs *J, bind_ctx *b);
+
+typedef struct bkey_ctx {
+  bind_ctx *b;
+  jnode *pat;
+  jv val;
+} bkey_ctx;
+
+static int bind_key_cb(jqs *J, jv k, jv kp, void *ud) {
+  bkey_ctx *c = ud;
+  jv_free(J, kp);
+  if (k.k != JV_STRING) {
+    char t[40];
+    jd_trunc(J, k, t, sizeof t);
+    int rc = jq_errf(J, "Cannot index %s with %s", jv_kind_name(c->val.k),
+                     jv_kind_name(k.k));
+    jv_free(J, k);
+    return rc;
+  }
+  jv sub = c->val.k == JV_NULL ? jv_null() : jq_index(J, jv_copy(c->val), jv_copy(k));
+  jv_free(J, k);
+  if (!jv_ok(sub))
+    return fail(J);
+  bind_ctx *b = c->b;
+  if (b->npend >= 64) {
+    jv_free(J, sub);
+    return jq_errf(J, "pattern too deep");
+  }
+  b->pend[b->npend] = c->pat;
+  b->pendv[b->npend++] = sub;
+  return bind_run(J, b);
+}
+
+static int bind_run(jqs *J, bind_ctx *b) {
+  if (b->npend == 0)
+    return b->k(J, b);
+  jnode *p = b->pend[--b->npend];
+  jv v = b->pendv[b->npend];
+  int rc = 0;
+  int saved = b->npend;
+  if (p->pkind == P_VAR) {
+    jenv *f = &b->frames[p->slot];
+    jv old = f->val;
+    f->val = v;
+    rc = bind_run(J, b);
+    f->val = old;
+    jv_free(J, v);
+  } else if (p->pkind == P_ARRAY + 10) {
+    /* {$name: pattern} */
+    jenv *f = &b->frames[p->a->slot];
+    jv old = f->val;
+    f->val = jv_copy(v);
+    if (b->npend < 64) {
+      b->pend[b->npend] = p->b;
+      b->pendv[b->npend++] = v;
+      rc = bind_run(J, b);
+    } else {
+      jv_free(J, v);
+      rc = jq_errf(J, "pattern too deep");
+    }
+    jv_free(J, f->val);
+    f->val = old;
+  } else if (p->pkind == P_ARRAY) {
+    if (v.k != JV_ARRAY && v.k != JV_NULL) {
+      rc = jq_errf(J, "Cannot index %s with number", jv_kind_name(v.k));
+      jv_free(J, v);
+    } else if (b->npend + p->nargs > 64) {
+      jv_free(J, v);
+      rc = jq_errf(J, "pattern too deep");
+    } else {
+      /* push in reverse so the first element binds first */
+      for (int i = p->nargs - 1; i >= 0; i--) {
+        b->pend[b->npend] = p->args[i];
+        b->pendv[b->npend++] = v.k == JV_NULL ? jv_null() : jv_copy(jv_aget(v, i));
+      }
+      jv_free(J, v);
+      rc = bind_run(J, b);
+    }
+  } else { /* P_OBJECT: one key at a time (keys may be generators) */
+    if (v.k != JV_OBJECT && v.k != JV_NULL) {
+      jnode *k0 = p->args[0];
+      if (k0->t == N_LIT && k0->lit.k == JV_STRING) {
+        char t[40];
+        jd_trunc(J, k0->lit, t, sizeof t);
+        rc = jq_errf(J, "Cannot index %s with %s", jv_kind_name(v.k), t);
+      } else
+        rc = jq_errf(J, "Cannot index %s with string", jv_kind_name(v.k));
+      jv_free(J, v);
+    } else {
+      /* expand: rest of the object pattern is a synthetic node chain */
+      rc = 0;
+      /* destructure entries in order using a recursive helper */
+      jnode *rest = p;
+      (void)rest;
+      for (int i = p->nargs - 2; i >= 0 && 0; i -= 2) {
+      }
+      /* handle the first entry now, queue the rest via a shallow node */
+      if (p->nargs == 0) {
+        jv_free(J, v);
+        rc = bind_run(J, b);
+      } else {
+        jnode tail = *p;
+        tail.args = p->args + 2;
+        tail.nargs = p->nargs - 2;
+        if (tail.nargs > 0) {
+          if (b->npend >= 64) {
+            jv_free(J, v);
+            return jq_errf(J, "pattern too deep");
+          }
+          b->pend[b->npend] = &tail;
+          b->pendv[b->npend++] = jv_copy(v);
+        }
+        bkey_ctx kc = {b, p->args[1], v};
+        jnode *kn = p->args[0];
+        if (kn->t == N_LIT)
+          rc = bind_key_cb(J, jv_copy(kn->lit), jv_invalid(), &kc);
+        else
+          rc = jq_eval(J, kn, b->env, jv_copy(b->in), jv_invalid(),
+                       bind_key_cb, &kc);
+        if (tail.nargs > 0 && b->npend > saved) {
+          /* not consumed (an error or no key output) */
+          while (b->npend > saved)
+            jv_free(J, b->pendv[--b->npend]);
+        }
+        jv_free(J, v);
+      }
+    }
+  }
+  b->npend = saved;
+  return rc;
+}
+
+/* as: for each source value, each alternative pattern */
+typedef struct as_ctx {
+  jnode *n;
+  jenv *env;
+  jenv *frames;
+  jv in, path;
+  jcb cb;
+  void *ud;
+  int downstream;
+  jnode *body;
+  int alt_last;
+} as_ctx;
+
+static int as_body_k(jqs *J, bind_ctx *b) {
+  as_ctx *c = b->kud;
+  jenv *top = c->n->nvars ? &c->frames[c->n->nvars - 1] : c->env;
+  if (c->n->t == N_AS) {
+    try_ctx tc = {c->cb, c->ud, 0};
+    int rc = jq_eval(J, c->body, top, jv_copy(c->in), jv_copy(c->path),
+                     try_cb, &tc);
+    if (tc.downstream)
+      c->downstream = 1;
+    return rc;
+  }
+  return 0;
+}
+
+static int as_src_cb(jqs *J, jv v, jv vp, void *ud) {
+  as_ctx *c = ud;
+  jv_free(J, vp);
+  int rc = 0;
+  for (jnode *pat = c->n->b; pat; pat = pat->next) {
+    for (int i = 0; i < c->n->nvars; i++) {
+      jv_free(J, c->frames[i].val);
+      c->frames[i].val = jv_null();
+    }
+    bind_ctx b;
+    b.frames = c->frames;
+    b.env = c->env;
+    b.in = c->in;
+    b.k = as_body_k;
+    b.kud = c;
+    b.npend = 1;
+    b.pend[0] = pat;
+    b.pendv[0] = jv_copy(v);
+    c->downstream = 0;
+    rc = bind_run(J, &b);
+    if (rc == JR_ERR && pat->next && !c->downstream) {
+      continue;
+    }
+    break;
+  }
+  jv_free(J, v);
+  return rc;
+}
+
+static int eval_as(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
+                   void *ud) {
+  jenv frames[64];
+  if (n->nvars > 64) {
+    jv_free(J, in);
+    jv_free(J, path);
+    return jq_errf(J, "too many variables in one pattern");
+  }
+  for (int i = 0; i < n->nvars; i++) {
+    frames[i].up = i ? &frames[i - 1] : env;
+    frames[i].kind = F_VAR;
+    frames[i].val = jv_null();
+  }
+  as_ctx c = {n, env, frames, in, path, cb, ud, 0, n->c, 0};
+  int rc = jq_eval(J, n->a, env, jv_copy(in), jv_invalid(), as_src_cb, &c);
+  for (int i = 0; i < n->nvars; i++)
+    jv_free(J, frames[i].val);
+  jv_free(J, in);
+  jv_free(J, path);
+  return rc;
+}
+
+/* reduce / foreach */
+typedef struct red_ctx {
+  jnode *n;
+  jenv *env;
+  jenv *frames;
+  jv in;
+  jv acc; /* JV_INVALID: empty */
+  jcb cb;
+  void *ud;
+  int downstream;
+} red_ctx;
+
+static int red_upd_cb(jqs *J, jv v, jv p, void *ud) {
+  red_ctx *c = ud;
+  jv_free(J, p);
+  if (c->n->t == N_REDUCE) {
+    jv_free(J, c->acc);
+    c->acc = v;
+    return 0;
+  }
+  /* foreach: every update output is a state and is extracted */
+  jv_free(J, c->acc);
+  c->acc = jv_copy(v);
+  jenv *top = c->n->nvars ? &c->frames[c->n->nvars - 1] : c->env;
+  int rc;
+  if (c->n->e) {
+    try_ctx tc = {c->cb, c->ud, 0};
+    rc = jq_eval(J, c->n->e, top, v, jv_invalid(), try_cb, &tc);
+    if (tc.downstream)
+      c->downstream = 1;
+  } else {
+    rc = c->cb(J, v, jv_invalid(), c->ud);
+    if (rc)
+      c->downstream = 1;
+  }
+  return rc;
+}
+
+static int red_bound_k(jqs *J, bind_ctx *b) {
+  red_ctx *c = b->kud;
+  jenv *top = c->n->nvars ? &c->frames[c->n->nvars - 1] : c->env;
+  jv cur = c->acc;
+  if (!jv_ok(cur))
+    cur = jv_null();
+  c->acc = jv_invalid();
+  if (c->n->t == N_REDUCE) {
+    jv keep = jv_copy(cur);
+    int rc = jq_eval(J, c->n->d, top, cur, jv_invalid(), red_upd_cb, c);
+    if (!rc && !jv_ok(c->acc))
+      c->acc = jv_null(); /* an empty update leaves null */
+    jv_free(J, keep);
+    return rc;
+  }
+  jv keep = jv_copy(cur);
+  int rc = jq_eval(J, c->n->d, top, cur, jv_invalid(), red_upd_cb, c);
+  if (!jv_ok(c->acc))
+    c->acc = keep;
+  else
+    jv_free(J, keep);
+  return rc;
+}
+
+static int red_src_cb(jqs *J, jv v, jv vp, void *ud) {
+  red_ctx *c = ud;
+  jv_free(J, vp);
+  int rc = jq_poll(J);
+  if (rc) {
+    jv_free(J, v);
+    return rc;
+  }
+  bind_ctx b;
+  b.frames = c->frames;
+  b.env = c->env;
+  b.in = c->in;
+  b.k = red_bound_k;
+  b.kud = c;
+  b.npend = 1;
+  b.pend[0] = c->n->b;
+  b.pendv[0] = v;
+  return bind_run(J, &b);
+}
+
+typedef struct red_init_ctx {
+  red_ctx *r;
+} red_init_ctx;
+
+static int red_init_cb(jqs *J, jv init, jv ip, void *ud) {
+  red_ctx *c = ud;
+  jv_free(J, ip);
+  c->acc = init;
+  int rc = jq_eval(J, c->n->a, c->env, jv_copy(c->in), jv_invalid(),
+                   red_src_cb, c);
+  jv acc = c->acc;
+  c->acc = jv_invalid();
+  if (rc) {
+    jv_free(J, acc);
+    return rc;
+  }
+  if (c->n->t == N_REDUCE) {
+    if (!jv_ok(acc))
+      acc = jv_null();
+    return c->cb(J, acc, jv_invalid(), c->ud);
+  }
+  jv_free(J, acc);
+  return 0;
+}
+
+static int eval_reduce(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
+                       void *ud) {
+  jenv frames[64];
+  jv_free(J, path);
+  if (n->nvars > 64) {
+    jv_free(J, in);
+    return jq_errf(J, "too many variables in one pattern");
+  }
+  for (int i = 0; i < n->nvars; i++) {
+    frames[i].up = i ? &frames[i - 1] : env;
+    frames[i].kind = F_VAR;
+    frames[i].val = jv_null();
+  }
+  red_ctx c = {n, env, frames, in, jv_invalid(), cb, ud, 0};
+  int rc = jq_eval(J, n->c, env, jv_copy(in), jv_invalid(), red_init_cb, &c);
+  for (int i = 0; i < n->nvars; i++)
+    jv_free(J, frames[i].val);
+  jv_free(J, in);
+  return rc;
+}
+
+/* label */
+static int eval_label(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
+                      void *ud) {
+  jenv f;
+  f.up = env;
+  f.kind = F_LABEL;
+  f.val = jv_null();
+  f.label = ++J->nlabels;
+  int rc = jq_eval(J, n->a, &f, in, path, cb, ud);
+  if (rc == JR_BREAK && J->brk == f.label)
+    rc = 0;
+  return rc;
+}
+
+static jenv *walk(jenv *e, int hops) {
+  while (hops-- > 0 && e)
+    e = e->up;
+  return e;
+}
+
+/* formats: @base64 "...\(e)" and lone @base64 */
+typedef struct fmt_ctx {
+  const char *fmt;
+  jcb cb;
+  void *ud;
+} fmt_ctx;
+
+static int fmt_cb(jqs *J, jv v, jv p, void *ud) {
+  fmt_ctx *c = ud;
+  jv_free(J, p);
+  jv r = jq_format(J, c->fmt, v);
+  if (!jv_ok(r))
+    return fail(J);
+  return c->cb(J, r, jv_invalid(), c->ud);
+}
+
+/* updates: reduce path(lhs) as $p (.; setpath($p; getpath($p) | f)) */
+typedef struct upd_ctx {
+  jnode *n;
+  jenv *env;
+  jv acc;
+  jv dels;
+  jv val; /* N_ASSIGN: the value */
+  jv first;
+  int got;
+} upd_ctx;
+
+static int upd_first_cb(jqs *J, jv v, jv p, void *ud) {
+  upd_ctx *c = ud;
+  jv_free(J, p);
+  c->first = v;
+  c->got = 1;
+  return -1; /* stop after the first output */
+}
+
+static int upd_path_cb(jqs *J, jv v, jv p, void *ud) {
+  upd_ctx *c = ud;
+  jv_free(J, v);
+  int rc = jq_poll(J);
+  if (rc) {
+    jv_free(J, p);
+    return rc;
+  }
+  if (c->n->t == N_ASSIGN) {
+    c->acc = jq_setpath(J, c->acc, p, 0, jv_copy(c->val));
+    jv_free(J, p);
+    return jv_ok(c->acc) ? 0 : fail(J);
+  }
+  jv old = jq_getpath(J, jv_copy(c->acc), p);
+  if (!jv_ok(old)) {
+    jv_free(J, p);
+    return fail(J);
+  }
+  c->got = 0;
+  rc = jq_eval(J, c->n->b, c->env, old, jv_invalid(), upd_first_cb, c);
+  if (rc != -1 && rc) {
+    jv_free(J, p);
+    return rc;
+  }
+  if (!c->got) {
+    c->dels = jv_apush(J, c->dels, p);
+    return jv_ok(c->dels) ? 0 : fail(J);
+  }
+  c->acc = jq_setpath(J, c->acc, p, 0, c->first);
+  jv_free(J, p);
+  return jv_ok(c->acc) ? 0 : fail(J);
+}
+
+static int upd_run(jqs *J, jnode *n, jenv *env, jv in, jv val, jcb cb,
+                   void *ud) {
+  upd_ctx c = {n, env, jv_copy(in), jv_arr(J, 0), val, jv_invalid(), 0};
+  jenv *penv = n->opt ? env->up : env;
+  int rc = jv_ok(c.dels) ? jq_eval(J, n->a, penv, in, jv_arr(J, 0), upd_path_cb, &c)
+                         : (jv_free(J, in), fail(J));
+  if (rc) {
+    jv_free(J, c.acc);
+    jv_free(J, c.dels);
+    return rc;
+  }
+  if (c.dels.u.a->len)
+    c.acc = jq_delpaths(J, c.acc, c.dels);
+  else
+    jv_free(J, c.dels);
+  if (!jv_ok(c.acc))
+    return fail(J);
+  return cb(J, c.acc, jv_invalid(), ud);
+}
+
+typedef struct asg_ctx {
+  jnode *n;
+  jenv *env;
+  jv in;
+  jcb cb;
+  void *ud;
+} asg_ctx;
+
+static int asg_val_cb(jqs *J, jv v, jv p, void *ud) {
+  asg_ctx *c = ud;
+  jv_free(J, p);
+  int rc = upd_run(J, c->n, c->env, jv_copy(c->in), v, c->cb, c->ud);
+  jv_free(J, v);
+  return rc;
+}
+
+/* calls */
+static int call_fn(jqs *J, jnode *call, jnode *def, jenv *defenv, jenv *env,
+                   jv in, jv path, jcb cb, void *ud) {
+  jenv params[64];
+  int np = def->nparams;
+  for (int i = 0; i < np; i++) {
+    params[i].up = i ? &params[i - 1] : defenv;
+    params[i].kind = F_CLOSURE;
+    params[i].node = call->args[i];
+    params[i].cenv = env;
+  }
+  jenv *top = np ? &params[np - 1] : defenv;
+  return jq_eval(J, def->a, top, in, path, cb, ud);
+}
+
+int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud) {
+  int tracking = jv_ok(path);
+  int rc;
+  if (++J->depth > J->maxdepth || stack_left() < JQ_STACK_RESERVE) {
+    J->depth--;
+    jv_free(J, in);
+    jv_free(J, path);
+    budget_set_stop(J->bud, BUDGET_DEPTH, (uint64_t)J->maxdepth);
+    return JR_HALT;
+  }
+  if ((rc = jq_poll(J))) {
+    J->depth--;
+    jv_free(J, in);
+    jv_free(J, path);
+    return rc;
+  }
+  if (tracking) {
+    switch (n->t) {
+    case N_LIT: case N_BIN: case N_NEG: case N_AND: case N_OR: case N_ARRAY:
+    case N_OBJECT: case N_FORMAT: case N_UPDATE: case N_ASSIGN: case N_VAR:
+    case N_REDUCE: case N_FOREACH:
+      jv_free(J, path);
+      rc = jq_eval(J, n, env, in, jv_invalid(), nopath_cb, NULL);
+      J->depth--;
+      return rc;
+    default:
+      break;
+    }
+  }
+  switch (n->t) {
+  case N_IDENT:
+    rc = cb(J, in, path, ud);
+    break;
+  case N_EMPTY:
+    jv_free(J, in);
+    jv_free(J, path);
+    rc = 0;
+    break;
+  case N_LIT:
+    jv_free(J, in);
+    if (tracking) {
+      if (n->lit.k == JV_NULL) {
+        /* path(null) is allowed as the empty path's value in jq */
+        rc = bad_path(J, jv_copy(n->lit));
+        jv_free(J, path);
+        break;
+      }
+      jv_free(J, path);
+      rc = bad_path(J, jv_copy(n->lit));
+      break;
+    }
+    rc = cb(J, jv_copy(n->lit), jv_invalid(), ud);
+    break;
+  case N_INDEX:
+  case N_SLICE: {
+    idx_ctx c = {n, env, jv_null(), jv_null(), jv_null(), 0, in, path, cb, ud};
+    if (n->t == N_SLICE) {
+      if (n->c)
+        rc = jq_eval(J, n->c, env, jv_copy(in), jv_invalid(), index_key_cb, &c);
+      else
+        rc = index_key_cb(J, jv_null(), jv_invalid(), &c);
+    } else if (n->b->t == N_LIT)
+      rc = index_key_cb(J, jv_copy(n->b->lit), jv_invalid(), &c);
+    else
+      rc = jq_eval(J, n->b, env, jv_copy(in), jv_invalid(), index_key_cb, &c);
+    jv_free(J, in);
+    jv_free(J, path);
+    break;
+  }
+  case N_ITER: {
+    iter_ctx c = {cb, ud, tracking};
+    rc = jq_eval(J, n->a, env, in, path, iter_cb, &c);
+    break;
+  }
+  case N_TRY: {
+    try_ctx c = {cb, ud, 0};
+    jv keep = n->b ? jv_copy(in) : jv_invalid();
+    rc = jq_eval(J, n->a, env, in, path, try_cb, &c);
+    if (rc == JR_ERR && !c.downstream) {
+      jv e = J->err;
+      J->err = jv_invalid();
+      if (e.k == JV_OBJECT && jv_oget(e, "__jq", 4)) {
+        /* break out of a `?` the way jq's internal errors do */
+      }
+      if (n->b) {
+        /* error(null) is caught as null */
+        rc = jq_eval(J, n->b, env, e, jv_invalid(), cb, ud);
+      } else {
+        jv_free(J, e);
+        rc = 0;
+      }
+    }
+    jv_free(J, keep);
+    break;
+  }
+  case N_PIPE: {
+    pipe_ctx c = {n->b, env, cb, ud};
+    rc = jq_eval(J, n->a, env, in, path, pipe_cb, &c);
+    break;
+  }
+  case N_COMMA:
+    rc = jq_eval(J, n->a, env, jv_copy(in), jv_copy(path), cb, ud);
+    if (!rc)
+      rc = jq_eval(J, n->b, env, in, path, cb, ud);
+    else {
+      jv_free(J, in);
+      jv_free(J, path);
+    }
+    break;
+  case N_NEG: {
+    if (tracking) {
+      jv_free(J, path);
+      jv_free(J, in);
+      rc = jq_errf(J, "Invalid path expression");
+      break;
+    }
+    jnode lit = {0};
+    lit.t = N_LIT;
+    lit.lit = jv_num(0);
+    jnode bin = {0};
+    bin.t = N_BIN;
+    bin.op = '-';
+    bin.a = &lit;
+    bin.b = n->a;
+    /* -x is 0 - x, but jq's message names negation */
+    bin_ctx c = {&bin, env, in, jv_invalid(), cb, ud};
+    bin.op = 'N';
+    rc = jq_eval(J, n->a, env, jv_copy(in), jv_invalid(), bin_rhs_cb, &c);
+    jv_free(J, in);
+    break;
+  }
+  case N_BIN: {
+    bin_ctx c = {n, env, in, jv_invalid(), cb, ud};
+    rc = jq_eval(J, n->b, env, jv_copy(in), jv_invalid(), bin_rhs_cb, &c);
+    jv_free(J, in);
+    break;
+  }
+  case N_AND:
+  case N_OR: {
+    jv_free(J, path);
+    andor_ctx c = {n, env, in, cb, ud};
+    rc = jq_eval(J, n->a, env, jv_copy(in), jv_invalid(), andor_lhs_cb, &c);
+    jv_free(J, in);
+    break;
+  }
+  case N_ALT: {
+    alt_ctx c = {cb, ud, 0, 0};
+    rc = jq_eval(J, n->a, env, jv_copy(in), jv_copy(path), alt_cb, &c);
+    if (rc == JR_ERR && !c.downstream) {
+      jv_free(J, J->err);
+      J->err = jv_invalid();
+      rc = 0;
+    }
+    if (!rc && !c.any)
+      rc = jq_eval(J, n->b, env, in, path, cb, ud);
+    else {
+      jv_free(J, in);
+      jv_free(J, path);
+    }
+    break;
+  }
+  case N_ARRAY: {
+    if (tracking) {
+      jv_free(J, path);
+      jv_free(J, in);
+      rc = jq_errf(J, "Invalid path expression with result [...]");
+      break;
+    }
+    coll_ctx c = {jv_arr(J, 0)};
+    if (!jv_ok(c.acc)) {
+      jv_free(J, in);
+      rc = fail(J);
+      break;
+    }
+    rc = n->a ? jq_eval(J, n->a, env, in, jv_invalid(), collect_cb, &c)
+              : (jv_free(J, in), 0);
+    if (rc)
+      jv_free(J, c.acc);
+    else
+      rc = cb(J, c.acc, jv_invalid(), ud);
+    break;
+  }
+  case N_OBJECT: {
+    jv_free(J, path);
+    obj_ctx c = {n, env, in, 0, jv_obj(J), jv_null(), cb, ud};
+    if (!jv_ok(c.acc)) {
+      jv_free(J, in);
+      rc = fail(J);
+      break;
+    }
+    rc = obj_step(J, &c);
+    jv_free(J, c.acc);
+    jv_free(J, in);
+    break;
+  }
+  case N_IF: {
+    if_ctx c = {n, env, in, path, cb, ud};
+    rc = jq_eval(J, n->a, env, jv_copy(in), jv_invalid(), if_cb, &c);
+    jv_free(J, in);
+    jv_free(J, path);
+    break;
+  }
+  case N_REDUCE:
+  case N_FOREACH:
+    rc = eval_reduce(J, n, env, in, path, cb, ud);
+    break;
+  case N_FUNCDEF: {
+    jenv f;
+    f.up = env;
+    f.kind = F_FUNC;
+    f.node = n;
+    f.cenv = &f;
+    f.val = jv_null();
+    rc = jq_eval(J, n->b, &f, in, path, cb, ud);
+    break;
+  }
+  case N_CALL:
+    if (n->ckind == C_NATIVE) {
+      const jnative *nv = &jq_natives[n->native];
+      if (nv->gen) {
+        rc = nv->gf(J, n, env, in, path, cb, ud);
+        break;
+      }
+      /* cfunctions: arguments by value, the last one varying slowest */
+      extern int jq_call_cf(jqs * J, jnode * call, jenv * env, jv in, jv path,
+                            jcb cb, void *ud);
+      rc = jq_call_cf(J, n, env, in, path, cb, ud);
+      break;
+    }
+    if (n->ckind == C_GLOBAL) {
+      rc = call_fn(J, n, n->def, NULL, env, in, path, cb, ud);
+      break;
+    }
+    {
+      jenv *f = walk(env, n->hops);
+      if (f->kind == F_CLOSURE)
+        rc = jq_eval(J, f->node, f->cenv, in, path, cb, ud);
+      else
+        rc = call_fn(J, n, f->node, f, env, in, path, cb, ud);
+    }
+    break;
+  case N_VAR:
+    jv_free(J, in);
+    if (n->ckind == C_GLOBAL) {
+      if (tracking) {
+        jv_free(J, path);
+        rc = bad_path(J, jv_copy(J->env_obj));
+        break;
+      }
+      rc = cb(J, jv_copy(J->env_obj), jv_invalid(), ud);
+      break;
+    }
+    if (n->ckind == C_NATIVE) {
+      jv_free(J, path);
+      jv o = jv_obj(J);
+      o = jv_oset(J, o, jv_cstr(J, "positional"), jv_arr(J, 0));
+      o = jv_oset(J, o, jv_cstr(J, "named"), jv_copy(J->named));
+      rc = jv_ok(o) ? cb(J, o, jv_invalid(), ud) : fail(J);
+      break;
+    }
+    {
+      jenv *f = walk(env, n->hops);
+      if (tracking) {
+        jv_free(J, path);
+        rc = bad_path(J, jv_copy(f->val));
+        break;
+      }
+      rc = cb(J, jv_copy(f->val), jv_invalid(), ud);
+    }
+    break;
+  case N_AS:
+    rc = eval_as(J, n, env, in, path, cb, ud);
+    break;
+  case N_LABEL:
+    rc = eval_label(J, n, env, in, path, cb, ud);
+    break;
+  case N_BREAK: {
+    jv_free(J, in);
+    jv_free(J, path);
+    jenv *f = walk(env, n->hops);
+    J->brk = f->label;
+    rc = JR_BREAK;
+    break;
+  }
+  case N_FORMAT: {
+    jv_free(J, path);
+    fmt_ctx c = {n->name, cb, ud};
+    if (n->a)
+      rc = jq_eval(J, n->a, env, in, jv_invalid(), fmt_cb, &c);
+    else
+      rc = fmt_cb(J, in, jv_invalid(), &c);
+    break;
+  }
+  case N_UPDATE:
+    jv_free(J, path);
+    rc = upd_run(J, n, env, in, jv_invalid(), cb, ud);
+    break;
+  case N_ASSIGN: {
+    jv_free(J, path);
+    asg_ctx c = {n, env, in, cb, ud};
+    rc = jq_eval(J, n->b, env, jv_copy(in), jv_invalid(), asg_val_cb, &c);
+    jv_free(J, in);
+    break;
+  }
+  default:
+    jv_free(J, in);
+    jv_free(J, path);
+    rc = jq_errf(J, "unsupported expression");
+    break;
+  }
+  J->depth--;
+  return rc;
+}
