@@ -122,7 +122,7 @@ jv jq_index(jqs *J, jv t, jv k) {
     char ks[40];
     if (k.k == JV_STRING) {
       jd_trunc(J, k, ks, sizeof ks);
-      r = jv_err_str(J, "Cannot index %s with %s", jv_kind_name(t.k), ks);
+      r = jv_err_str(J, "Cannot index %s with string %s", jv_kind_name(t.k), ks);
     } else
       r = jv_err_str(J, "Cannot index %s with %s", jv_kind_name(t.k),
                      jv_kind_name(k.k));
@@ -144,8 +144,8 @@ static int utf8_offset(const char *p, size_t n, long cps) {
 }
 
 static void slice_bounds(double len, jv from, jv to, long *s, long *e) {
-  double a = from.k == JV_NUMBER ? from.u.n : 0;
-  double b = to.k == JV_NUMBER ? to.u.n : len;
+  double a = from.k == JV_NUMBER && !isnan(from.u.n) ? from.u.n : 0;
+  double b = to.k == JV_NUMBER && !isnan(to.u.n) ? to.u.n : len;
   if (a < 0)
     a += len;
   if (b < 0)
@@ -263,7 +263,12 @@ jv jq_setpath(jqs *J, jv v, jv path, size_t i, jv x) {
       jv_free(J, x);
       return v;
     }
-    long idx = isnan(k.u.n) ? 0 : (long)floor(k.u.n);
+    if (isnan(k.u.n)) {
+      jv_free(J, v);
+      jv_free(J, x);
+      return jv_err_str(J, "Cannot set array element at NaN index");
+    }
+    long idx = (long)floor(k.u.n);
     if (idx < 0 && idx + (long)v.u.a->len < 0) {
       jv_free(J, v);
       jv_free(J, x);

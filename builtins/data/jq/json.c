@@ -308,6 +308,14 @@ static int parse_literal(pst *P, jv *out) {
     *out = jv_null();
     return 0;
   }
+  if (n == 8 && !memcmp(a, "Infinity", 8)) {
+    *out = jv_num(1.7976931348623157e308);
+    return 0;
+  }
+  if (n == 9 && !memcmp(a, "-Infinity", 9)) {
+    *out = jv_num(-1.7976931348623157e308);
+    return 0;
+  }
   if ((n == 3 && !memcmp(a, "nan", 3)) || (n == 3 && !memcmp(a, "NaN", 3)) ||
       (n == 4 && !memcmp(a, "-NaN", 4)) || (n == 4 && !memcmp(a, "-nan", 4))) {
     *out = jv_num(NAN);
@@ -871,7 +879,7 @@ void jd_trunc(jqs *J, jv v, char *out, size_t outlen) {
     memcpy(out, b.data, 11);
     /* do not cut a UTF-8 sequence */
     size_t k = 11;
-    while (k > 0 && ((unsigned char)out[k] & 0xC0) == 0x80 && k > 8)
+    while (k > 8 && ((unsigned char)b.data[k] & 0xC0) == 0x80)
       k--;
     memcpy(out + k, "...", 4);
   } else {

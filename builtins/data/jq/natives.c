@@ -41,11 +41,11 @@ static jv obj_merge(jqs *J, jv a, jv b, int deep) {
 }
 
 static jv repeat_str(jqs *J, jv s, double n) {
-  if (n <= 0 || isnan(n)) {
+  if (n < 0 || isnan(n)) {
     jv_free(J, s);
     return jv_null();
   }
-  long times = n < 1 ? 1 : (long)n;
+  long times = (long)n;
   if ((double)s.u.s->len * times > 1e9) {
     jv_free(J, s);
     return jv_err_str(J, "Repeat string result too long");
@@ -130,7 +130,7 @@ jv jq_binop(jqs *J, int op, jv a, jv b) {
       long long bi = bd >= 9.2e18 ? INT64_MAX : bd <= -9.2e18 ? INT64_MIN : (long long)bd;
       long long ai = ad >= 9.2e18 ? INT64_MAX : ad <= -9.2e18 ? INT64_MIN : (long long)ad;
       if (bi == 0)
-        return errv(J, "divided", a, b, " because the divisor is zero");
+        return errv(J, "divided (remainder)", a, b, " because the divisor is zero");
       if (bi < 0)
         bi = -bi;
       long long r = bi == -1 ? 0 : ai % bi;
@@ -583,11 +583,11 @@ CF(f_reverse) {
 }
 
 CF(f_setpath) {
-  if (a[1].k != JV_ARRAY) {
+  if (a[0].k != JV_ARRAY) {
     jv_free(J, in);
     return jv_err_str(J, "Path must be specified as an array");
   }
-  return jq_setpath(J, in, a[1], 0, jv_copy(a[0]));
+  return jq_setpath(J, in, a[0], 0, jv_copy(a[1]));
 }
 
 CF(f_delpaths) { return jq_delpaths(J, in, jv_copy(a[0])); }
@@ -610,13 +610,19 @@ CF(f_explode) {
 CF(f_implode) {
   (void)a;
   if (in.k != JV_ARRAY)
-    return type_err(J, in, "cannot be imploded, as it is not an array");
+  {
+    jv_free(J, in);
+    return jv_err_str(J, "implode input must be an array");
+  }
   return jq_implode(J, in);
 }
 
 static jv trimstr(jqs *J, jv in, jv x, int right) {
-  if (in.k != JV_STRING || x.k != JV_STRING)
-    return in;
+  if (in.k != JV_STRING || x.k != JV_STRING) {
+    jv_free(J, in);
+    return jv_err_str(J, "%s() requires string inputs",
+                      right ? "endswith" : "startswith");
+  }
   size_t n = in.u.s->len, m = x.u.s->len;
   if (m > n)
     return in;
@@ -660,7 +666,10 @@ CF(f_endswith) {
 
 static jv trim_(jqs *J, jv in, int l, int r) {
   if (in.k != JV_STRING)
-    return type_err(J, in, "cannot be trimmed");
+  {
+    jv_free(J, in);
+    return jv_err_str(J, "trim input must be a string");
+  }
   const char *p = in.u.s->p;
   size_t s = 0, e = in.u.s->len;
   if (l)
@@ -916,9 +925,34 @@ CF(f_indices_str) {
   if (m)
     for (size_t i = 0; i + m <= n && jv_ok(r); i++)
       if (!memcmp(p + i, a[0].u.s->p, m))
-        r = jv_apush(J, r, jv_num((double)i));
+        r = jv_apush(J, r, jv_num((double)jq_utf8_len(p, i)));
   jv_free(J, in);
   return r;
+}
+
+CF(f_bsearch) {
+  if (in.k != JV_ARRAY) {
+    char t[40];
+    jd_trunc(J, in, t, sizeof t);
+    jv_err_str(J, "%s (%s) cannot be searched from", jv_kind_name(in.k), t);
+    jv_free(J, in);
+    return jv_invalid();
+  }
+  long lo = 0, hi = (long)in.u.a->len - 1;
+  while (lo <= hi) {
+    long mid = (lo + hi) / 2;
+    int c = jv_cmp(in.u.a->v[mid], a[0]);
+    if (c == 0) {
+      jv_free(J, in);
+      return jv_num((double)mid);
+    }
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  jv_free(J, in);
+  return jv_num(-1.0 - (double)lo);
 }
 
 CF(f_format) {
@@ -1060,27 +1094,22 @@ GF(g_getpath) {
   return rc;
 }
 
-/* range($from; $upto) */
+/* range($from; $upto; $by): from varies slowest */
 typedef struct range_ctx {
   jnode *call;
   jenv *env;
   jv in;
-  jv upto;
-  jv by;
+  jv from, upto;
   jcb cb;
   void *ud;
 } range_ctx;
 
-static int range_from_cb(jqs *J, jv from, jv fp, void *ud) {
-  range_ctx *c = ud;
-  jv_free(J, fp);
-  if (from.k != JV_NUMBER || c->upto.k != JV_NUMBER ||
-      (jv_ok(c->by) && c->by.k != JV_NUMBER)) {
-    jv_free(J, from);
+static int range_loop(jqs *J, range_ctx *c, jv byv) {
+  if (c->from.k != JV_NUMBER || c->upto.k != JV_NUMBER ||
+      byv.k != JV_NUMBER)
     return jq_errf(J, "Range bounds must be numeric");
-  }
-  double by = jv_ok(c->by) ? c->by.u.n : 1;
-  double x = from.u.n, end = c->upto.u.n;
+  double by = byv.u.n;
+  double x = c->from.u.n, end = c->upto.u.n;
   int rc = 0;
   if (by > 0) {
     for (; x < end && !rc; x += by)
@@ -1097,13 +1126,9 @@ static int range_from_cb(jqs *J, jv from, jv fp, void *ud) {
 }
 
 static int range_by_cb(jqs *J, jv by, jv bp, void *ud) {
-  range_ctx *c = ud;
   jv_free(J, bp);
-  c->by = by;
-  int rc = jq_eval(J, c->call->args[0], c->env, jv_copy(c->in), jv_invalid(),
-                   range_from_cb, c);
-  jv_free(J, c->by);
-  c->by = jv_invalid();
+  int rc = range_loop(J, ud, by);
+  jv_free(J, by);
   return rc;
 }
 
@@ -1116,18 +1141,28 @@ static int range_upto_cb(jqs *J, jv upto, jv up, void *ud) {
     rc = jq_eval(J, c->call->args[2], c->env, jv_copy(c->in), jv_invalid(),
                  range_by_cb, c);
   else
-    rc = jq_eval(J, c->call->args[0], c->env, jv_copy(c->in), jv_invalid(),
-                 range_from_cb, c);
+    rc = range_loop(J, c, jv_num(1));
   jv_free(J, c->upto);
   c->upto = jv_invalid();
+  return rc;
+}
+
+static int range_from_cb(jqs *J, jv from, jv fp, void *ud) {
+  range_ctx *c = ud;
+  jv_free(J, fp);
+  c->from = from;
+  int rc = jq_eval(J, c->call->args[1], c->env, jv_copy(c->in), jv_invalid(),
+                   range_upto_cb, c);
+  jv_free(J, c->from);
+  c->from = jv_invalid();
   return rc;
 }
 
 GF(g_range) {
   jv_free(J, path);
   range_ctx c = {call, env, in, jv_invalid(), jv_invalid(), cb, ud};
-  int rc = jq_eval(J, call->args[1], env, jv_copy(in), jv_invalid(),
-                   range_upto_cb, &c);
+  int rc = jq_eval(J, call->args[0], env, jv_copy(in), jv_invalid(),
+                   range_from_cb, &c);
   jv_free(J, in);
   return rc;
 }
@@ -1469,6 +1504,7 @@ const jnative jq_natives[] = {
     C0("ascii", f_ascii),
     C1("_strindices", f_indices_str),
     C1("format", f_format),
+    C1("bsearch", f_bsearch),
     C1("_flatten", f_flatten_impl),
     C0("mktime", jq_f_mktime),
     C0("gmtime", jq_f_gmtime),

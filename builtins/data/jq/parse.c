@@ -512,16 +512,13 @@ static jnode *objkey_shorthand_index(ps *P, jnode *key) {
   return n;
 }
 
+static jnode *binop(ps *P, int lvl);
+
 static jnode *expd(ps *P) {
-  /* ExpD: ExpD '|' ExpD | '-' ExpD | Term */
-  jnode *a;
-  if (accept(P, "-")) {
-    a = mk2(P, N_NEG, expd(P), NULL);
-    return a;
-  }
-  a = postterm(P);
+  /* an object value: operators but no comma, pipes allowed */
+  jnode *a = binop(P, 2);
   while (!P->err && accept(P, "|"))
-    a = mk2(P, N_PIPE, a, expd(P));
+    a = mk2(P, N_PIPE, a, binop(P, 2));
   return a;
 }
 
@@ -542,7 +539,7 @@ static jnode *object(ps *P) {
       if (!strcmp(nm, "__loc__")) {
         k = mklit(P, jv_cstr(P->J, "__loc__"));
         jv o = jv_obj(P->J);
-        o = jv_oset(P->J, o, jv_cstr(P->J, "file"), jv_cstr(P->J, "<stdin>"));
+        o = jv_oset(P->J, o, jv_cstr(P->J, "file"), jv_cstr(P->J, "<top-level>"));
         o = jv_oset(P->J, o, jv_cstr(P->J, "line"),
                     jv_num(line_of(P, P->tpos)));
         v = mklit(P, o);
@@ -846,7 +843,7 @@ static jnode *reduce_foreach(ps *P, int foreach) {
   jnode *n = mk(P, foreach ? N_FOREACH : N_REDUCE);
   if (!n)
     return NULL;
-  n->a = postterm(P);
+  n->a = binop(P, 2);
   expect(P, "as");
   scope *save = P->sc;
   int savev = P->nvar;
@@ -911,7 +908,7 @@ static jnode *term(ps *P) {
     next(P);
     if (!strcmp(nm, "__loc__")) {
       jv o = jv_obj(P->J);
-      o = jv_oset(P->J, o, jv_cstr(P->J, "file"), jv_cstr(P->J, "<stdin>"));
+      o = jv_oset(P->J, o, jv_cstr(P->J, "file"), jv_cstr(P->J, "<top-level>"));
       o = jv_oset(P->J, o, jv_cstr(P->J, "line"), jv_num(line_of(P, P->tpos)));
       t = mklit(P, o);
     } else {

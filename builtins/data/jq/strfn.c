@@ -66,9 +66,13 @@ jv jq_implode(jqs *J, jv a) {
   for (uint32_t i = 0; i < a.u.a->len; i++) {
     jv x = a.u.a->v[i];
     if (x.k != JV_NUMBER) {
+      char t[40];
+      jd_trunc(J, x, t, sizeof t);
+      jv_err_str(J, "%s (%s) can't be imploded, unicode codepoint needs to be numeric",
+                 jv_kind_name(x.k), t);
       buf_free(&b);
       jv_free(J, a);
-      return jv_err_str(J, "Unicode codepoint must be numeric");
+      return jv_invalid();
     }
     double d = x.u.n;
     unsigned cp = d < 0 || d > 0x10FFFF || (d >= 0xD800 && d < 0xE000) ? 0xFFFD
@@ -274,6 +278,37 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
       else
         buf_printf(&b, "%%%02X", c);
     }
+  } else if (!strcmp(fmt, "urid")) {
+    for (size_t i = 0; i < n; i++) {
+      if (p[i] == '%') {
+        int h1 = i + 2 < n + 0 && i + 1 < n ? p[i + 1] : -1;
+        int h2 = i + 2 < n ? p[i + 2] : -1;
+        int v1 = h1 >= '0' && h1 <= '9' ? h1 - '0' : h1 >= 'a' && h1 <= 'f' ? h1 - 'a' + 10 : h1 >= 'A' && h1 <= 'F' ? h1 - 'A' + 10 : -1;
+        int v2 = h2 >= '0' && h2 <= '9' ? h2 - '0' : h2 >= 'a' && h2 <= 'f' ? h2 - 'a' + 10 : h2 >= 'A' && h2 <= 'F' ? h2 - 'A' + 10 : -1;
+        if (v1 < 0 || v2 < 0) {
+          buf_free(&b);
+          return fmt_err(J, s, "is not a valid uri encoding");
+        }
+        buf_putc(&b, (char)(v1 * 16 + v2));
+        i += 2;
+      } else
+        buf_putc(&b, p[i]);
+    }
+    /* the result must be valid UTF-8 */
+    size_t i = 0;
+    while (i < b.len) {
+      unsigned char c0 = (unsigned char)b.data[i];
+      int len = c0 < 0x80 ? 1 : c0 >= 0xF0 && c0 < 0xF5 ? 4 : c0 >= 0xE0 ? 3 : c0 >= 0xC2 && c0 < 0xE0 ? 2 : 0;
+      int ok = len && i + len <= b.len;
+      for (int k = 1; ok && k < len; k++)
+        if (((unsigned char)b.data[i + k] & 0xC0) != 0x80)
+          ok = 0;
+      if (!ok) {
+        buf_free(&b);
+        return fmt_err(J, s, "is not a valid uri encoding");
+      }
+      i += len;
+    }
   } else if (!strcmp(fmt, "base64")) {
     for (size_t i = 0; i < n; i += 3) {
       unsigned x = (unsigned)p[i] << 16;
@@ -309,7 +344,7 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
     }
     if (valid % 4 == 1) {
       buf_free(&b);
-      return fmt_err(J, s, "trailing base64 data");
+      return fmt_err(J, s, "trailing base64 byte found");
     }
     jv_free(J, s);
     /* decoded bytes may not be UTF-8: let the string parser fix them */
@@ -421,7 +456,7 @@ static rx *get_rx(jqs *J, jv re, uint32_t opts) {
   c->opts = opts;
   int ec;
   size_t eo;
-  if (rx_compile(&J->rxe, &c->r, re.u.s->p, re.u.s->len, opts | PCRE2_UTF,
+  if (rx_compile(&J->rxe, &c->r, re.u.s->p, re.u.s->len, opts | PCRE2_UTF | PCRE2_UCP,
                  RX_CAPS, NULL, &ec, &eo)) {
     PCRE2_UCHAR m[200];
     pcre2_get_error_message(ec, m, sizeof m);
