@@ -36,7 +36,9 @@ int jq_errf(jqs *J, const char *fmt, ...) {
   return jq_error(J, s);
 }
 
-int jq_poll(jqs *J) { return budget_poll(J->bud) ? JR_HALT : JR_OK; }
+int jq_poll(jqs *J) {
+  return budget_poll(J->bud) ? JR_HALT : JR_OK;
+}
 
 /* a value that could not be made: out of memory, or an error already set */
 static int fail(jqs *J) {
@@ -122,7 +124,8 @@ jv jq_index(jqs *J, jv t, jv k) {
     char ks[40];
     if (k.k == JV_STRING) {
       jd_trunc(J, k, ks, sizeof ks);
-      r = jv_err_str(J, "Cannot index %s with string %s", jv_kind_name(t.k), ks);
+      r = jv_err_str(J, "Cannot index %s with string %s", jv_kind_name(t.k),
+                     ks);
     } else
       r = jv_err_str(J, "Cannot index %s with %s", jv_kind_name(t.k),
                      jv_kind_name(k.k));
@@ -168,7 +171,8 @@ static jv do_slice(jqs *J, jv t, jv from, jv to) {
   if ((from.k != JV_NUMBER && from.k != JV_NULL) ||
       (to.k != JV_NUMBER && to.k != JV_NULL)) {
     jv_free(J, t);
-    return jv_err_str(J, "Start and end indices of an array slice must be numbers");
+    return jv_err_str(
+        J, "Start and end indices of an array slice must be numbers");
   }
   if (t.k == JV_NULL)
     return t;
@@ -301,8 +305,10 @@ jv jq_setpath(jqs *J, jv v, jv path, size_t i, jv x) {
     }
     jv *sp = jv_oget(k, "start", 5), *ep = jv_oget(k, "end", 3);
     long s, e;
-    slice_bounds(v.u.a->len, sp ? *sp : jv_null(), ep ? *ep : jv_null(), &s, &e);
-    jv sub = do_slice(J, jv_copy(v), sp ? *sp : jv_null(), ep ? *ep : jv_null());
+    slice_bounds(v.u.a->len, sp ? *sp : jv_null(), ep ? *ep : jv_null(), &s,
+                 &e);
+    jv sub =
+        do_slice(J, jv_copy(v), sp ? *sp : jv_null(), ep ? *ep : jv_null());
     sub = jq_setpath(J, sub, path, i + 1, x);
     if (!jv_ok(sub)) {
       jv_free(J, v);
@@ -311,7 +317,8 @@ jv jq_setpath(jqs *J, jv v, jv path, size_t i, jv x) {
     if (sub.k != JV_ARRAY) {
       jv_free(J, v);
       jv_free(J, sub);
-      return jv_err_str(J, "A slice of an array can only be assigned another array");
+      return jv_err_str(
+          J, "A slice of an array can only be assigned another array");
     }
     jv r = jv_arr(J, v.u.a->len + sub.u.a->len);
     for (long q = 0; q < s && jv_ok(r); q++)
@@ -331,7 +338,8 @@ jv jq_setpath(jqs *J, jv v, jv path, size_t i, jv x) {
   char ks[40];
   jd_trunc(J, k, ks, sizeof ks);
   if (v.k == JV_OBJECT || v.k == JV_ARRAY || v.k == JV_NULL)
-    jv_err_str(J, "Cannot update field at object index of %s", jv_kind_name(v.k));
+    jv_err_str(J, "Cannot update field at object index of %s",
+               jv_kind_name(v.k));
   if (v.k == JV_ARRAY)
     jv_err_str(J, "Cannot update field at object index of array");
   else
@@ -371,7 +379,8 @@ static jv delpath1(jqs *J, jv v, jv path, size_t i) {
     if (v.k == JV_ARRAY && k.k == JV_OBJECT) {
       jv *sp = jv_oget(k, "start", 5), *ep = jv_oget(k, "end", 3);
       long s, e;
-      slice_bounds(v.u.a->len, sp ? *sp : jv_null(), ep ? *ep : jv_null(), &s, &e);
+      slice_bounds(v.u.a->len, sp ? *sp : jv_null(), ep ? *ep : jv_null(), &s,
+                   &e);
       v = jv_unshare(J, v);
       if (!jv_ok(v))
         return v;
@@ -384,7 +393,8 @@ static jv delpath1(jqs *J, jv v, jv path, size_t i) {
     char ks[40];
     jd_trunc(J, k, ks, sizeof ks);
     if (k.k == JV_STRING)
-      jv_err_str(J, "Cannot delete field at object index of %s", jv_kind_name(v.k));
+      jv_err_str(J, "Cannot delete field at object index of %s",
+                 jv_kind_name(v.k));
     else
       jv_err_str(J, "Cannot delete field at index of %s", jv_kind_name(v.k));
     if (v.k == JV_OBJECT)
@@ -645,8 +655,8 @@ static int bin_rhs_cb(jqs *J, jv b, jv bp, void *ud) {
   bin_ctx *c = ud;
   jv_free(J, bp);
   c->rhs = b;
-  int rc = jq_eval(J, c->n->a, c->env, jv_copy(c->in), jv_invalid(),
-                   bin_lhs_cb, c);
+  int rc =
+      jq_eval(J, c->n->a, c->env, jv_copy(c->in), jv_invalid(), bin_lhs_cb, c);
   jv_free(J, c->rhs);
   c->rhs = jv_invalid();
   return rc;
@@ -678,8 +688,8 @@ static int andor_lhs_cb(jqs *J, jv a, jv ap, void *ud) {
     return c->cb(J, jv_bool(0), jv_invalid(), c->ud);
   if (c->n->t == N_OR && t)
     return c->cb(J, jv_bool(1), jv_invalid(), c->ud);
-  return jq_eval(J, c->n->b, c->env, jv_copy(c->in), jv_invalid(),
-                 andor_rhs_cb, c);
+  return jq_eval(J, c->n->b, c->env, jv_copy(c->in), jv_invalid(), andor_rhs_cb,
+                 c);
 }
 
 /* a // b */
@@ -838,7 +848,8 @@ static int bind_key_cb(jqs *J, jv k, jv kp, void *ud) {
     jv_free(J, k);
     return rc;
   }
-  jv sub = c->val.k == JV_NULL ? jv_null() : jq_index(J, jv_copy(c->val), jv_copy(k));
+  jv sub = c->val.k == JV_NULL ? jv_null()
+                               : jq_index(J, jv_copy(c->val), jv_copy(k));
   jv_free(J, k);
   if (!jv_ok(sub))
     return fail(J);
@@ -892,7 +903,8 @@ static int bind_run(jqs *J, bind_ctx *b) {
       /* push in reverse so the first element binds first */
       for (int i = p->nargs - 1; i >= 0; i--) {
         b->pend[b->npend] = p->args[i];
-        b->pendv[b->npend++] = v.k == JV_NULL ? jv_null() : jv_copy(jv_aget(v, i));
+        b->pendv[b->npend++] =
+            v.k == JV_NULL ? jv_null() : jv_copy(jv_aget(v, i));
       }
       jv_free(J, v);
       rc = bind_run(J, b);
@@ -936,8 +948,8 @@ static int bind_run(jqs *J, bind_ctx *b) {
         if (kn->t == N_LIT)
           rc = bind_key_cb(J, jv_copy(kn->lit), jv_invalid(), &kc);
         else
-          rc = jq_eval(J, kn, b->env, jv_copy(b->in), jv_invalid(),
-                       bind_key_cb, &kc);
+          rc = jq_eval(J, kn, b->env, jv_copy(b->in), jv_invalid(), bind_key_cb,
+                       &kc);
         if (tail.nargs > 0 && b->npend > saved) {
           /* not consumed (an error or no key output) */
           while (b->npend > saved)
@@ -969,8 +981,8 @@ static int as_body_k(jqs *J, bind_ctx *b) {
   jenv *top = c->n->nvars ? &c->frames[c->n->nvars - 1] : c->env;
   if (c->n->t == N_AS) {
     try_ctx tc = {c->cb, c->ud, 0};
-    int rc = jq_eval(J, c->body, top, jv_copy(c->in), jv_copy(c->path),
-                     try_cb, &tc);
+    int rc =
+        jq_eval(J, c->body, top, jv_copy(c->in), jv_copy(c->path), try_cb, &tc);
     if (tc.downstream)
       c->downstream = 1;
     return rc;
@@ -1119,8 +1131,8 @@ static int red_init_cb(jqs *J, jv init, jv ip, void *ud) {
   red_ctx *c = ud;
   jv_free(J, ip);
   c->acc = init;
-  int rc = jq_eval(J, c->n->a, c->env, jv_copy(c->in), jv_invalid(),
-                   red_src_cb, c);
+  int rc =
+      jq_eval(J, c->n->a, c->env, jv_copy(c->in), jv_invalid(), red_src_cb, c);
   jv acc = c->acc;
   c->acc = jv_invalid();
   if (rc) {
@@ -1249,8 +1261,9 @@ static int upd_run(jqs *J, jnode *n, jenv *env, jv in, jv val, jcb cb,
                    void *ud) {
   upd_ctx c = {n, env, jv_copy(in), jv_arr(J, 0), val, jv_invalid(), 0};
   jenv *penv = n->opt ? env->up : env;
-  int rc = jv_ok(c.dels) ? jq_eval(J, n->a, penv, in, jv_arr(J, 0), upd_path_cb, &c)
-                         : (jv_free(J, in), fail(J));
+  int rc = jv_ok(c.dels)
+               ? jq_eval(J, n->a, penv, in, jv_arr(J, 0), upd_path_cb, &c)
+               : (jv_free(J, in), fail(J));
   if (rc) {
     jv_free(J, c.acc);
     jv_free(J, c.dels);
@@ -1314,9 +1327,19 @@ int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud) {
   }
   if (tracking) {
     switch (n->t) {
-    case N_LIT: case N_BIN: case N_NEG: case N_AND: case N_OR: case N_ARRAY:
-    case N_OBJECT: case N_FORMAT: case N_UPDATE: case N_ASSIGN: case N_VAR:
-    case N_REDUCE: case N_FOREACH:
+    case N_LIT:
+    case N_BIN:
+    case N_NEG:
+    case N_AND:
+    case N_OR:
+    case N_ARRAY:
+    case N_OBJECT:
+    case N_FORMAT:
+    case N_UPDATE:
+    case N_ASSIGN:
+    case N_VAR:
+    case N_REDUCE:
+    case N_FOREACH:
       jv_free(J, path);
       rc = jq_eval(J, n, env, in, jv_invalid(), nopath_cb, NULL);
       J->depth--;

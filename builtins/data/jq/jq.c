@@ -14,7 +14,8 @@ const char bi_help_jq[] =
     "Run the jq program FILTER on each JSON value read from the FILEs (or\n"
     "standard input) and print each result as JSON.\n"
     "\n"
-    "  -n, --null-input          run FILTER once, on null (inputs stay readable\n"
+    "  -n, --null-input          run FILTER once, on null (inputs stay "
+    "readable\n"
     "                            with input and inputs)\n"
     "  -R, --raw-input           each line of input is a string, not JSON\n"
     "  -s, --slurp               gather every input into one array (with -R:\n"
@@ -304,7 +305,8 @@ static jv read_file_text(run *R, const char *name, int *ok) {
     if (buf_append(&b, tmp, (size_t)n))
       break;
   stream_unref(s);
-  jv r = b.oom || n < 0 ? jv_invalid() : jv_str(R->J, b.data ? b.data : "", b.len);
+  jv r =
+      b.oom || n < 0 ? jv_invalid() : jv_str(R->J, b.data ? b.data : "", b.len);
   buf_free(&b);
   *ok = jv_ok(r);
   return r;
@@ -325,7 +327,8 @@ static jv env_object(jqs *J, bi_ctx *c) {
 static int usage_err(run *R, const char *fmt, const char *a) {
   wr_printf(&R->err, fmt, a);
   wr_puts(&R->err, "Use jq --help for help with command-line options,\n"
-                   "or see the jq manpage, or online docs  at https://jqlang.github.io/jq\n");
+                   "or see the jq manpage, or online docs  at "
+                   "https://jqlang.github.io/jq\n");
   return 2;
 }
 
@@ -396,24 +399,42 @@ int bi_jq(bi_ctx *c) {
       }
       if (a[1] == '-') {
         const char *o = a + 2;
-        if (!strcmp(o, "null-input")) R.nullin = 1;
-        else if (!strcmp(o, "raw-input")) R.rawin = 1;
-        else if (!strcmp(o, "slurp")) R.slurp = 1;
-        else if (!strcmp(o, "compact-output")) compact = 1;
-        else if (!strcmp(o, "raw-output")) R.raw = 1;
-        else if (!strcmp(o, "join-output")) R.raw = R.join = 1;
-        else if (!strcmp(o, "raw-output0")) R.raw = R.raw0 = 1;
-        else if (!strcmp(o, "ascii-output")) ascii = 1;
-        else if (!strcmp(o, "sort-keys")) sortk = 1;
-        else if (!strcmp(o, "color-output")) color = 1;
-        else if (!strcmp(o, "monochrome-output")) color = 0;
-        else if (!strcmp(o, "tab")) tab = 1;
-        else if (!strcmp(o, "seq")) R.seq = 1;
-        else if (!strcmp(o, "stream") || !strcmp(o, "stream-errors")) R.stream = 1;
-        else if (!strcmp(o, "exit-status")) R.exit_status = 1;
-        else if (!strcmp(o, "unbuffered")) ;
-        else if (!strcmp(o, "args")) args_mode = 1;
-        else if (!strcmp(o, "jsonargs")) args_mode = 2;
+        if (!strcmp(o, "null-input"))
+          R.nullin = 1;
+        else if (!strcmp(o, "raw-input"))
+          R.rawin = 1;
+        else if (!strcmp(o, "slurp"))
+          R.slurp = 1;
+        else if (!strcmp(o, "compact-output"))
+          compact = 1;
+        else if (!strcmp(o, "raw-output"))
+          R.raw = 1;
+        else if (!strcmp(o, "join-output"))
+          R.raw = R.join = 1;
+        else if (!strcmp(o, "raw-output0"))
+          R.raw = R.raw0 = 1;
+        else if (!strcmp(o, "ascii-output"))
+          ascii = 1;
+        else if (!strcmp(o, "sort-keys"))
+          sortk = 1;
+        else if (!strcmp(o, "color-output"))
+          color = 1;
+        else if (!strcmp(o, "monochrome-output"))
+          color = 0;
+        else if (!strcmp(o, "tab"))
+          tab = 1;
+        else if (!strcmp(o, "seq"))
+          R.seq = 1;
+        else if (!strcmp(o, "stream") || !strcmp(o, "stream-errors"))
+          R.stream = 1;
+        else if (!strcmp(o, "exit-status"))
+          R.exit_status = 1;
+        else if (!strcmp(o, "unbuffered"))
+          ;
+        else if (!strcmp(o, "args"))
+          args_mode = 1;
+        else if (!strcmp(o, "jsonargs"))
+          args_mode = 2;
         else if (!strcmp(o, "help")) {
           status = bi_print_help(c);
           goto done;
@@ -427,7 +448,8 @@ int bi_jq(bi_ctx *c) {
           }
           indent = atoi(c->argv[++i]);
           if (indent < -1 || indent > 7) {
-            status = usage_err(&R, "%s", "jq: Cannot indent more than 7 characters\n");
+            status = usage_err(&R, "%s",
+                               "jq: Cannot indent more than 7 characters\n");
             goto done;
           }
         } else if (!strcmp(o, "from-file")) {
@@ -439,8 +461,12 @@ int bi_jq(bi_ctx *c) {
         } else if (!strcmp(o, "arg") || !strcmp(o, "argjson") ||
                    !strcmp(o, "slurpfile") || !strcmp(o, "rawfile")) {
           if (i + 2 >= c->argc) {
-            wr_printf(&R.err, "jq: --%s takes two parameters (e.g. --%s varname %s)\n",
-                      o, o, !strcmp(o, "arg") ? "value" : !strcmp(o, "argjson") ? "text" : "filename");
+            wr_printf(&R.err,
+                      "jq: --%s takes two parameters (e.g. --%s varname %s)\n",
+                      o, o,
+                      !strcmp(o, "arg")       ? "value"
+                      : !strcmp(o, "argjson") ? "text"
+                                              : "filename");
             status = usage_err(&R, "%s", "");
             goto done;
           }
@@ -501,17 +527,39 @@ int bi_jq(bi_ctx *c) {
       /* short options, possibly several */
       for (const char *q = a + 1; *q; q++) {
         switch (*q) {
-        case 'n': R.nullin = 1; break;
-        case 'R': R.rawin = 1; break;
-        case 's': R.slurp = 1; break;
-        case 'c': compact = 1; break;
-        case 'r': R.raw = 1; break;
-        case 'j': R.raw = R.join = 1; break;
-        case 'a': ascii = 1; break;
-        case 'S': sortk = 1; break;
-        case 'C': color = 1; break;
-        case 'M': color = 0; break;
-        case 'e': R.exit_status = 1; break;
+        case 'n':
+          R.nullin = 1;
+          break;
+        case 'R':
+          R.rawin = 1;
+          break;
+        case 's':
+          R.slurp = 1;
+          break;
+        case 'c':
+          compact = 1;
+          break;
+        case 'r':
+          R.raw = 1;
+          break;
+        case 'j':
+          R.raw = R.join = 1;
+          break;
+        case 'a':
+          ascii = 1;
+          break;
+        case 'S':
+          sortk = 1;
+          break;
+        case 'C':
+          color = 1;
+          break;
+        case 'M':
+          color = 0;
+          break;
+        case 'e':
+          R.exit_status = 1;
+          break;
         case 'h':
           status = bi_print_help(c);
           goto done;
@@ -526,7 +574,8 @@ int bi_jq(bi_ctx *c) {
           from_file = c->argv[++i];
           break;
         case 'L':
-          wr_puts(&R.err, "jq: error: modules are not available (-L refused)\n");
+          wr_puts(&R.err,
+                  "jq: error: modules are not available (-L refused)\n");
           status = 2;
           goto done;
         default:
@@ -571,8 +620,7 @@ int bi_jq(bi_ctx *c) {
     filter = prog_text.u.s->p;
   }
   if (!filter) {
-    status = usage_err(&R, "%s",
-                       "Usage:\tjq [OPTIONS] FILTER [FILES...]\n");
+    status = usage_err(&R, "%s", "Usage:\tjq [OPTIONS] FILTER [FILES...]\n");
     jv_free(J, prog_text);
     goto done;
   }
@@ -612,8 +660,10 @@ int bi_jq(bi_ctx *c) {
   }
   prog = jq_compile(J, filter, strlen(filter), vnames, nvars, 0);
   if (!prog) {
-    wr_printf(&R.err, "jq: error: %s at <top-level>, line 1:\n%s\njq: 1 compile error\n",
-              J->err.k == JV_STRING ? J->err.u.s->p : "out of memory", filter);
+    wr_printf(
+        &R.err,
+        "jq: error: %s at <top-level>, line 1:\n%s\njq: 1 compile error\n",
+        J->err.k == JV_STRING ? J->err.u.s->p : "out of memory", filter);
     jv_free(J, prog_text);
     status = 3;
     goto done;

@@ -30,8 +30,16 @@
 #include "builtins/builtin.h"
 #include "core/regex.h"
 
-enum { JV_INVALID = 0, JV_NULL, JV_FALSE, JV_TRUE, JV_NUMBER, JV_STRING,
-       JV_ARRAY, JV_OBJECT };
+enum {
+  JV_INVALID = 0,
+  JV_NULL,
+  JV_FALSE,
+  JV_TRUE,
+  JV_NUMBER,
+  JV_STRING,
+  JV_ARRAY,
+  JV_OBJECT
+};
 
 typedef struct jstr {
   uint32_t rc, len;
@@ -73,12 +81,29 @@ struct jobj {
 typedef struct jqs jqs;
 
 /* ---- values (value.c) ---------------------------------------------------*/
-static inline jv jv_null(void) { jv v = {JV_NULL, {0}}; return v; }
-static inline jv jv_invalid(void) { jv v = {JV_INVALID, {0}}; return v; }
-static inline jv jv_bool(int b) { jv v = {b ? JV_TRUE : JV_FALSE, {0}}; return v; }
-static inline jv jv_num(double d) { jv v = {JV_NUMBER, {0}}; v.u.n = d; return v; }
-static inline int jv_ok(jv v) { return v.k != JV_INVALID; }
-static inline int jv_truthy(jv v) { return v.k != JV_NULL && v.k != JV_FALSE; }
+static inline jv jv_null(void) {
+  jv v = {JV_NULL, {0}};
+  return v;
+}
+static inline jv jv_invalid(void) {
+  jv v = {JV_INVALID, {0}};
+  return v;
+}
+static inline jv jv_bool(int b) {
+  jv v = {b ? JV_TRUE : JV_FALSE, {0}};
+  return v;
+}
+static inline jv jv_num(double d) {
+  jv v = {JV_NUMBER, {0}};
+  v.u.n = d;
+  return v;
+}
+static inline int jv_ok(jv v) {
+  return v.k != JV_INVALID;
+}
+static inline int jv_truthy(jv v) {
+  return v.k != JV_NULL && v.k != JV_FALSE;
+}
 static inline jv jv_copy(jv v) {
   if (v.k >= JV_STRING)
     (*v.u.rc)++;
@@ -99,15 +124,16 @@ jv jv_apush(jqs *J, jv a, jv x); /* consumes both; invalid on OOM */
 jv jv_aset(jqs *J, jv a, long i, jv x);
 jv jv_aget(jv a, long i); /* borrowed; null outside */
 jv jv_obj(jqs *J);
-jv jv_oset(jqs *J, jv o, jv key, jv val); /* consumes all */
+jv jv_oset(jqs *J, jv o, jv key, jv val);   /* consumes all */
 jv *jv_oget(jv o, const char *k, size_t n); /* borrowed or NULL */
 jv jv_odel(jqs *J, jv o, jstr *key);
-jv jv_unshare(jqs *J, jv v); /* a copy with rc 1 (arrays, objects) */
+jv jv_unshare(jqs *J, jv v);          /* a copy with rc 1 (arrays, objects) */
 jv jv_keys(jqs *J, jv o, int sorted); /* strings */
 int jv_cmp(jv a, jv b);
 int jv_equal(jv a, jv b);
 void jv_sort(jqs *J, jv *v, size_t n); /* stable */
-jv jv_err_str(jqs *J, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+jv jv_err_str(jqs *J, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 const char *jv_kind_name(int k);
 
 /* ---- JSON text (json.c) -------------------------------------------------*/
@@ -126,22 +152,55 @@ int jp_parse(jqs *J, const char *s, size_t n, size_t *pos, jv *out, char *msg,
 /* The whole of s must be one value (fromjson, --argjson). */
 jv jp_parse_one(jqs *J, const char *s, size_t n, char *msg, size_t msglen);
 
-enum { JD_INDENT_MASK = 0xff, JD_TAB = 1 << 8, JD_SORT = 1 << 9,
-       JD_ASCII = 1 << 10, JD_COLOR = 1 << 11, JD_PRETTY = 1 << 12 };
+enum {
+  JD_INDENT_MASK = 0xff,
+  JD_TAB = 1 << 8,
+  JD_SORT = 1 << 9,
+  JD_ASCII = 1 << 10,
+  JD_COLOR = 1 << 11,
+  JD_PRETTY = 1 << 12
+};
 /* Appends the JSON text of v to b; 0, or -1 when out of memory. */
 int jd_dump(jqs *J, buf *b, jv v, int flags);
-jv jv_tojson(jqs *J, jv v); /* compact, as tojson */
-jv jv_tostring(jqs *J, jv v); /* strings as they are */
+jv jv_tojson(jqs *J, jv v);       /* compact, as tojson */
+jv jv_tostring(jqs *J, jv v);     /* strings as they are */
 void jd_num(char *out, double d); /* jq's number format, 32 bytes */
 /* jq's short form of a value in error messages (at most 11 bytes + ...) */
 void jd_trunc(jqs *J, jv v, char *out, size_t outlen);
 
 /* ---- the program tree ---------------------------------------------------*/
 enum {
-  N_IDENT, N_RECDEF, N_LIT, N_INDEX, N_SLICE, N_ITER, N_TRY, N_PIPE, N_COMMA,
-  N_NEG, N_BIN, N_AND, N_OR, N_ALT, N_ARRAY, N_OBJECT, N_IF, N_REDUCE,
-  N_FOREACH, N_FUNCDEF, N_CALL, N_VAR, N_AS, N_LABEL, N_BREAK, N_FORMAT,
-  N_UPDATE, N_ASSIGN, N_ALTUPD, N_LOC, N_EMPTY
+  N_IDENT,
+  N_RECDEF,
+  N_LIT,
+  N_INDEX,
+  N_SLICE,
+  N_ITER,
+  N_TRY,
+  N_PIPE,
+  N_COMMA,
+  N_NEG,
+  N_BIN,
+  N_AND,
+  N_OR,
+  N_ALT,
+  N_ARRAY,
+  N_OBJECT,
+  N_IF,
+  N_REDUCE,
+  N_FOREACH,
+  N_FUNCDEF,
+  N_CALL,
+  N_VAR,
+  N_AS,
+  N_LABEL,
+  N_BREAK,
+  N_FORMAT,
+  N_UPDATE,
+  N_ASSIGN,
+  N_ALTUPD,
+  N_LOC,
+  N_EMPTY
 };
 /* pattern kinds */
 enum { P_VAR, P_ARRAY, P_OBJECT };
@@ -162,12 +221,12 @@ struct jnode {
   int nparams;
   /* resolution */
   int hops;
-  jnode *def;       /* C_GLOBAL */
-  int native;       /* C_NATIVE */
-  int nvars;        /* N_AS, reduce, foreach: variables bound */
-  int pkind;        /* patterns */
-  jnode *next;      /* ?// alternatives, pattern lists */
-  int slot;         /* P_VAR: index among the bound variables */
+  jnode *def;  /* C_GLOBAL */
+  int native;  /* C_NATIVE */
+  int nvars;   /* N_AS, reduce, foreach: variables bound */
+  int pkind;   /* patterns */
+  jnode *next; /* ?// alternatives, pattern lists */
+  int slot;    /* P_VAR: index among the bound variables */
 };
 
 /* ---- the interpreter ----------------------------------------------------*/
@@ -206,8 +265,8 @@ struct jqs {
   int depth, maxdepth;
   jnode **globals; /* prelude definitions */
   int nglobals, capglobals;
-  jv env_obj;  /* $ENV */
-  jv named;    /* $__prog_args named */
+  jv env_obj; /* $ENV */
+  jv named;   /* $__prog_args named */
   int halt_status;
   int halted;
   /* inputs */
@@ -230,15 +289,15 @@ int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud);
 int jq_call_closure(jqs *J, jnode *call, int i, jenv *env, jv in, jv path,
                     jcb cb, void *ud);
 /* Evaluate argument i of a native call to its values one by one. */
-int jq_error(jqs *J, jv v);                  /* sets J->err, JR_ERR */
+int jq_error(jqs *J, jv v); /* sets J->err, JR_ERR */
 int jq_errf(jqs *J, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int jq_poll(jqs *J); /* JR_HALT when the budget says stop */
 
 /* path helpers */
-jv jq_getpath(jqs *J, jv v, jv path);               /* consumes v */
+jv jq_getpath(jqs *J, jv v, jv path);                 /* consumes v */
 jv jq_setpath(jqs *J, jv v, jv path, size_t i, jv x); /* consumes v, x */
-jv jq_delpaths(jqs *J, jv v, jv paths);             /* consumes both */
-jv jq_index(jqs *J, jv t, jv k);                    /* consumes t,k */
+jv jq_delpaths(jqs *J, jv v, jv paths);               /* consumes both */
+jv jq_index(jqs *J, jv t, jv k);                      /* consumes t,k */
 
 /* parse.c */
 jnode *jq_compile(jqs *J, const char *src, size_t n, const char **vars,

@@ -19,10 +19,12 @@ typedef struct pst {
   int err;
 } pst;
 
-static int is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static int is_ws(int c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 static int is_delim(int c) {
-  return is_ws(c) || c == '[' || c == ']' || c == '{' || c == '}' ||
-         c == ',' || c == ':' || c == '"';
+  return is_ws(c) || c == '[' || c == ']' || c == '{' || c == '}' || c == ',' ||
+         c == ':' || c == '"';
 }
 
 static void pos_of(const char *s, const char *p, int *line, int *col) {
@@ -119,7 +121,10 @@ static jv make_str(jqs *J, const char *p, size_t n) {
       i++;
       continue;
     }
-    int len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    int len = c >= 0xF0 && c < 0xF5   ? 4
+              : c >= 0xE0             ? 3
+              : c >= 0xC2 && c < 0xE0 ? 2
+                                      : 0;
     if (c >= 0xF5)
       len = 0;
     if (!len || i + len > n) {
@@ -131,7 +136,8 @@ static jv make_str(jqs *J, const char *p, size_t n) {
       if (((unsigned char)p[i + k] & 0xC0) != 0x80)
         ok = 0;
     if (ok && len == 3) {
-      unsigned cp = ((c & 0xF) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F);
+      unsigned cp =
+          ((c & 0xF) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F);
       if (cp < 0x800 || (cp >= 0xD800 && cp < 0xE000))
         ok = 0;
     }
@@ -159,13 +165,17 @@ static jv make_str(jqs *J, const char *p, size_t n) {
       i++;
       continue;
     }
-    int len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    int len = c >= 0xF0 && c < 0xF5   ? 4
+              : c >= 0xE0 && c < 0xF0 ? 3
+              : c >= 0xC2 && c < 0xE0 ? 2
+                                      : 0;
     int ok = len && i + len <= n;
     for (int k = 1; ok && k < len; k++)
       if (((unsigned char)p[i + k] & 0xC0) != 0x80)
         ok = 0;
     if (ok && len == 3) {
-      unsigned cp = ((c & 0xF) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F);
+      unsigned cp =
+          ((c & 0xF) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F);
       if (cp < 0x800 || (cp >= 0xD800 && cp < 0xE000))
         ok = 0;
     }
@@ -221,14 +231,30 @@ static int parse_string(pst *P, jv *out) {
     P->p += 2;
     char ch;
     switch (e) {
-    case '"': ch = '"'; break;
-    case '\\': ch = '\\'; break;
-    case '/': ch = '/'; break;
-    case 'b': ch = '\b'; break;
-    case 'f': ch = '\f'; break;
-    case 'n': ch = '\n'; break;
-    case 'r': ch = '\r'; break;
-    case 't': ch = '\t'; break;
+    case '"':
+      ch = '"';
+      break;
+    case '\\':
+      ch = '\\';
+      break;
+    case '/':
+      ch = '/';
+      break;
+    case 'b':
+      ch = '\b';
+      break;
+    case 'f':
+      ch = '\f';
+      break;
+    case 'n':
+      ch = '\n';
+      break;
+    case 'r':
+      ch = '\r';
+      break;
+    case 't':
+      ch = '\t';
+      break;
     case 'u': {
       unsigned cp = 0;
       for (int k = 0; k < 4; k++) {
@@ -654,7 +680,8 @@ static void dump_str(buf *b, const char *p, size_t n, int ascii) {
   while (i < n) {
     size_t j = i;
     while (j < n && (unsigned char)p[j] >= 0x20 && p[j] != '"' &&
-           p[j] != '\\' && p[j] != 0x7f && (!ascii || (unsigned char)p[j] < 0x80))
+           p[j] != '\\' && p[j] != 0x7f &&
+           (!ascii || (unsigned char)p[j] < 0x80))
       j++;
     if (j > i)
       buf_append(b, p + i, j - i);
@@ -682,13 +709,27 @@ static void dump_str(buf *b, const char *p, size_t n, int ascii) {
     }
     i++;
     switch (c) {
-    case '"': buf_puts(b, "\\\""); break;
-    case '\\': buf_puts(b, "\\\\"); break;
-    case '\n': buf_puts(b, "\\n"); break;
-    case '\t': buf_puts(b, "\\t"); break;
-    case '\r': buf_puts(b, "\\r"); break;
-    case '\b': buf_puts(b, "\\b"); break;
-    case '\f': buf_puts(b, "\\f"); break;
+    case '"':
+      buf_puts(b, "\\\"");
+      break;
+    case '\\':
+      buf_puts(b, "\\\\");
+      break;
+    case '\n':
+      buf_puts(b, "\\n");
+      break;
+    case '\t':
+      buf_puts(b, "\\t");
+      break;
+    case '\r':
+      buf_puts(b, "\\r");
+      break;
+    case '\b':
+      buf_puts(b, "\\b");
+      break;
+    case '\f':
+      buf_puts(b, "\\f");
+      break;
     default: {
       char u[8] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
       buf_puts(b, u);

@@ -127,10 +127,15 @@ jv jq_binop(jqs *J, int op, jv a, jv b) {
       if (isnan(a.u.n) || isnan(b.u.n))
         return jv_num(NAN);
       double bd = b.u.n, ad = a.u.n;
-      long long bi = bd >= 9.2e18 ? INT64_MAX : bd <= -9.2e18 ? INT64_MIN : (long long)bd;
-      long long ai = ad >= 9.2e18 ? INT64_MAX : ad <= -9.2e18 ? INT64_MIN : (long long)ad;
+      long long bi = bd >= 9.2e18    ? INT64_MAX
+                     : bd <= -9.2e18 ? INT64_MIN
+                                     : (long long)bd;
+      long long ai = ad >= 9.2e18    ? INT64_MAX
+                     : ad <= -9.2e18 ? INT64_MIN
+                                     : (long long)ad;
       if (bi == 0)
-        return errv(J, "divided (remainder)", a, b, " because the divisor is zero");
+        return errv(J, "divided (remainder)", a, b,
+                    " because the divisor is zero");
       if (bi < 0)
         bi = -bi;
       long long r = bi == -1 ? 0 : ai % bi;
@@ -195,8 +200,8 @@ static int cf_arg_cb(jqs *J, jv v, jv p, void *ud) {
 
 static int cf_run(jqs *J, cf_ctx *c) {
   if (c->i >= 0)
-    return jq_eval(J, c->call->args[c->i], c->env, jv_copy(c->in),
-                   jv_invalid(), cf_arg_cb, c);
+    return jq_eval(J, c->call->args[c->i], c->env, jv_copy(c->in), jv_invalid(),
+                   cf_arg_cb, c);
   const jnative *nv = &jq_natives[c->call->native];
   jv r = nv->cf(J, jv_copy(c->in), c->args);
   if (!jv_ok(r)) {
@@ -249,13 +254,24 @@ CF(f_length) {
   (void)a;
   double n;
   switch (in.k) {
-  case JV_NULL: n = 0; break;
+  case JV_NULL:
+    n = 0;
+    break;
   case JV_TRUE:
-  case JV_FALSE: return type_err(J, in, "has no length");
-  case JV_NUMBER: n = fabs(in.u.n); break;
-  case JV_STRING: n = jq_utf8_len(in.u.s->p, in.u.s->len); break;
-  case JV_ARRAY: n = in.u.a->len; break;
-  default: n = in.u.o->live; break;
+  case JV_FALSE:
+    return type_err(J, in, "has no length");
+  case JV_NUMBER:
+    n = fabs(in.u.n);
+    break;
+  case JV_STRING:
+    n = jq_utf8_len(in.u.s->p, in.u.s->len);
+    break;
+  case JV_ARRAY:
+    n = in.u.a->len;
+    break;
+  default:
+    n = in.u.o->live;
+    break;
   }
   jv_free(J, in);
   return jv_num(n);
@@ -292,8 +308,14 @@ static jv keys_(jqs *J, jv in, int sorted) {
   }
   return type_err(J, in, "has no keys");
 }
-CF(f_keys) { (void)a; return keys_(J, in, 1); }
-CF(f_keys_unsorted) { (void)a; return keys_(J, in, 0); }
+CF(f_keys) {
+  (void)a;
+  return keys_(J, in, 1);
+}
+CF(f_keys_unsorted) {
+  (void)a;
+  return keys_(J, in, 0);
+}
 
 CF(f_has) {
   jv k = a[0];
@@ -417,8 +439,16 @@ CF(f_type) {
   return r;
 }
 
-CF(f_infinite) { (void)a; jv_free(J, in); return jv_num(INFINITY); }
-CF(f_nan) { (void)a; jv_free(J, in); return jv_num(NAN); }
+CF(f_infinite) {
+  (void)a;
+  jv_free(J, in);
+  return jv_num(INFINITY);
+}
+CF(f_nan) {
+  (void)a;
+  jv_free(J, in);
+  return jv_num(NAN);
+}
 CF(f_isinfinite) {
   (void)a;
   if (in.k != JV_NUMBER)
@@ -544,10 +574,20 @@ static jv minmax_by(jqs *J, jv in, jv keys, int max) {
   jv_free(J, in);
   return r;
 }
-CF(f_min_by_impl) { return minmax_by(J, in, a[0], 0); }
-CF(f_max_by_impl) { return minmax_by(J, in, a[0], 1); }
-CF(f_min) { (void)a; return minmax_by(J, jv_copy(in), in, 0); }
-CF(f_max) { (void)a; return minmax_by(J, jv_copy(in), in, 1); }
+CF(f_min_by_impl) {
+  return minmax_by(J, in, a[0], 0);
+}
+CF(f_max_by_impl) {
+  return minmax_by(J, in, a[0], 1);
+}
+CF(f_min) {
+  (void)a;
+  return minmax_by(J, jv_copy(in), in, 0);
+}
+CF(f_max) {
+  (void)a;
+  return minmax_by(J, jv_copy(in), in, 1);
+}
 
 CF(f_unique) {
   (void)a;
@@ -590,8 +630,9 @@ CF(f_setpath) {
   return jq_setpath(J, in, a[0], 0, jv_copy(a[1]));
 }
 
-CF(f_delpaths) { return jq_delpaths(J, in, jv_copy(a[0])); }
-
+CF(f_delpaths) {
+  return jq_delpaths(J, in, jv_copy(a[0]));
+}
 
 CF(f_split1) {
   if (in.k != JV_STRING || a[0].k != JV_STRING) {
@@ -609,8 +650,7 @@ CF(f_explode) {
 }
 CF(f_implode) {
   (void)a;
-  if (in.k != JV_ARRAY)
-  {
+  if (in.k != JV_ARRAY) {
     jv_free(J, in);
     return jv_err_str(J, "implode input must be an array");
   }
@@ -639,8 +679,12 @@ static jv trimstr(jqs *J, jv in, jv x, int right) {
   }
   return in;
 }
-CF(f_ltrimstr) { return trimstr(J, in, a[0], 0); }
-CF(f_rtrimstr) { return trimstr(J, in, a[0], 1); }
+CF(f_ltrimstr) {
+  return trimstr(J, in, a[0], 0);
+}
+CF(f_rtrimstr) {
+  return trimstr(J, in, a[0], 1);
+}
 
 CF(f_startswith) {
   if (in.k != JV_STRING || a[0].k != JV_STRING) {
@@ -665,8 +709,7 @@ CF(f_endswith) {
 }
 
 static jv trim_(jqs *J, jv in, int l, int r) {
-  if (in.k != JV_STRING)
-  {
+  if (in.k != JV_STRING) {
     jv_free(J, in);
     return jv_err_str(J, "trim input must be a string");
   }
@@ -682,13 +725,23 @@ static jv trim_(jqs *J, jv in, int l, int r) {
   jv_free(J, in);
   return out;
 }
-CF(f_trim) { (void)a; return trim_(J, in, 1, 1); }
-CF(f_ltrim) { (void)a; return trim_(J, in, 1, 0); }
-CF(f_rtrim) { (void)a; return trim_(J, in, 0, 1); }
+CF(f_trim) {
+  (void)a;
+  return trim_(J, in, 1, 1);
+}
+CF(f_ltrim) {
+  (void)a;
+  return trim_(J, in, 1, 0);
+}
+CF(f_rtrim) {
+  (void)a;
+  return trim_(J, in, 0, 1);
+}
 
 static jv case_(jqs *J, jv in, int up) {
   if (in.k != JV_STRING)
-    return type_err(J, in, up ? "cannot be uppercased" : "cannot be lowercased");
+    return type_err(J, in,
+                    up ? "cannot be uppercased" : "cannot be lowercased");
   jv r = jv_str(J, in.u.s->p, in.u.s->len);
   if (jv_ok(r))
     for (uint32_t i = 0; i < r.u.s->len; i++) {
@@ -701,8 +754,14 @@ static jv case_(jqs *J, jv in, int up) {
   jv_free(J, in);
   return r;
 }
-CF(f_ascii_downcase) { (void)a; return case_(J, in, 0); }
-CF(f_ascii_upcase) { (void)a; return case_(J, in, 1); }
+CF(f_ascii_downcase) {
+  (void)a;
+  return case_(J, in, 0);
+}
+CF(f_ascii_upcase) {
+  (void)a;
+  return case_(J, in, 1);
+}
 
 #define MATH1(nm, fn)                                                          \
   CF(f_##nm) {                                                                 \
@@ -793,8 +852,12 @@ MATH2(copysign, copysign)
 MATH2(drem, remainder)
 MATH2(nextafter, nextafter)
 MATH2(nexttoward, nextafter)
-static double ldexp_d(double a, double b) { return ldexp(a, (int)b); }
-static double scalbn_d(double a, double b) { return scalbn(a, (int)b); }
+static double ldexp_d(double a, double b) {
+  return ldexp(a, (int)b);
+}
+static double scalbn_d(double a, double b) {
+  return scalbn(a, (int)b);
+}
 MATH2(scalb, scalbn_d)
 MATH2(ldexp, ldexp_d)
 MATH2(scalbln, scalbn_d)
@@ -865,7 +928,6 @@ CF(f_halt_error1) {
   return jv_invalid();
 }
 
-
 CF(f_toarray) {
   (void)a;
   if (in.k == JV_ARRAY)
@@ -874,12 +936,28 @@ CF(f_toarray) {
   return jv_apush(J, r, in);
 }
 
-CF(f_have_decnum) { (void)a; jv_free(J, in); return jv_bool(0); }
-CF(f_have_literal_numbers) { (void)a; jv_free(J, in); return jv_bool(1); }
+CF(f_have_decnum) {
+  (void)a;
+  jv_free(J, in);
+  return jv_bool(0);
+}
+CF(f_have_literal_numbers) {
+  (void)a;
+  jv_free(J, in);
+  return jv_bool(1);
+}
 
-CF(f_get_search_list) { (void)a; jv_free(J, in); return jv_arr(J, 0); }
+CF(f_get_search_list) {
+  (void)a;
+  jv_free(J, in);
+  return jv_arr(J, 0);
+}
 
-CF(f_input_line_number) { (void)a; jv_free(J, in); return jv_num(0); }
+CF(f_input_line_number) {
+  (void)a;
+  jv_free(J, in);
+  return jv_num(0);
+}
 
 CF(f_stderr) {
   (void)a;
@@ -1009,7 +1087,7 @@ jv jq_f_ltrimstr(jqs *J, jv in, jv *a);
 /* ---- generators -------------------------------------------------------- */
 
 #define GF(name)                                                               \
-  static int name(jqs *J, jnode *call, jenv *env, jv in, jv path, jcb cb,     \
+  static int name(jqs *J, jnode *call, jenv *env, jv in, jv path, jcb cb,      \
                   void *ud)
 
 GF(g_empty) {
@@ -1087,8 +1165,8 @@ static int getpath_cb(jqs *J, jv p, jv pp, void *ud) {
 
 GF(g_getpath) {
   gp_ctx c = {in, path, cb, ud};
-  int rc = jq_eval(J, call->args[0], env, jv_copy(in), jv_invalid(),
-                   getpath_cb, &c);
+  int rc =
+      jq_eval(J, call->args[0], env, jv_copy(in), jv_invalid(), getpath_cb, &c);
   jv_free(J, in);
   jv_free(J, path);
   return rc;
@@ -1105,8 +1183,7 @@ typedef struct range_ctx {
 } range_ctx;
 
 static int range_loop(jqs *J, range_ctx *c, jv byv) {
-  if (c->from.k != JV_NUMBER || c->upto.k != JV_NUMBER ||
-      byv.k != JV_NUMBER)
+  if (c->from.k != JV_NUMBER || c->upto.k != JV_NUMBER || byv.k != JV_NUMBER)
     return jq_errf(J, "Range bounds must be numeric");
   double by = byv.u.n;
   double x = c->from.u.n, end = c->upto.u.n;
@@ -1209,7 +1286,8 @@ static int keys_collect_cb(jqs *J, jv v, jv p, void *ud) {
   keys_ctx *c = ud;
   jv_free(J, p);
   c->acc = jv_apush(J, c->acc, v);
-  return jv_ok(c->acc) ? 0 : (budget_set_stop(J->bud, BUDGET_MEMORY, 0), JR_HALT);
+  return jv_ok(c->acc) ? 0
+                       : (budget_set_stop(J->bud, BUDGET_MEMORY, 0), JR_HALT);
 }
 
 static int by_impl(jqs *J, jnode *call, jenv *env, jv in, jv path, jcb cb,
@@ -1226,8 +1304,8 @@ static int by_impl(jqs *J, jnode *call, jenv *env, jv in, jv path, jcb cb,
   jv keys = jv_arr(J, in.u.a->len + 1);
   for (uint32_t i = 0; i < in.u.a->len && jv_ok(keys); i++) {
     keys_ctx k = {jv_arr(J, 1)};
-    int rc = jq_eval(J, call->args[0], env, jv_copy(in.u.a->v[i]),
-                     jv_invalid(), keys_collect_cb, &k);
+    int rc = jq_eval(J, call->args[0], env, jv_copy(in.u.a->v[i]), jv_invalid(),
+                     keys_collect_cb, &k);
     if (rc) {
       jv_free(J, k.acc);
       jv_free(J, keys);
@@ -1248,11 +1326,23 @@ static int by_impl(jqs *J, jnode *call, jenv *env, jv in, jv path, jcb cb,
   return cb(J, r, jv_invalid(), ud);
 }
 
-GF(g_sort_by) { return by_impl(J, call, env, in, path, cb, ud, f_sort_by_impl, "sorted"); }
-GF(g_group_by) { return by_impl(J, call, env, in, path, cb, ud, f_group_by_impl, "grouped"); }
-GF(g_unique_by) { return by_impl(J, call, env, in, path, cb, ud, f_unique_by_impl, "sorted"); }
-GF(g_min_by) { return by_impl(J, call, env, in, path, cb, ud, f_min_by_impl, "iterated over"); }
-GF(g_max_by) { return by_impl(J, call, env, in, path, cb, ud, f_max_by_impl, "iterated over"); }
+GF(g_sort_by) {
+  return by_impl(J, call, env, in, path, cb, ud, f_sort_by_impl, "sorted");
+}
+GF(g_group_by) {
+  return by_impl(J, call, env, in, path, cb, ud, f_group_by_impl, "grouped");
+}
+GF(g_unique_by) {
+  return by_impl(J, call, env, in, path, cb, ud, f_unique_by_impl, "sorted");
+}
+GF(g_min_by) {
+  return by_impl(J, call, env, in, path, cb, ud, f_min_by_impl,
+                 "iterated over");
+}
+GF(g_max_by) {
+  return by_impl(J, call, env, in, path, cb, ud, f_max_by_impl,
+                 "iterated over");
+}
 
 /* error(msg) as a generator so that error(empty) is empty */
 typedef struct err_ctx {
@@ -1291,7 +1381,8 @@ static int map_cb(jqs *J, jv v, jv p, void *ud) {
   map_ctx *c = ud;
   jv_free(J, p);
   c->acc = jv_apush(J, c->acc, v);
-  return jv_ok(c->acc) ? 0 : (budget_set_stop(J->bud, BUDGET_MEMORY, 0), JR_HALT);
+  return jv_ok(c->acc) ? 0
+                       : (budget_set_stop(J->bud, BUDGET_MEMORY, 0), JR_HALT);
 }
 
 GF(g_map) {
@@ -1361,8 +1452,8 @@ static int select_cb(jqs *J, jv v, jv p, void *ud) {
 
 GF(g_select) {
   sel_ctx c = {in, path, cb, ud};
-  int rc = jq_eval(J, call->args[0], env, jv_copy(in), jv_invalid(),
-                   select_cb, &c);
+  int rc =
+      jq_eval(J, call->args[0], env, jv_copy(in), jv_invalid(), select_cb, &c);
   jv_free(J, in);
   jv_free(J, path);
   return rc;
@@ -1370,11 +1461,16 @@ GF(g_select) {
 
 /* ---- the table --------------------------------------------------------- */
 
-#define C0(n, f) {n, 0, 0, f, NULL}
-#define C1(n, f) {n, 1, 0, f, NULL}
-#define C2(n, f) {n, 2, 0, f, NULL}
-#define C3(n, f) {n, 3, 0, f, NULL}
-#define G(n, a, f) {n, a, 1, NULL, f}
+#define C0(n, f)                                                               \
+  { n, 0, 0, f, NULL }
+#define C1(n, f)                                                               \
+  { n, 1, 0, f, NULL }
+#define C2(n, f)                                                               \
+  { n, 2, 0, f, NULL }
+#define C3(n, f)                                                               \
+  { n, 3, 0, f, NULL }
+#define G(n, a, f)                                                             \
+  { n, a, 1, NULL, f }
 
 const jnative jq_natives[] = {
     G("empty", 0, g_empty),

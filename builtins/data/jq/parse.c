@@ -12,7 +12,16 @@
 #include "builtins/data/jq/jq.h"
 
 enum {
-  T_EOF, T_IDENT, T_FIELD, T_VAR, T_NUM, T_STR, T_FORMAT, T_OP, T_KW, T_ERR
+  T_EOF,
+  T_IDENT,
+  T_FIELD,
+  T_VAR,
+  T_NUM,
+  T_STR,
+  T_FORMAT,
+  T_OP,
+  T_KW,
+  T_ERR
 };
 
 typedef struct scope {
@@ -39,9 +48,9 @@ typedef struct ps {
 } ps;
 
 static const char *const keywords[] = {
-    "def",    "if",      "then",  "elif",     "else",    "end",
-    "as",     "reduce",  "foreach", "try",    "catch",   "label",
-    "import", "include", "and",   "or",       "__loc__", NULL};
+    "def",    "if",      "then",    "elif", "else",    "end",
+    "as",     "reduce",  "foreach", "try",  "catch",   "label",
+    "import", "include", "and",     "or",   "__loc__", NULL};
 
 static int is_kw(const char *s, size_t n) {
   for (int i = 0; keywords[i]; i++)
@@ -53,7 +62,9 @@ static int is_kw(const char *s, size_t n) {
 static int idstart(int c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-static int idchar(int c) { return idstart(c) || (c >= '0' && c <= '9'); }
+static int idchar(int c) {
+  return idstart(c) || (c >= '0' && c <= '9');
+}
 
 static void *nalloc(ps *P, size_t n) {
   void *p = arena_calloc(&P->J->ar, n);
@@ -122,8 +133,8 @@ static void next(ps *P) {
     return;
   }
   for (;;) {
-    while (P->p < P->end && (*P->p == ' ' || *P->p == '\t' || *P->p == '\n' ||
-                             *P->p == '\r'))
+    while (P->p < P->end &&
+           (*P->p == ' ' || *P->p == '\t' || *P->p == '\n' || *P->p == '\r'))
       P->p++;
     if (P->p < P->end && *P->p == '#') {
       while (P->p < P->end && *P->p != '\n')
@@ -161,8 +172,9 @@ static void next(ps *P) {
     char *e;
     char tmp[400];
     const char *q = P->p;
-    while (q < P->end && (idchar((unsigned char)*q) || *q == '.' ||
-                          ((*q == '+' || *q == '-') && (q[-1] == 'e' || q[-1] == 'E'))))
+    while (q < P->end &&
+           (idchar((unsigned char)*q) || *q == '.' ||
+            ((*q == '+' || *q == '-') && (q[-1] == 'e' || q[-1] == 'E'))))
       q++;
     size_t n = (size_t)(q - P->p);
     if (n >= sizeof tmp)
@@ -209,8 +221,8 @@ static void next(ps *P) {
     }
   }
   static const char *const ops[] = {
-      "?//=", "?//", "//=", "|=", "+=", "-=", "*=", "/=", "%=", "==", "!=",
-      "<=", ">=", "//", "..", "and", NULL};
+      "?//=", "?//", "//=", "|=", "+=", "-=", "*=",  "/=", "%=",
+      "==",   "!=",  "<=",  ">=", "//", "..", "and", NULL};
   for (int i = 0; ops[i]; i++) {
     size_t n = strlen(ops[i]);
     if ((size_t)(P->end - P->p) >= n && !memcmp(P->p, ops[i], n) &&
@@ -393,7 +405,9 @@ static jnode *string_lit(ps *P, const char *fmt) {
   for (;;) {
     if (P->p >= P->end) {
       buf_free(&b);
-      perror_(P, "%s", "syntax error, unexpected end of file, expecting QQSTRING_TEXT or QQSTRING_INTERP_START or QQSTRING_END");
+      perror_(P, "%s",
+              "syntax error, unexpected end of file, expecting QQSTRING_TEXT "
+              "or QQSTRING_INTERP_START or QQSTRING_END");
       return NULL;
     }
     char c = *P->p++;
@@ -407,24 +421,42 @@ static jnode *string_lit(ps *P, const char *fmt) {
       continue;
     char e = *P->p++;
     switch (e) {
-    case 'n': buf_putc(&b, '\n'); break;
-    case 't': buf_putc(&b, '\t'); break;
-    case 'r': buf_putc(&b, '\r'); break;
-    case 'b': buf_putc(&b, '\b'); break;
-    case 'f': buf_putc(&b, '\f'); break;
-    case '"': case '\\': case '/': buf_putc(&b, e); break;
+    case 'n':
+      buf_putc(&b, '\n');
+      break;
+    case 't':
+      buf_putc(&b, '\t');
+      break;
+    case 'r':
+      buf_putc(&b, '\r');
+      break;
+    case 'b':
+      buf_putc(&b, '\b');
+      break;
+    case 'f':
+      buf_putc(&b, '\f');
+      break;
+    case '"':
+    case '\\':
+    case '/':
+      buf_putc(&b, e);
+      break;
     case 'u': {
       unsigned cp = 0;
       for (int k = 0; k < 4 && P->p < P->end; k++) {
         char h = *P->p++;
-        cp = cp * 16 + (unsigned)(h >= 'a' ? h - 'a' + 10 : h >= 'A' ? h - 'A' + 10 : h - '0');
+        cp = cp * 16 + (unsigned)(h >= 'a'   ? h - 'a' + 10
+                                  : h >= 'A' ? h - 'A' + 10
+                                             : h - '0');
       }
-      if (cp >= 0xD800 && cp < 0xDC00 && P->end - P->p >= 6 && P->p[0] == '\\' &&
-          P->p[1] == 'u') {
+      if (cp >= 0xD800 && cp < 0xDC00 && P->end - P->p >= 6 &&
+          P->p[0] == '\\' && P->p[1] == 'u') {
         unsigned lo = 0;
         for (int k = 2; k < 6; k++) {
           char h = P->p[k];
-          lo = lo * 16 + (unsigned)(h >= 'a' ? h - 'a' + 10 : h >= 'A' ? h - 'A' + 10 : h - '0');
+          lo = lo * 16 + (unsigned)(h >= 'a'   ? h - 'a' + 10
+                                    : h >= 'A' ? h - 'A' + 10
+                                               : h - '0');
         }
         if (lo >= 0xDC00 && lo < 0xE000) {
           cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -480,7 +512,9 @@ static jnode *string_lit(ps *P, const char *fmt) {
     default: {
       buf_free(&b);
       char m[160];
-      snprintf(m, sizeof m, "Invalid escape at line 1, column 4 (while parsing '\"\\%c\"')", e);
+      snprintf(m, sizeof m,
+               "Invalid escape at line 1, column 4 (while parsing '\"\\%c\"')",
+               e);
       perror_(P, "%s", m);
       return NULL;
     }
@@ -505,7 +539,9 @@ static jnode *string_tok(ps *P, const char *fmt) {
   return n;
 }
 
-static const char *tokname(ps *P) { return sdup(P, P->ts, P->tn); }
+static const char *tokname(ps *P) {
+  return sdup(P, P->ts, P->tn);
+}
 
 static jnode *objkey_shorthand_index(ps *P, jnode *key) {
   jnode *n = mk2(P, N_INDEX, mk(P, N_IDENT), key);
@@ -539,7 +575,8 @@ static jnode *object(ps *P) {
       if (!strcmp(nm, "__loc__")) {
         k = mklit(P, jv_cstr(P->J, "__loc__"));
         jv o = jv_obj(P->J);
-        o = jv_oset(P->J, o, jv_cstr(P->J, "file"), jv_cstr(P->J, "<top-level>"));
+        o = jv_oset(P->J, o, jv_cstr(P->J, "file"),
+                    jv_cstr(P->J, "<top-level>"));
         o = jv_oset(P->J, o, jv_cstr(P->J, "line"),
                     jv_num(line_of(P, P->tpos)));
         v = mklit(P, o);
@@ -748,7 +785,8 @@ static jnode *pattern(ps *P, jnode ***unused) {
     jnode *items[256];
     int ni = 0;
     if (is(P, "]")) {
-      perror_(P, "%s", "syntax error, unexpected ']', expecting BINDING or '[' or '{'");
+      perror_(P, "%s",
+              "syntax error, unexpected ']', expecting BINDING or '[' or '{'");
       return NULL;
     }
     do {
@@ -986,7 +1024,8 @@ static jnode *term(ps *P) {
     P->sc = save;
   } else if (is(P, "def")) {
     t = funcdef(P);
-  } else if (P->t == T_IDENT || (P->t == T_KW && (is(P, "and") || is(P, "or") ? 0 : 0))) {
+  } else if (P->t == T_IDENT ||
+             (P->t == T_KW && (is(P, "and") || is(P, "or") ? 0 : 0))) {
     const char *nm = tokname(P);
     next(P);
     if (!strcmp(nm, "break") && P->t == T_VAR) {
@@ -996,7 +1035,8 @@ static jnode *term(ps *P) {
         resolve_var(P, t, -2);
       }
       next(P);
-    } else if (!strcmp(nm, "null") || !strcmp(nm, "true") || !strcmp(nm, "false")) {
+    } else if (!strcmp(nm, "null") || !strcmp(nm, "true") ||
+               !strcmp(nm, "false")) {
       t = mklit(P, nm[0] == 'n' ? jv_null() : jv_bool(nm[0] == 't'));
     } else {
       jnode *args[64];
@@ -1031,7 +1071,9 @@ static jnode *term(ps *P) {
   return t;
 }
 
-static jnode *postterm(ps *P) { return term(P); }
+static jnode *postterm(ps *P) {
+  return term(P);
+}
 
 static jnode *funcdef(ps *P) {
   /* at 'def' */
@@ -1078,7 +1120,8 @@ static jnode *funcdef(ps *P) {
   if (global) {
     if (P->J->nglobals == P->J->capglobals) {
       int nc = P->J->capglobals ? P->J->capglobals * 2 : 256;
-      jnode **ng = mem_realloc(P->J->m, P->J->globals, sizeof(jnode *) * (size_t)nc);
+      jnode **ng =
+          mem_realloc(P->J->m, P->J->globals, sizeof(jnode *) * (size_t)nc);
       if (!ng) {
         perror_(P, "%s", "Out of memory");
         return NULL;
@@ -1137,15 +1180,15 @@ static int op_level(ps *P) {
     return -1;
   if (is(P, "//"))
     return 2;
-  if (is(P, "=") || is(P, "|=") || is(P, "+=") || is(P, "-=") ||
-      is(P, "*=") || is(P, "/=") || is(P, "%=") || is(P, "//="))
+  if (is(P, "=") || is(P, "|=") || is(P, "+=") || is(P, "-=") || is(P, "*=") ||
+      is(P, "/=") || is(P, "%=") || is(P, "//="))
     return 3;
   if (is(P, "or"))
     return 4;
   if (is(P, "and"))
     return 5;
-  if (is(P, "==") || is(P, "!=") || is(P, "<") || is(P, "<=") ||
-      is(P, ">") || is(P, ">="))
+  if (is(P, "==") || is(P, "!=") || is(P, "<") || is(P, "<=") || is(P, ">") ||
+      is(P, ">="))
     return 6;
   if (is(P, "+") || is(P, "-"))
     return 7;

@@ -68,15 +68,17 @@ jv jq_implode(jqs *J, jv a) {
     if (x.k != JV_NUMBER) {
       char t[40];
       jd_trunc(J, x, t, sizeof t);
-      jv_err_str(J, "%s (%s) can't be imploded, unicode codepoint needs to be numeric",
-                 jv_kind_name(x.k), t);
+      jv_err_str(
+          J, "%s (%s) can't be imploded, unicode codepoint needs to be numeric",
+          jv_kind_name(x.k), t);
       buf_free(&b);
       jv_free(J, a);
       return jv_invalid();
     }
     double d = x.u.n;
-    unsigned cp = d < 0 || d > 0x10FFFF || (d >= 0xD800 && d < 0xE000) ? 0xFFFD
-                                                                        : (unsigned)d;
+    unsigned cp = d < 0 || d > 0x10FFFF || (d >= 0xD800 && d < 0xE000)
+                      ? 0xFFFD
+                      : (unsigned)d;
     char u[4];
     buf_append(&b, u, (size_t)enc_utf8(u, cp));
   }
@@ -152,8 +154,9 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
     int csv = fmt[0] == 'c';
     if (v.k != JV_ARRAY) {
       buf_free(&b);
-      return fmt_err(J, v, csv ? "cannot be csv-formatted, only an array can be"
-                               : "cannot be tsv-formatted, only an array can be");
+      return fmt_err(J, v,
+                     csv ? "cannot be csv-formatted, only an array can be"
+                         : "cannot be tsv-formatted, only an array can be");
     }
     for (uint32_t i = 0; i < v.u.a->len; i++) {
       jv x = v.u.a->v[i];
@@ -202,8 +205,9 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
         buf_free(&b);
         jv xx = jv_copy(x);
         jv_free(J, v);
-        return fmt_err(J, xx, csv ? "is not valid in a csv row"
-                                  : "is not valid in a tsv row");
+        return fmt_err(J, xx,
+                       csv ? "is not valid in a csv row"
+                           : "is not valid in a tsv row");
       }
       }
     }
@@ -219,9 +223,15 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
         buf_putc(&b, ' ');
       char nb[40];
       switch (x.k) {
-      case JV_NULL: buf_puts(&b, "null"); break;
-      case JV_TRUE: buf_puts(&b, "true"); break;
-      case JV_FALSE: buf_puts(&b, "false"); break;
+      case JV_NULL:
+        buf_puts(&b, "null");
+        break;
+      case JV_TRUE:
+        buf_puts(&b, "true");
+        break;
+      case JV_FALSE:
+        buf_puts(&b, "false");
+        break;
       case JV_NUMBER:
         jd_num(nb, x.u.n);
         buf_puts(&b, nb);
@@ -261,12 +271,23 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
   if (!strcmp(fmt, "html")) {
     for (size_t i = 0; i < n; i++) {
       switch (p[i]) {
-      case '<': buf_puts(&b, "&lt;"); break;
-      case '>': buf_puts(&b, "&gt;"); break;
-      case '&': buf_puts(&b, "&amp;"); break;
-      case '\'': buf_puts(&b, "&#39;"); break;
-      case '"': buf_puts(&b, "&quot;"); break;
-      default: buf_putc(&b, p[i]);
+      case '<':
+        buf_puts(&b, "&lt;");
+        break;
+      case '>':
+        buf_puts(&b, "&gt;");
+        break;
+      case '&':
+        buf_puts(&b, "&amp;");
+        break;
+      case '\'':
+        buf_puts(&b, "&#39;");
+        break;
+      case '"':
+        buf_puts(&b, "&quot;");
+        break;
+      default:
+        buf_putc(&b, p[i]);
       }
     }
   } else if (!strcmp(fmt, "uri")) {
@@ -283,8 +304,14 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
       if (p[i] == '%') {
         int h1 = i + 2 < n + 0 && i + 1 < n ? p[i + 1] : -1;
         int h2 = i + 2 < n ? p[i + 2] : -1;
-        int v1 = h1 >= '0' && h1 <= '9' ? h1 - '0' : h1 >= 'a' && h1 <= 'f' ? h1 - 'a' + 10 : h1 >= 'A' && h1 <= 'F' ? h1 - 'A' + 10 : -1;
-        int v2 = h2 >= '0' && h2 <= '9' ? h2 - '0' : h2 >= 'a' && h2 <= 'f' ? h2 - 'a' + 10 : h2 >= 'A' && h2 <= 'F' ? h2 - 'A' + 10 : -1;
+        int v1 = h1 >= '0' && h1 <= '9'   ? h1 - '0'
+                 : h1 >= 'a' && h1 <= 'f' ? h1 - 'a' + 10
+                 : h1 >= 'A' && h1 <= 'F' ? h1 - 'A' + 10
+                                          : -1;
+        int v2 = h2 >= '0' && h2 <= '9'   ? h2 - '0'
+                 : h2 >= 'a' && h2 <= 'f' ? h2 - 'a' + 10
+                 : h2 >= 'A' && h2 <= 'F' ? h2 - 'A' + 10
+                                          : -1;
         if (v1 < 0 || v2 < 0) {
           buf_free(&b);
           return fmt_err(J, s, "is not a valid uri encoding");
@@ -298,7 +325,11 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
     size_t i = 0;
     while (i < b.len) {
       unsigned char c0 = (unsigned char)b.data[i];
-      int len = c0 < 0x80 ? 1 : c0 >= 0xF0 && c0 < 0xF5 ? 4 : c0 >= 0xE0 ? 3 : c0 >= 0xC2 && c0 < 0xE0 ? 2 : 0;
+      int len = c0 < 0x80                 ? 1
+                : c0 >= 0xF0 && c0 < 0xF5 ? 4
+                : c0 >= 0xE0              ? 3
+                : c0 >= 0xC2 && c0 < 0xE0 ? 2
+                                          : 0;
       int ok = len && i + len <= b.len;
       for (int k = 1; ok && k < len; k++)
         if (((unsigned char)b.data[i + k] & 0xC0) != 0x80)
@@ -456,12 +487,12 @@ static rx *get_rx(jqs *J, jv re, uint32_t opts) {
   c->opts = opts;
   int ec;
   size_t eo;
-  if (rx_compile(&J->rxe, &c->r, re.u.s->p, re.u.s->len, opts | PCRE2_UTF | PCRE2_UCP,
-                 RX_CAPS, NULL, &ec, &eo)) {
+  if (rx_compile(&J->rxe, &c->r, re.u.s->p, re.u.s->len,
+                 opts | PCRE2_UTF | PCRE2_UCP, RX_CAPS, NULL, &ec, &eo)) {
     PCRE2_UCHAR m[200];
     pcre2_get_error_message(ec, m, sizeof m);
-    jv_err_str(J, "%s (at offset %zu) is not a valid regex: %s", re.u.s->p,
-               eo, (char *)m);
+    jv_err_str(J, "%s (at offset %zu) is not a valid regex: %s", re.u.s->p, eo,
+               (char *)m);
     return NULL;
   }
   c->ok = 1;
@@ -482,7 +513,9 @@ void jq_rx_free(jqs *J) {
   J->rxe_ok = 0;
 }
 
-static int cp_index(const char *s, size_t off) { return jq_utf8_len(s, off); }
+static int cp_index(const char *s, size_t off) {
+  return jq_utf8_len(s, off);
+}
 
 /* _match_impl(re; flags; test) */
 jv jq_f_match(jqs *J, jv in, jv *a) {
@@ -500,13 +533,26 @@ jv jq_f_match(jqs *J, jv in, jv *a) {
   if (flags.k == JV_STRING) {
     for (uint32_t i = 0; i < flags.u.s->len; i++) {
       switch (flags.u.s->p[i]) {
-      case 'g': global = 1; break;
-      case 'i': opts |= PCRE2_CASELESS; break;
-      case 'x': opts |= PCRE2_EXTENDED; break;
-      case 'n': noempty = 1; break;
-      case 's': opts |= PCRE2_DOTALL; break;
-      case 'p': opts |= PCRE2_DOTALL | PCRE2_MULTILINE; break;
-      case 'l': break;
+      case 'g':
+        global = 1;
+        break;
+      case 'i':
+        opts |= PCRE2_CASELESS;
+        break;
+      case 'x':
+        opts |= PCRE2_EXTENDED;
+        break;
+      case 'n':
+        noempty = 1;
+        break;
+      case 's':
+        opts |= PCRE2_DOTALL;
+        break;
+      case 'p':
+        opts |= PCRE2_DOTALL | PCRE2_MULTILINE;
+        break;
+      case 'l':
+        break;
       default:
         jv_free(J, in);
         return jv_err_str(J, "%s is not a valid modifier string", flags.u.s->p);
@@ -561,7 +607,8 @@ jv jq_f_match(jqs *J, jv in, jv *a) {
     PCRE2_SIZE *ov = rx_ovector(r, &count);
     jv m = jv_obj(J);
     m = jv_oset(J, m, jv_cstr(J, "offset"), jv_num(cp_index(s, ms)));
-    m = jv_oset(J, m, jv_cstr(J, "length"), jv_num(jq_utf8_len(s + ms, me - ms)));
+    m = jv_oset(J, m, jv_cstr(J, "length"),
+                jv_num(jq_utf8_len(s + ms, me - ms)));
     m = jv_oset(J, m, jv_cstr(J, "string"), jv_str(J, s + ms, me - ms));
     jv caps = jv_arr(J, 0);
     for (uint32_t g = 1; g < r->ncap + 1 && jv_ok(caps); g++) {
@@ -575,14 +622,16 @@ jv jq_f_match(jqs *J, jv in, jv *a) {
       if (g < count && ov[2 * g] != PCRE2_UNSET) {
         size_t cs = ov[2 * g], ce = ov[2 * g + 1];
         c = jv_oset(J, c, jv_cstr(J, "offset"), jv_num(cp_index(s, cs)));
-        c = jv_oset(J, c, jv_cstr(J, "length"), jv_num(jq_utf8_len(s + cs, ce - cs)));
+        c = jv_oset(J, c, jv_cstr(J, "length"),
+                    jv_num(jq_utf8_len(s + cs, ce - cs)));
         c = jv_oset(J, c, jv_cstr(J, "string"), jv_str(J, s + cs, ce - cs));
       } else {
         c = jv_oset(J, c, jv_cstr(J, "offset"), jv_num(-1));
         c = jv_oset(J, c, jv_cstr(J, "length"), jv_num(0));
         c = jv_oset(J, c, jv_cstr(J, "string"), jv_null());
       }
-      c = jv_oset(J, c, jv_cstr(J, "name"), name ? jv_cstr(J, name) : jv_null());
+      c = jv_oset(J, c, jv_cstr(J, "name"),
+                  name ? jv_cstr(J, name) : jv_null());
       caps = jv_apush(J, caps, c);
     }
     m = jv_oset(J, m, jv_cstr(J, "captures"), caps);
@@ -679,11 +728,14 @@ jv jq_f_gmtime(jqs *J, jv in, jv *a) {
   time_t t = (time_t)floor(d);
   struct tm tm;
   if (!gmtime_r(&t, &tm))
-    return jv_err_str(J, "error converting number of seconds since epoch to datetime");
+    return jv_err_str(
+        J, "error converting number of seconds since epoch to datetime");
   return tm_to(J, &tm, tm.tm_sec + (d - floor(d)));
 }
 
-jv jq_f_localtime(jqs *J, jv in, jv *a) { return jq_f_gmtime(J, in, a); }
+jv jq_f_localtime(jqs *J, jv in, jv *a) {
+  return jq_f_gmtime(J, in, a);
+}
 
 jv jq_f_strftime(jqs *J, jv in, jv *a) {
   if (in.k == JV_NUMBER) {
@@ -713,7 +765,9 @@ jv jq_f_strftime(jqs *J, jv in, jv *a) {
   return jv_str(J, out, n);
 }
 
-jv jq_f_strflocaltime(jqs *J, jv in, jv *a) { return jq_f_strftime(J, in, a); }
+jv jq_f_strflocaltime(jqs *J, jv in, jv *a) {
+  return jq_f_strftime(J, in, a);
+}
 
 jv jq_f_strptime(jqs *J, jv in, jv *a) {
   if (in.k != JV_STRING || a[0].k != JV_STRING) {

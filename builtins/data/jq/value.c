@@ -63,7 +63,9 @@ jv jv_str(jqs *J, const char *p, size_t n) {
   return v;
 }
 
-jv jv_cstr(jqs *J, const char *s) { return jv_str(J, s, strlen(s)); }
+jv jv_cstr(jqs *J, const char *s) {
+  return jv_str(J, s, strlen(s));
+}
 
 jv jv_strcat(jqs *J, jv a, const char *p, size_t n) {
   if (!jv_ok(a))
@@ -423,7 +425,9 @@ jv jv_keys(jqs *J, jv o, int sorted) {
 
 /* ---- ordering ---------------------------------------------------------- */
 
-static int kind_rank(int k) { return k; }
+static int kind_rank(int k) {
+  return k;
+}
 
 static int str_cmp(const jstr *x, const jstr *y) {
   size_t n = x->len < y->len ? x->len : y->len;
@@ -503,8 +507,8 @@ int jv_equal(jv a, jv b) {
   if (a.k != b.k)
     return 0;
   if (a.k == JV_STRING)
-    return a.u.s == b.u.s ||
-           (a.u.s->len == b.u.s->len && !memcmp(a.u.s->p, b.u.s->p, a.u.s->len));
+    return a.u.s == b.u.s || (a.u.s->len == b.u.s->len &&
+                              !memcmp(a.u.s->p, b.u.s->p, a.u.s->len));
   if (a.k == JV_OBJECT && a.u.o->live != b.u.o->live)
     return 0;
   return jv_cmp(a, b) == 0;
