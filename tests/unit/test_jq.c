@@ -71,10 +71,22 @@ static void t_errors(void **st) {
   bh_free(h);
 }
 
+static void t_limits(void **st) {
+  (void)st;
+  bh *h = bh_new();
+  /* unbounded recursion ends with the sandbox's limit, not a crash */
+  assert_int_not_equal(bh_run(h, NULL, "jq", "-n", "def f: 1 + f; f", NULL), 0);
+  assert_int_not_equal(bh_run(h, NULL, "jq", "-n", "def f: f; f", NULL), 0);
+  assert_int_not_equal(
+      bh_run(h, NULL, "jq", "-n", "[recurse(if . < 1e6 then .+1 else empty end)] | length", NULL), 0);
+  bh_free(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_core),
       cmocka_unit_test(t_errors),
+      cmocka_unit_test(t_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

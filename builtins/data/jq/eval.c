@@ -13,7 +13,10 @@
 
 #include "builtins/data/jq/jq.h"
 
-#define MAX_DEPTH 3000
+#define JQ_PEND 32
+/* without a fiber (unit tests), the C stack used is measured from the
+ * command's first frame */
+#define JQ_NOFIBER_STACK ((size_t)3 * 1024 * 1024)
 #define JQ_STACK_RESERVE ((size_t)192 * 1024)
 
 int jq_error(jqs *J, jv v) {
@@ -824,8 +827,8 @@ struct bind_ctx {
   bind_k k;
   void *kud;
   /* work list of (pattern, value) pairs still to destructure */
-  jnode *pend[64];
-  jv pendv[64];
+  jnode *pend[JQ_PEND];
+  jv pendv[JQ_PEND];
   int npend;
 };
 
@@ -854,7 +857,7 @@ static int bind_key_cb(jqs *J, jv k, jv kp, void *ud) {
   if (!jv_ok(sub))
     return fail(J);
   bind_ctx *b = c->b;
-  if (b->npend >= 64) {
+  if (b->npend >= JQ_PEND) {
     jv_free(J, sub);
     return jq_errf(J, "pattern too deep");
   }
@@ -882,7 +885,7 @@ static int bind_run(jqs *J, bind_ctx *b) {
     jenv *f = &b->frames[p->a->slot];
     jv old = f->val;
     f->val = jv_copy(v);
-    if (b->npend < 64) {
+    if (b->npend < JQ_PEND) {
       b->pend[b->npend] = p->b;
       b->pendv[b->npend++] = v;
       rc = bind_run(J, b);
@@ -896,7 +899,7 @@ static int bind_run(jqs *J, bind_ctx *b) {
     if (v.k != JV_ARRAY && v.k != JV_NULL) {
       rc = jq_errf(J, "Cannot index %s with number", jv_kind_name(v.k));
       jv_free(J, v);
-    } else if (b->npend + p->nargs > 64) {
+    } else if (b->npend + p->nargs > JQ_PEND) {
       jv_free(J, v);
       rc = jq_errf(J, "pattern too deep");
     } else {
@@ -936,7 +939,7 @@ static int bind_run(jqs *J, bind_ctx *b) {
         tail.args = p->args + 2;
         tail.nargs = p->nargs - 2;
         if (tail.nargs > 0) {
-          if (b->npend >= 64) {
+          if (b->npend >= JQ_PEND) {
             jv_free(J, v);
             return jq_errf(J, "pattern too deep");
           }
@@ -1021,11 +1024,13 @@ static int as_src_cb(jqs *J, jv v, jv vp, void *ud) {
 
 static int eval_as(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
                    void *ud) {
-  jenv frames[64];
-  if (n->nvars > 64) {
+  jenv small[4];
+  jenv *frames = n->nvars <= 4 ? small
+                               : mem_alloc(J->m, sizeof(jenv) * (size_t)n->nvars);
+  if (!frames) {
     jv_free(J, in);
     jv_free(J, path);
-    return jq_errf(J, "too many variables in one pattern");
+    return fail(J);
   }
   for (int i = 0; i < n->nvars; i++) {
     frames[i].up = i ? &frames[i - 1] : env;
@@ -1036,6 +1041,8 @@ static int eval_as(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
   int rc = jq_eval(J, n->a, env, jv_copy(in), jv_invalid(), as_src_cb, &c);
   for (int i = 0; i < n->nvars; i++)
     jv_free(J, frames[i].val);
+  if (frames != small)
+    mem_free(J->m, frames);
   jv_free(J, in);
   jv_free(J, path);
   return rc;
@@ -1150,11 +1157,13 @@ static int red_init_cb(jqs *J, jv init, jv ip, void *ud) {
 
 static int eval_reduce(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
                        void *ud) {
-  jenv frames[64];
+  jenv small[4];
   jv_free(J, path);
-  if (n->nvars > 64) {
+  jenv *frames = n->nvars <= 4 ? small
+                               : mem_alloc(J->m, sizeof(jenv) * (size_t)n->nvars);
+  if (!frames) {
     jv_free(J, in);
-    return jq_errf(J, "too many variables in one pattern");
+    return fail(J);
   }
   for (int i = 0; i < n->nvars; i++) {
     frames[i].up = i ? &frames[i - 1] : env;
@@ -1165,6 +1174,8 @@ static int eval_reduce(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
   int rc = jq_eval(J, n->c, env, jv_copy(in), jv_invalid(), red_init_cb, &c);
   for (int i = 0; i < n->nvars; i++)
     jv_free(J, frames[i].val);
+  if (frames != small)
+    mem_free(J->m, frames);
   jv_free(J, in);
   return rc;
 }
@@ -1297,8 +1308,14 @@ static int asg_val_cb(jqs *J, jv v, jv p, void *ud) {
 /* calls */
 static int call_fn(jqs *J, jnode *call, jnode *def, jenv *defenv, jenv *env,
                    jv in, jv path, jcb cb, void *ud) {
-  jenv params[64];
+  jenv small[4];
   int np = def->nparams;
+  jenv *params = np <= 4 ? small : mem_alloc(J->m, sizeof(jenv) * (size_t)np);
+  if (!params) {
+    jv_free(J, in);
+    jv_free(J, path);
+    return fail(J);
+  }
   for (int i = 0; i < np; i++) {
     params[i].up = i ? &params[i - 1] : defenv;
     params[i].kind = F_CLOSURE;
@@ -1306,13 +1323,18 @@ static int call_fn(jqs *J, jnode *call, jnode *def, jenv *defenv, jenv *env,
     params[i].cenv = env;
   }
   jenv *top = np ? &params[np - 1] : defenv;
-  return jq_eval(J, def->a, top, in, path, cb, ud);
+  int rc = jq_eval(J, def->a, top, in, path, cb, ud);
+  if (params != small)
+    mem_free(J->m, params);
+  return rc;
 }
 
 int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud) {
   int tracking = jv_ok(path);
   int rc;
-  if (++J->depth > J->maxdepth || stack_left() < JQ_STACK_RESERVE) {
+  char here;
+  if (++J->depth > J->maxdepth || stack_left() < JQ_STACK_RESERVE ||
+      (size_t)(J->stack_base - &here) > JQ_NOFIBER_STACK) {
     J->depth--;
     jv_free(J, in);
     jv_free(J, path);

@@ -340,6 +340,8 @@ int bi_jq(bi_ctx *c) {
   J->m = c->m;
   J->bud = c->bud;
   J->maxdepth = 10000;
+  char base;
+  J->stack_base = &base;
   J->err = jv_invalid();
   J->cur_filename = jv_null();
   arena_init(&J->ar, c->m);

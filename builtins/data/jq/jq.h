@@ -283,6 +283,7 @@ struct jqs {
   buf tmp;
   jv *lits; /* literals of the tree, freed at the end */
   size_t nlits, caplits;
+  char *stack_base; /* the command's first frame */
 };
 
 int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud);
