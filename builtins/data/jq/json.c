@@ -370,6 +370,8 @@ static int parse_literal(pst *P, jv *out) {
     if (!((a[i] >= 'a' && a[i] <= 'z') || (a[i] >= 'A' && a[i] <= 'Z')))
       alpha = 0;
   const char *what = alpha && n ? "Invalid literal" : "Invalid numeric literal";
+  if (n && a[0] == '\'')
+    what = "Invalid string literal; expected \", but got '";
   if (at_eof)
     return perr_eof(P, what);
   return perr(P, where, what);
@@ -756,8 +758,12 @@ static void indent(buf *b, int flags, int lvl) {
 static int dump(jqs *J, buf *b, jv v, int flags, int lvl) {
   int col = flags & JD_COLOR;
   char nb[40];
-  if (lvl > 10000 || b->oom)
+  if (b->oom)
     return -1;
+  if (lvl > 10000) {
+    buf_puts(b, "<skipped: too deep>");
+    return 0;
+  }
   if ((lvl & 63) == 63 && budget_poll(J->bud))
     return -1;
   switch (v.k) {
@@ -916,7 +922,7 @@ void jd_trunc(jqs *J, jv v, char *out, size_t outlen) {
   jd_dump(J, &b, v, 0);
   size_t lim = outlen - 1;
   /* jq: at most 11 bytes of the text, then "..." */
-  if (b.len > 11 && lim >= 15) {
+  if (b.len > 14 && lim >= 15) {
     memcpy(out, b.data, 11);
     /* do not cut a UTF-8 sequence */
     size_t k = 11;

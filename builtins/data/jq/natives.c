@@ -708,22 +708,13 @@ CF(f_endswith) {
   return jv_bool(r);
 }
 
+jv jq_trim(jqs *J, jv in, int l, int r);
 static jv trim_(jqs *J, jv in, int l, int r) {
   if (in.k != JV_STRING) {
     jv_free(J, in);
     return jv_err_str(J, "trim input must be a string");
   }
-  const char *p = in.u.s->p;
-  size_t s = 0, e = in.u.s->len;
-  if (l)
-    while (s < e && strchr(" \t\n\r\f\v", p[s]))
-      s++;
-  if (r)
-    while (e > s && strchr(" \t\n\r\f\v", p[e - 1]))
-      e--;
-  jv out = jv_str(J, p + s, e - s);
-  jv_free(J, in);
-  return out;
+  return jq_trim(J, in, l, r);
 }
 CF(f_trim) {
   (void)a;
@@ -1055,8 +1046,14 @@ CF(f_flatten_impl) {
     jv a;
     uint32_t i;
     double d;
-  } st[256];
-  int sp = 0;
+  };
+  size_t cap = 64, sp = 0;
+  struct fr *st = mem_alloc(J->m, cap * sizeof *st);
+  if (!st) {
+    jv_free(J, in);
+    jv_free(J, r);
+    return jv_invalid();
+  }
   st[sp++] = (struct fr){in, 0, a[0].u.n};
   while (sp && jv_ok(r)) {
     struct fr *f = &st[sp - 1];
@@ -1065,11 +1062,23 @@ CF(f_flatten_impl) {
       continue;
     }
     jv x = f->a.u.a->v[f->i++];
-    if (x.k == JV_ARRAY && f->d > 0 && sp < 256)
-      st[sp++] = (struct fr){x, 0, f->d - 1};
-    else
+    double d = f->d;
+    if (x.k == JV_ARRAY && d > 0) {
+      if (sp == cap) {
+        struct fr *ns = mem_realloc(J->m, st, 2 * cap * sizeof *st);
+        if (!ns) {
+          jv_free(J, r);
+          r = jv_invalid();
+          break;
+        }
+        st = ns;
+        cap *= 2;
+      }
+      st[sp++] = (struct fr){x, 0, d - 1};
+    } else
       r = jv_apush(J, r, jv_copy(x));
   }
+  mem_free(J->m, st);
   jv_free(J, in);
   return r;
 }

@@ -281,7 +281,7 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
         buf_puts(&b, "&amp;");
         break;
       case '\'':
-        buf_puts(&b, "&#39;");
+        buf_puts(&b, "&apos;");
         break;
       case '"':
         buf_puts(&b, "&quot;");
@@ -446,6 +446,37 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
   return finish(J, &b);
 }
 
+static int is_uspace(int cp) {
+  return (cp >= 9 && cp <= 13) || cp == 32 || cp == 0x85 || cp == 0xA0 ||
+         cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 ||
+         cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+jv jq_trim(jqs *J, jv in, int l, int r) {
+  const char *p = in.u.s->p;
+  size_t n = in.u.s->len, st = 0, e = n;
+  if (l)
+    while (st < n) {
+      size_t i = st;
+      if (!is_uspace(dec_utf8(p, n, &i)))
+        break;
+      st = i;
+    }
+  if (r)
+    while (e > st) {
+      size_t b = e - 1;
+      while (b > st && ((unsigned char)p[b] & 0xC0) == 0x80)
+        b--;
+      size_t i = b;
+      if (!is_uspace(dec_utf8(p, n, &i)))
+        break;
+      e = b;
+    }
+  jv out = jv_str(J, p + st, e - st);
+  jv_free(J, in);
+  return out;
+}
+
 /* ---- regexes ----------------------------------------------------------- */
 
 typedef struct rxc {
@@ -595,13 +626,17 @@ jv jq_f_match(jqs *J, jv in, jv *a) {
     }
     if (rc == 0)
       break;
+    if (noempty && ms == me) {
+      if (me >= n)
+        break;
+      size_t i = me;
+      dec_utf8(s, n, &i);
+      from = i;
+      continue;
+    }
     if (testmode) {
       jv_free(J, in);
       return jv_bool(1);
-    }
-    if (noempty && ms == me) {
-      from = me + 1;
-      continue;
     }
     uint32_t count;
     PCRE2_SIZE *ov = rx_ovector(r, &count);
@@ -672,7 +707,7 @@ static int tm_from(jqs *J, jv in, struct tm *tm, double *frac) {
     }
     f[i] = in.u.a->v[i].u.n;
   }
-  if (in.u.a->len < 6) {
+  if (in.u.a->len < 1) {
     jv_err_str(J, "mktime requires array of 6 numbers");
     return -1;
   }
@@ -737,7 +772,7 @@ jv jq_f_localtime(jqs *J, jv in, jv *a) {
   return jq_f_gmtime(J, in, a);
 }
 
-jv jq_f_strftime(jqs *J, jv in, jv *a) {
+static jv strftime_(jqs *J, jv in, jv *a, const char *name) {
   if (in.k == JV_NUMBER) {
     jv t = jq_f_gmtime(J, in, NULL);
     if (!jv_ok(t))
@@ -746,27 +781,28 @@ jv jq_f_strftime(jqs *J, jv in, jv *a) {
   }
   if (in.k != JV_ARRAY) {
     jv_free(J, in);
-    return jv_err_str(J, "strftime/1 requires parsed datetime inputs");
+    return jv_err_str(J, "%s/1 requires parsed datetime inputs", name);
   }
   if (a[0].k != JV_STRING) {
     jv_free(J, in);
-    return jv_err_str(J, "strftime/1 requires a string format");
+    return jv_err_str(J, "%s/1 requires a string format", name);
   }
   struct tm tm;
   int rc = tm_from(J, in, &tm, NULL);
   jv_free(J, in);
-  if (rc) {
-    return jv_err_str(J, "strftime/1 requires parsed datetime inputs");
-  }
+  if (rc)
+    return jv_err_str(J, "%s/1 requires parsed datetime inputs", name);
   char out[512];
   size_t n = strftime(out, sizeof out, a[0].u.s->p, &tm);
   if (n == 0 && a[0].u.s->len)
-    return jv_err_str(J, "strftime/1: unknown system failure");
+    return jv_err_str(J, "%s/1: unknown system failure", name);
   return jv_str(J, out, n);
 }
 
+jv jq_f_strftime(jqs *J, jv in, jv *a) { return strftime_(J, in, a, "strftime"); }
+
 jv jq_f_strflocaltime(jqs *J, jv in, jv *a) {
-  return jq_f_strftime(J, in, a);
+  return strftime_(J, in, a, "strflocaltime");
 }
 
 jv jq_f_strptime(jqs *J, jv in, jv *a) {
