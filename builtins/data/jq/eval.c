@@ -840,12 +840,28 @@ typedef struct bkey_ctx {
   jv val;
 } bkey_ctx;
 
+/* The pending (pattern, value) pairs are borrowed by bind_run and stay
+ * owned by whoever pushed them, so that a key generator can run the rest
+ * of the binding once per key. */
+static int push_pend(jqs *J, bind_ctx *b, jnode *p, jv v) {
+  if (b->npend >= JQ_PEND) {
+    jv_free(J, v);
+    return jq_errf(J, "pattern too deep");
+  }
+  b->pend[b->npend] = p;
+  b->pendv[b->npend++] = v;
+  return 0;
+}
+
+static void pop_pend(jqs *J, bind_ctx *b, int to) {
+  while (b->npend > to)
+    jv_free(J, b->pendv[--b->npend]);
+}
+
 static int bind_key_cb(jqs *J, jv k, jv kp, void *ud) {
   bkey_ctx *c = ud;
   jv_free(J, kp);
   if (k.k != JV_STRING) {
-    char t[40];
-    jd_trunc(J, k, t, sizeof t);
     int rc = jq_errf(J, "Cannot index %s with %s", jv_kind_name(c->val.k),
                      jv_kind_name(k.k));
     jv_free(J, k);
@@ -857,112 +873,83 @@ static int bind_key_cb(jqs *J, jv k, jv kp, void *ud) {
   if (!jv_ok(sub))
     return fail(J);
   bind_ctx *b = c->b;
-  if (b->npend >= JQ_PEND) {
-    jv_free(J, sub);
-    return jq_errf(J, "pattern too deep");
-  }
-  b->pend[b->npend] = c->pat;
-  b->pendv[b->npend++] = sub;
-  return bind_run(J, b);
+  int base = b->npend;
+  int rc = push_pend(J, b, c->pat, sub);
+  if (!rc)
+    rc = bind_run(J, b);
+  pop_pend(J, b, base);
+  return rc;
 }
 
 static int bind_run(jqs *J, bind_ctx *b) {
   if (b->npend == 0)
     return b->k(J, b);
   jnode *p = b->pend[--b->npend];
-  jv v = b->pendv[b->npend];
+  jv v = b->pendv[b->npend]; /* borrowed */
+  int base = b->npend;
   int rc = 0;
-  int saved = b->npend;
   if (p->pkind == P_VAR) {
     jenv *f = &b->frames[p->slot];
     jv old = f->val;
-    f->val = v;
+    f->val = jv_copy(v);
     rc = bind_run(J, b);
+    jv_free(J, f->val);
     f->val = old;
-    jv_free(J, v);
   } else if (p->pkind == P_ARRAY + 10) {
-    /* {$name: pattern} */
+    /* {$name: pattern}: bind the name, then destructure */
     jenv *f = &b->frames[p->a->slot];
     jv old = f->val;
     f->val = jv_copy(v);
-    if (b->npend < JQ_PEND) {
-      b->pend[b->npend] = p->b;
-      b->pendv[b->npend++] = v;
+    rc = push_pend(J, b, p->b, jv_copy(v));
+    if (!rc)
       rc = bind_run(J, b);
-    } else {
-      jv_free(J, v);
-      rc = jq_errf(J, "pattern too deep");
-    }
+    pop_pend(J, b, base);
     jv_free(J, f->val);
     f->val = old;
   } else if (p->pkind == P_ARRAY) {
-    if (v.k != JV_ARRAY && v.k != JV_NULL) {
+    if (v.k != JV_ARRAY && v.k != JV_NULL)
       rc = jq_errf(J, "Cannot index %s with number", jv_kind_name(v.k));
-      jv_free(J, v);
-    } else if (b->npend + p->nargs > JQ_PEND) {
-      jv_free(J, v);
-      rc = jq_errf(J, "pattern too deep");
-    } else {
-      /* push in reverse so the first element binds first */
-      for (int i = p->nargs - 1; i >= 0; i--) {
-        b->pend[b->npend] = p->args[i];
-        b->pendv[b->npend++] =
-            v.k == JV_NULL ? jv_null() : jv_copy(jv_aget(v, i));
-      }
-      jv_free(J, v);
-      rc = bind_run(J, b);
-    }
-  } else { /* P_OBJECT: one key at a time (keys may be generators) */
-    if (v.k != JV_OBJECT && v.k != JV_NULL) {
-      jnode *k0 = p->args[0];
-      if (k0->t == N_LIT && k0->lit.k == JV_STRING) {
-        char t[40];
-        jd_trunc(J, k0->lit, t, sizeof t);
-        rc = jq_errf(J, "Cannot index %s with %s", jv_kind_name(v.k), t);
-      } else
-        rc = jq_errf(J, "Cannot index %s with string", jv_kind_name(v.k));
-      jv_free(J, v);
-    } else {
-      /* expand: rest of the object pattern is a synthetic node chain */
-      rc = 0;
-      /* destructure entries in order using a recursive helper */
-      jnode *rest = p;
-      (void)rest;
-      for (int i = p->nargs - 2; i >= 0 && 0; i -= 2) {
-      }
-      /* handle the first entry now, queue the rest via a shallow node */
-      if (p->nargs == 0) {
-        jv_free(J, v);
+    else {
+      /* pushed in reverse so the first element binds first */
+      for (int i = p->nargs - 1; i >= 0 && !rc; i--)
+        rc = push_pend(J, b, p->args[i],
+                       v.k == JV_NULL ? jv_null() : jv_copy(jv_aget(v, i)));
+      if (!rc)
         rc = bind_run(J, b);
-      } else {
-        jnode tail = *p;
-        tail.args = p->args + 2;
-        tail.nargs = p->nargs - 2;
-        if (tail.nargs > 0) {
-          if (b->npend >= JQ_PEND) {
-            jv_free(J, v);
-            return jq_errf(J, "pattern too deep");
-          }
-          b->pend[b->npend] = &tail;
-          b->pendv[b->npend++] = jv_copy(v);
-        }
-        bkey_ctx kc = {b, p->args[1], v};
-        jnode *kn = p->args[0];
-        if (kn->t == N_LIT)
-          rc = bind_key_cb(J, jv_copy(kn->lit), jv_invalid(), &kc);
-        else
-          rc = jq_eval(J, kn, b->env, jv_copy(b->in), jv_invalid(), bind_key_cb,
-                       &kc);
-        if (tail.nargs > 0 && b->npend > saved) {
-          /* not consumed (an error or no key output) */
-          while (b->npend > saved)
-            jv_free(J, b->pendv[--b->npend]);
-        }
-        jv_free(J, v);
-      }
+      pop_pend(J, b, base);
     }
+  } else if (v.k != JV_OBJECT && v.k != JV_NULL) {
+    jnode *k0 = p->nargs ? p->args[0] : NULL;
+    if (k0 && k0->t == N_LIT && k0->lit.k == JV_STRING) {
+      char t[40];
+      jd_trunc(J, k0->lit, t, sizeof t);
+      rc = jq_errf(J, "Cannot index %s with string %s", jv_kind_name(v.k), t);
+    } else
+      rc = jq_errf(J, "Cannot index %s with string", jv_kind_name(v.k));
+  } else if (p->nargs == 0) {
+    rc = bind_run(J, b);
+  } else {
+    /* the first entry now; the others as a pattern pushed below it */
+    jnode tail = *p;
+    tail.args = p->args + 2;
+    tail.nargs = p->nargs - 2;
+    if (tail.nargs > 0)
+      rc = push_pend(J, b, &tail, jv_copy(v));
+    if (!rc) {
+      bkey_ctx kc = {b, p->args[1], v};
+      jnode *kn = p->args[0];
+      if (kn->t == N_LIT)
+        rc = bind_key_cb(J, jv_copy(kn->lit), jv_invalid(), &kc);
+      else
+        rc = jq_eval(J, kn, b->env, jv_copy(b->in), jv_invalid(), bind_key_cb,
+                     &kc);
+    }
+    pop_pend(J, b, base);
   }
-  b->npend = saved;
+  /* the entry is the pusher's again (its slot may have been reused) */
+  b->pend[base] = p;
+  b->pendv[base] = v;
+  b->npend = base + 1;
   return rc;
 }
 
@@ -1013,6 +1000,7 @@ static int as_src_cb(jqs *J, jv v, jv vp, void *ud) {
     b.pendv[0] = jv_copy(v);
     c->downstream = 0;
     rc = bind_run(J, &b);
+    jv_free(J, b.pendv[0]);
     if (rc == JR_ERR && pat->next && !c->downstream) {
       continue;
     }
@@ -1025,8 +1013,8 @@ static int as_src_cb(jqs *J, jv v, jv vp, void *ud) {
 static int eval_as(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
                    void *ud) {
   jenv small[4];
-  jenv *frames = n->nvars <= 4 ? small
-                               : mem_alloc(J->m, sizeof(jenv) * (size_t)n->nvars);
+  jenv *frames =
+      n->nvars <= 4 ? small : mem_alloc(J->m, sizeof(jenv) * (size_t)n->nvars);
   if (!frames) {
     jv_free(J, in);
     jv_free(J, path);
@@ -1127,7 +1115,9 @@ static int red_src_cb(jqs *J, jv v, jv vp, void *ud) {
   b.npend = 1;
   b.pend[0] = c->n->b;
   b.pendv[0] = v;
-  return bind_run(J, &b);
+  rc = bind_run(J, &b);
+  jv_free(J, v);
+  return rc;
 }
 
 typedef struct red_init_ctx {
@@ -1159,8 +1149,8 @@ static int eval_reduce(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb,
                        void *ud) {
   jenv small[4];
   jv_free(J, path);
-  jenv *frames = n->nvars <= 4 ? small
-                               : mem_alloc(J->m, sizeof(jenv) * (size_t)n->nvars);
+  jenv *frames =
+      n->nvars <= 4 ? small : mem_alloc(J->m, sizeof(jenv) * (size_t)n->nvars);
   if (!frames) {
     jv_free(J, in);
     return fail(J);

@@ -63,6 +63,8 @@ typedef struct jv {
 
 struct jarr {
   uint32_t rc, len, cap;
+  uint8_t fkind; /* the next container to free (jv_free_ worklist) */
+  void *fnext;
   jv *v;
 };
 
@@ -73,6 +75,8 @@ typedef struct jent {
 
 struct jobj {
   uint32_t rc, n, live, cap; /* n slots used (deleted included) */
+  uint8_t fkind;
+  void *fnext;
   jent *e;
   int32_t *idx; /* open addressing, mask+1 slots, -1 empty */
   uint32_t mask;

@@ -391,7 +391,7 @@ static int parse_value(pst *P, jv *out) {
   if (c == '"')
     return parse_string(P, out);
   if (c == '[' || c == '{') {
-    if (++P->depth > MAX_PARSE_DEPTH)
+    if (++P->depth > MAX_PARSE_DEPTH || stack_left() < 64 * 1024)
       return perr(P, P->p + 1, "Exceeds depth limit for parsing");
     if (budget_tick(P))
       return perr(P, P->p, "Interrupted");
@@ -755,12 +755,21 @@ static void indent(buf *b, int flags, int lvl) {
   }
 }
 
+__attribute__((noinline)) static void dump_num(buf *b, double d, int col) {
+  char nb[40];
+  jd_num(nb, d);
+  if (col)
+    buf_puts(b, COL_NUM);
+  buf_puts(b, nb);
+  if (col)
+    buf_puts(b, COL_RESET);
+}
+
 static int dump(jqs *J, buf *b, jv v, int flags, int lvl) {
   int col = flags & JD_COLOR;
-  char nb[40];
   if (b->oom)
     return -1;
-  if (lvl > 10000) {
+  if (lvl > 10000 || stack_left() < 64 * 1024) {
     buf_puts(b, "<skipped: too deep>");
     return 0;
   }
@@ -777,12 +786,7 @@ static int dump(jqs *J, buf *b, jv v, int flags, int lvl) {
     buf_puts(b, col ? COL_TRUE "true" COL_RESET : "true");
     break;
   case JV_NUMBER:
-    jd_num(nb, v.u.n);
-    if (col)
-      buf_puts(b, COL_NUM);
-    buf_puts(b, nb);
-    if (col)
-      buf_puts(b, COL_RESET);
+    dump_num(b, v.u.n, col);
     break;
   case JV_STRING:
     if (col)

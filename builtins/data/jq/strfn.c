@@ -65,7 +65,7 @@ jv jq_implode(jqs *J, jv a) {
   buf_init(&b, J->m);
   for (uint32_t i = 0; i < a.u.a->len; i++) {
     jv x = a.u.a->v[i];
-    if (x.k != JV_NUMBER) {
+    if (x.k != JV_NUMBER || isnan(x.u.n)) {
       char t[40];
       jd_trunc(J, x, t, sizeof t);
       jv_err_str(
@@ -799,7 +799,9 @@ static jv strftime_(jqs *J, jv in, jv *a, const char *name) {
   return jv_str(J, out, n);
 }
 
-jv jq_f_strftime(jqs *J, jv in, jv *a) { return strftime_(J, in, a, "strftime"); }
+jv jq_f_strftime(jqs *J, jv in, jv *a) {
+  return strftime_(J, in, a, "strftime");
+}
 
 jv jq_f_strflocaltime(jqs *J, jv in, jv *a) {
   return strftime_(J, in, a, "strflocaltime");

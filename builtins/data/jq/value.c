@@ -16,33 +16,71 @@ const char *jv_kind_name(int k) {
   return names[k];
 }
 
+/* Containers whose count reached zero are freed from a worklist threaded
+ * through themselves: deep nesting needs no C stack. */
 void jv_free_(jqs *J, jv v) {
-  switch (v.k) {
-  case JV_STRING:
+  if (v.k == JV_STRING) {
     mem_free(J->m, v.u.s);
-    break;
-  case JV_ARRAY:
-    for (uint32_t i = 0; i < v.u.a->len; i++)
-      jv_free(J, v.u.a->v[i]);
-    mem_free(J->m, v.u.a->v);
-    mem_free(J->m, v.u.a);
-    break;
-  case JV_OBJECT: {
-    jobj *o = v.u.o;
-    for (uint32_t i = 0; i < o->n; i++)
-      if (o->e[i].k) {
+    return;
+  }
+  uint8_t k = v.k;
+  void *c = v.u.rc;
+  while (c) {
+    uint8_t nk;
+    void *next;
+    if (k == JV_ARRAY) {
+      jarr *a = c;
+      nk = a->fkind;
+      next = a->fnext;
+      for (uint32_t i = 0; i < a->len; i++) {
+        jv x = a->v[i];
+        if (x.k == JV_STRING) {
+          jv_free(J, x);
+        } else if (x.k >= JV_ARRAY && --(*x.u.rc) == 0) {
+          if (x.k == JV_ARRAY) {
+            x.u.a->fkind = nk;
+            x.u.a->fnext = next;
+          } else {
+            x.u.o->fkind = nk;
+            x.u.o->fnext = next;
+          }
+          nk = x.k;
+          next = x.u.rc;
+        }
+      }
+      mem_free(J->m, a->v);
+      mem_free(J->m, a);
+    } else {
+      jobj *o = c;
+      nk = o->fkind;
+      next = o->fnext;
+      for (uint32_t i = 0; i < o->n; i++) {
+        if (!o->e[i].k)
+          continue;
         jv ks = {JV_STRING, {0}};
         ks.u.s = o->e[i].k;
         jv_free(J, ks);
-        jv_free(J, o->e[i].v);
+        jv x = o->e[i].v;
+        if (x.k == JV_STRING) {
+          jv_free(J, x);
+        } else if (x.k >= JV_ARRAY && --(*x.u.rc) == 0) {
+          if (x.k == JV_ARRAY) {
+            x.u.a->fkind = nk;
+            x.u.a->fnext = next;
+          } else {
+            x.u.o->fkind = nk;
+            x.u.o->fnext = next;
+          }
+          nk = x.k;
+          next = x.u.rc;
+        }
       }
-    mem_free(J->m, o->e);
-    mem_free(J->m, o->idx);
-    mem_free(J->m, o);
-    break;
-  }
-  default:
-    break;
+      mem_free(J->m, o->e);
+      mem_free(J->m, o->idx);
+      mem_free(J->m, o);
+    }
+    k = nk;
+    c = next;
   }
 }
 
@@ -125,6 +163,8 @@ jv jv_arr(jqs *J, size_t cap) {
     return jv_invalid();
   a->rc = 1;
   a->len = 0;
+  a->fnext = NULL;
+  a->fkind = 0;
   a->cap = cap ? (uint32_t)cap : 4;
   a->v = mem_alloc(J->m, a->cap * sizeof(jv));
   if (!a->v) {
