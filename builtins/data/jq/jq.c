@@ -71,6 +71,8 @@ typedef struct run {
   int eof;
   int parse_failed;
   int nonl_seen;
+  int lines;
+  size_t lines_pos;
   buf line;
 } run;
 
@@ -115,6 +117,8 @@ static int load_next_file(run *R) {
       R->len = 0;
     }
     R->pos = 0;
+    R->lines = 0;
+    R->lines_pos = 0;
     R->cur_name = strcmp(name, "-") ? name : "<stdin>";
     jv_free(R->J, R->J->cur_filename);
     R->J->cur_filename = strcmp(name, "-") ? jv_cstr(R->J, name) : jv_null();
@@ -150,6 +154,7 @@ static int read_value(run *R, jv *out) {
       size_t n = nl ? (size_t)(nl - p) : R->len - R->pos;
       *out = jv_str(J, p, n);
       R->pos += n + (nl ? 1 : 0);
+      J->cur_line = ++R->lines;
       return jv_ok(*out) ? 1 : -1;
     }
     char msg[200];
@@ -165,12 +170,26 @@ static int read_value(run *R, jv *out) {
       wr_flush(&R->out);
       wr_printf(&R->err, "jq: error (at %s:%d): %s\n", R->cur_name,
                 lines_before(R->data, R->len), msg);
+      J->cur_line = 0;
       R->status = 2;
       R->parse_failed = 1;
       mem_free(R->c->m, R->data);
       R->data = NULL;
       return -2;
     }
+    /* the blanks after a value, through the end of its line, go with it
+     * (jq's line numbers count them) */
+    size_t q = R->pos;
+    while (q < R->len && (R->data[q] == ' ' || R->data[q] == '\t' ||
+                          R->data[q] == '\r'))
+      q++;
+    if (q < R->len && R->data[q] == '\n')
+      R->pos = q + 1;
+    for (const char *s = R->data + R->lines_pos, *e = R->data + R->pos;
+         (s = memchr(s, '\n', (size_t)(e - s))); s++)
+      R->lines++;
+    R->lines_pos = R->pos;
+    J->cur_line = R->lines;
     return 1;
   }
 }
@@ -225,9 +244,8 @@ static int out_cb(jqs *J, jv v, jv p, void *ud) {
 static void report_error(run *R, jv e) {
   jqs *J = R->J;
   char where[300];
-  if (R->data)
-    snprintf(where, sizeof where, "%s:%d", R->cur_name,
-             lines_before(R->data, R->pos));
+  if (R->data || R->cur_name)
+    snprintf(where, sizeof where, "%s:%d", R->cur_name, R->lines);
   else if (R->cur_name)
     snprintf(where, sizeof where, "%s:%d", R->cur_name, 0);
   else
@@ -660,7 +678,20 @@ int bi_jq(bi_ctx *c) {
     jv_free(J, prog_text);
     goto done;
   }
-  prog = jq_compile(J, filter, strlen(filter), vnames, nvars, 0);
+  if (R.stream && !R.nullin) {
+    /* each input arrives as its [path, leaf] events */
+    buf_clear(&J->tmp);
+    buf_puts(&J->tmp, "tostream | (");
+    buf_puts(&J->tmp, filter);
+    buf_puts(&J->tmp, "\n)");
+    if (J->tmp.oom) {
+      status = 1;
+      jv_free(J, prog_text);
+      goto done;
+    }
+    prog = jq_compile(J, J->tmp.data, J->tmp.len, vnames, nvars, 0);
+  } else
+    prog = jq_compile(J, filter, strlen(filter), vnames, nvars, 0);
   if (!prog) {
     wr_printf(
         &R.err,

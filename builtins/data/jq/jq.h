@@ -287,6 +287,7 @@ struct jqs {
   buf tmp;
   jv *lits; /* literals of the tree, freed at the end */
   size_t nlits, caplits;
+  int cur_line;      /* input_line_number */
   char *stack_base; /* the command's first frame */
 };
 

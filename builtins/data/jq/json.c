@@ -20,7 +20,7 @@ typedef struct pst {
 } pst;
 
 static int is_ws(int c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x1e;
 }
 static int is_delim(int c) {
   return is_ws(c) || c == '[' || c == ']' || c == '{' || c == '}' || c == ',' ||

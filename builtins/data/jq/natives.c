@@ -947,7 +947,7 @@ CF(f_get_search_list) {
 CF(f_input_line_number) {
   (void)a;
   jv_free(J, in);
-  return jv_num(0);
+  return jv_num(J->cur_line);
 }
 
 CF(f_stderr) {
