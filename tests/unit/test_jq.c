@@ -78,7 +78,9 @@ static void t_limits(void **st) {
   assert_int_not_equal(bh_run(h, NULL, "jq", "-n", "def f: 1 + f; f", NULL), 0);
   assert_int_not_equal(bh_run(h, NULL, "jq", "-n", "def f: f; f", NULL), 0);
   assert_int_not_equal(
-      bh_run(h, NULL, "jq", "-n", "[recurse(if . < 1e6 then .+1 else empty end)] | length", NULL), 0);
+      bh_run(h, NULL, "jq", "-n",
+             "[recurse(if . < 1e6 then .+1 else empty end)] | length", NULL),
+      0);
   bh_free(h);
 }
 

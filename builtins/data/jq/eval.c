@@ -76,10 +76,17 @@ static int bad_path(jqs *J, jv v) {
   return jq_errf(J, "Invalid path expression with result %s", t);
 }
 
+/* In a path expression, a value computed rather than reached goes on with
+ * a null path; a path step or the end of path(f) then reports it. */
+typedef struct nopath_ctx {
+  jcb cb;
+  void *ud;
+} nopath_ctx;
+
 static int nopath_cb(jqs *J, jv v, jv p, void *ud) {
-  (void)ud;
+  nopath_ctx *c = ud;
   jv_free(J, p);
-  return bad_path(J, v);
+  return c->cb(J, v, jv_null(), c->ud);
 }
 
 /* ---- indexing ---------------------------------------------------------- */
@@ -296,6 +303,16 @@ jv jq_setpath(jqs *J, jv v, jv path, size_t i, jv x) {
     }
     return jv_aset(J, v, idx, sub);
   }
+  if (k.k == JV_ARRAY && v.k == JV_ARRAY) {
+    jv_free(J, v);
+    jv_free(J, x);
+    return jv_err_str(J, "Cannot update field at array index of array");
+  }
+  if (k.k == JV_OBJECT && v.k == JV_STRING) {
+    jv_free(J, v);
+    jv_free(J, x);
+    return jv_err_str(J, "Cannot update string slices");
+  }
   if (k.k == JV_OBJECT) {
     if (v.k == JV_NULL)
       v = jv_arr(J, 0);
@@ -407,9 +424,6 @@ static jv delpath1(jqs *J, jv v, jv path, size_t i) {
     jv_free(J, v);
     return jv_invalid();
   }
-  jv sub = jq_getpath(J, jv_copy(v), jv_null().k == 0 ? path : path);
-  (void)sub;
-  jv_free(J, sub);
   /* descend one level */
   jv child;
   if (k.k == JV_OBJECT) {
@@ -448,7 +462,46 @@ jv jq_delpaths(jqs *J, jv v, jv paths) {
     jv_free(J, paths);
     return jv_err_str(J, "Paths must be specified as an array");
   }
-  paths = jv_unshare(J, paths);
+  /* negative indices count from the end of the array they index: make
+   * them positive first, so that the order of deletion is right; one
+   * before the start deletes nothing */
+  jv norm = jv_arr(J, paths.u.a->len + 1);
+  for (uint32_t i = 0; i < paths.u.a->len && jv_ok(norm); i++) {
+    jv p = paths.u.a->v[i];
+    if (p.k != JV_ARRAY) {
+      norm = jv_apush(J, norm, jv_copy(p));
+      continue;
+    }
+    jv q = jv_copy(p), cur = jv_copy(v);
+    int skip = 0;
+    for (uint32_t k = 0; k < p.u.a->len && jv_ok(q); k++) {
+      jv key = p.u.a->v[k];
+      if (key.k == JV_NUMBER && key.u.n < 0 && cur.k == JV_ARRAY) {
+        double x = floor(key.u.n) + cur.u.a->len;
+        if (x < 0) {
+          skip = 1;
+          break;
+        }
+        q = jv_aset(J, q, k, jv_num(x));
+        key = jv_num(x);
+      }
+      if (cur.k != JV_ARRAY && cur.k != JV_OBJECT)
+        break;
+      if (key.k == JV_OBJECT || (cur.k == JV_ARRAY && key.k != JV_NUMBER) ||
+          (cur.k == JV_OBJECT && key.k != JV_STRING))
+        break;
+      cur = jq_index(J, cur, jv_copy(key));
+      if (!jv_ok(cur))
+        break;
+    }
+    jv_free(J, cur);
+    if (skip)
+      jv_free(J, q);
+    else
+      norm = jv_apush(J, norm, q);
+  }
+  jv_free(J, paths);
+  paths = norm;
   if (!jv_ok(paths)) {
     jv_free(J, v);
     return paths;
@@ -497,11 +550,41 @@ typedef struct idx_ctx {
   void *ud;
 } idx_ctx;
 
+/* A value that is not a path (tracked path null) reaching a path step. */
+static int not_path_at(jqs *J, jv t, jv key, const char *what) {
+  char ts[40], ks[40];
+  jd_trunc(J, t, ts, sizeof ts);
+  int rc;
+  if (jv_ok(key)) {
+    jd_trunc(J, key, ks, sizeof ks);
+    rc = jq_errf(J, "Invalid path expression near attempt to %s %s of %s", what,
+                 ks, ts);
+  } else
+    rc = jq_errf(J, "Invalid path expression near attempt to %s %s", what, ts);
+  jv_free(J, t);
+  return rc;
+}
+
 static int index_target_cb(jqs *J, jv t, jv tp, void *ud) {
   idx_ctx *c = ud;
   int tracking = jv_ok(c->inpath);
   jv r;
   jv pk;
+  if (tracking && tp.k == JV_NULL) {
+    if (c->n->t == N_SLICE) {
+      jv o = jv_obj(J);
+      o = jv_oset(J, o, jv_cstr(J, "start"), jv_copy(c->from));
+      o = jv_oset(J, o, jv_cstr(J, "end"), jv_copy(c->to));
+      if (!jv_ok(o)) {
+        jv_free(J, t);
+        return fail(J);
+      }
+      int rc = not_path_at(J, t, o, "access element");
+      jv_free(J, o);
+      return rc;
+    }
+    return not_path_at(J, t, c->key, "access element");
+  }
   if (c->n->t == N_SLICE) {
     if (tracking && t.k == JV_NULL && 0) {
     }
@@ -580,6 +663,8 @@ typedef struct iter_ctx {
 static int iter_cb(jqs *J, jv t, jv tp, void *ud) {
   iter_ctx *c = ud;
   int rc = 0;
+  if (c->tracking && tp.k == JV_NULL)
+    return not_path_at(J, t, jv_invalid(), "iterate through");
   if (t.k == JV_ARRAY) {
     for (uint32_t i = 0; i < t.u.a->len && !rc; i++) {
       if ((rc = jq_poll(J)))
@@ -598,7 +683,7 @@ static int iter_cb(jqs *J, jv t, jv tp, void *ud) {
         break;
       jv p = jv_invalid();
       if (c->tracking) {
-        jv ks = {JV_STRING, {0}};
+        jv ks = {JV_STRING, 0, {0}};
         ks.u.s = e->k;
         p = path_add(J, jv_copy(tp), jv_copy(ks));
       }
@@ -1227,6 +1312,8 @@ static int upd_first_cb(jqs *J, jv v, jv p, void *ud) {
 
 static int upd_path_cb(jqs *J, jv v, jv p, void *ud) {
   upd_ctx *c = ud;
+  if (p.k == JV_NULL)
+    return bad_path(J, v);
   jv_free(J, v);
   int rc = jq_poll(J);
   if (rc) {
@@ -1319,6 +1406,16 @@ static int call_fn(jqs *J, jnode *call, jnode *def, jenv *defenv, jenv *env,
   return rc;
 }
 
+/* Does the generator keep paths (empty, getpath, select, error)? */
+static int jq_gen_pathaware(const jnative *nv) {
+  static const char *const names[] = {"empty", "getpath", "select", "error",
+                                      NULL};
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(nv->name, names[i]))
+      return 1;
+  return 0;
+}
+
 int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud) {
   int tracking = jv_ok(path);
   int rc;
@@ -1353,7 +1450,8 @@ int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud) {
     case N_REDUCE:
     case N_FOREACH:
       jv_free(J, path);
-      rc = jq_eval(J, n, env, in, jv_invalid(), nopath_cb, NULL);
+      nopath_ctx npc = {cb, ud};
+      rc = jq_eval(J, n, env, in, jv_invalid(), nopath_cb, &npc);
       J->depth--;
       return rc;
     default:
@@ -1551,6 +1649,13 @@ int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud) {
     if (n->ckind == C_NATIVE) {
       const jnative *nv = &jq_natives[n->native];
       if (nv->gen) {
+        if (tracking && !jq_gen_pathaware(nv)) {
+          /* generators that make values, not paths */
+          jv_free(J, path);
+          nopath_ctx npc = {cb, ud};
+          rc = nv->gf(J, n, env, in, jv_invalid(), nopath_cb, &npc);
+          break;
+        }
         rc = nv->gf(J, n, env, in, path, cb, ud);
         break;
       }

@@ -180,8 +180,8 @@ static int read_value(run *R, jv *out) {
     /* the blanks after a value, through the end of its line, go with it
      * (jq's line numbers count them) */
     size_t q = R->pos;
-    while (q < R->len && (R->data[q] == ' ' || R->data[q] == '\t' ||
-                          R->data[q] == '\r'))
+    while (q < R->len &&
+           (R->data[q] == ' ' || R->data[q] == '\t' || R->data[q] == '\r'))
       q++;
     if (q < R->len && R->data[q] == '\n')
       R->pos = q + 1;
@@ -788,6 +788,7 @@ done:
   jq_rx_free(J);
   extern void jq_free_lits(jqs * J);
   jq_free_lits(J);
+  jv_numlits_free(J);
   mem_free(c->m, J->globals);
   arena_destroy(&J->ar);
   buf_free(&J->tmp);

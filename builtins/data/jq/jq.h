@@ -52,6 +52,7 @@ typedef struct jobj jobj;
 
 typedef struct jv {
   uint8_t k;
+  uint32_t lit; /* numbers: 1 + index of the literal text kept, or 0 */
   union {
     double n;
     jstr *s;
@@ -86,19 +87,19 @@ typedef struct jqs jqs;
 
 /* ---- values (value.c) ---------------------------------------------------*/
 static inline jv jv_null(void) {
-  jv v = {JV_NULL, {0}};
+  jv v = {JV_NULL, 0, {0}};
   return v;
 }
 static inline jv jv_invalid(void) {
-  jv v = {JV_INVALID, {0}};
+  jv v = {JV_INVALID, 0, {0}};
   return v;
 }
 static inline jv jv_bool(int b) {
-  jv v = {b ? JV_TRUE : JV_FALSE, {0}};
+  jv v = {b ? JV_TRUE : JV_FALSE, 0, {0}};
   return v;
 }
 static inline jv jv_num(double d) {
-  jv v = {JV_NUMBER, {0}};
+  jv v = {JV_NUMBER, 0, {0}};
   v.u.n = d;
   return v;
 }
@@ -169,6 +170,12 @@ int jd_dump(jqs *J, buf *b, jv v, int flags);
 jv jv_tojson(jqs *J, jv v);       /* compact, as tojson */
 jv jv_tostring(jqs *J, jv v);     /* strings as they are */
 void jd_num(char *out, double d); /* jq's number format, 32 bytes */
+/* The text of a number: its literal when one was kept, else jd_num in buf. */
+const char *jd_numtext(jqs *J, jv v, char *buf);
+/* A number read from literal text s[0..n): keeps the text when it is an
+ * integer that the double d does not hold exactly. */
+jv jv_num_lit(jqs *J, double d, const char *s, size_t n);
+void jv_numlits_free(jqs *J);
 /* jq's short form of a value in error messages (at most 11 bytes + ...) */
 void jd_trunc(jqs *J, jv v, char *out, size_t outlen);
 
@@ -287,7 +294,9 @@ struct jqs {
   buf tmp;
   jv *lits; /* literals of the tree, freed at the end */
   size_t nlits, caplits;
-  int cur_line;      /* input_line_number */
+  char **numlits; /* texts of integer literals a double cannot hold */
+  uint32_t nnumlits, capnumlits;
+  int cur_line;     /* input_line_number */
   char *stack_base; /* the command's first frame */
 };
 

@@ -361,7 +361,7 @@ static int parse_literal(pst *P, jv *out) {
         !(tmp[0] == '-' && (tmp[1] == '.' || tmp[1] == 0))) {
       if (isinf(d))
         d = d < 0 ? -1.7976931348623157e308 : 1.7976931348623157e308;
-      *out = jv_num(d);
+      *out = jv_num_lit(P->J, d, a, n);
       return 0;
     }
   }
@@ -597,6 +597,53 @@ jv jp_parse_one(jqs *J, const char *s, size_t n, char *msg, size_t msglen) {
 
 /* ---- printing ---------------------------------------------------------- */
 
+jv jv_num_lit(jqs *J, double d, const char *s, size_t n) {
+  jv v = jv_num(d);
+  size_t i = s[0] == '-';
+  if (n - i < 16 || n > 4000 || fabs(d) < 9007199254740992.0)
+    return v;
+  for (size_t k = i; k < n; k++)
+    if (s[k] < '0' || s[k] > '9')
+      return v;
+  if (s[i] == '0')
+    return v;
+  char tmp[40];
+  jd_num(tmp, d);
+  if (strlen(tmp) == n && !memcmp(tmp, s, n))
+    return v;
+  if (J->nnumlits == J->capnumlits) {
+    uint32_t nc = J->capnumlits ? J->capnumlits * 2 : 16;
+    if (nc > (1u << 24))
+      return v;
+    char **nl = mem_realloc(J->m, J->numlits, nc * sizeof(char *));
+    if (!nl)
+      return v;
+    J->numlits = nl;
+    J->capnumlits = nc;
+  }
+  char *t = mem_strndup(J->m, s, n);
+  if (!t)
+    return v;
+  J->numlits[J->nnumlits++] = t;
+  v.lit = J->nnumlits;
+  return v;
+}
+
+void jv_numlits_free(jqs *J) {
+  for (uint32_t i = 0; i < J->nnumlits; i++)
+    mem_free(J->m, J->numlits[i]);
+  mem_free(J->m, J->numlits);
+  J->numlits = NULL;
+  J->nnumlits = J->capnumlits = 0;
+}
+
+const char *jd_numtext(jqs *J, jv v, char *buf) {
+  if (v.lit && v.lit <= J->nnumlits)
+    return J->numlits[v.lit - 1];
+  jd_num(buf, v.u.n);
+  return buf;
+}
+
 void jd_num(char *out, double d) {
   if (isnan(d)) {
     strcpy(out, "null");
@@ -755,12 +802,12 @@ static void indent(buf *b, int flags, int lvl) {
   }
 }
 
-__attribute__((noinline)) static void dump_num(buf *b, double d, int col) {
+__attribute__((noinline)) static void dump_num(jqs *J, buf *b, jv v, int col) {
   char nb[40];
-  jd_num(nb, d);
+  const char *t = jd_numtext(J, v, nb);
   if (col)
     buf_puts(b, COL_NUM);
-  buf_puts(b, nb);
+  buf_puts(b, t);
   if (col)
     buf_puts(b, COL_RESET);
 }
@@ -786,7 +833,7 @@ static int dump(jqs *J, buf *b, jv v, int flags, int lvl) {
     buf_puts(b, col ? COL_TRUE "true" COL_RESET : "true");
     break;
   case JV_NUMBER:
-    dump_num(b, v.u.n, col);
+    dump_num(J, b, v, col);
     break;
   case JV_STRING:
     if (col)

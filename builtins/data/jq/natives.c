@@ -26,7 +26,7 @@ static jv obj_merge(jqs *J, jv a, jv b, int deep) {
     jent *e = &b.u.o->e[i];
     if (!e->k)
       continue;
-    jv ks = {JV_STRING, {0}};
+    jv ks = {JV_STRING, 0, {0}};
     ks.u.s = e->k;
     jv *cur = jv_oget(a, e->k->p, e->k->len);
     jv nv;
@@ -211,12 +211,8 @@ static int cf_run(jqs *J, cf_ctx *c) {
     }
     return JR_ERR;
   }
-  if (c->tracking) {
-    char t[40];
-    jd_trunc(J, r, t, sizeof t);
-    jv_free(J, r);
-    return jq_errf(J, "Invalid path expression with result %s", t);
-  }
+  if (c->tracking)
+    return c->cb(J, r, jv_null(), c->ud);
   return c->cb(J, r, jv_invalid(), c->ud);
 }
 
@@ -1116,6 +1112,12 @@ typedef struct path_ctx {
 
 static int path_out_cb(jqs *J, jv v, jv p, void *ud) {
   path_ctx *c = ud;
+  if (p.k == JV_NULL) {
+    char t[40];
+    jd_trunc(J, v, t, sizeof t);
+    jv_free(J, v);
+    return jq_errf(J, "Invalid path expression with result %s", t);
+  }
   jv_free(J, v);
   return c->cb(J, p, jv_invalid(), c->ud);
 }
@@ -1155,6 +1157,10 @@ static int getpath_cb(jqs *J, jv p, jv pp, void *ud) {
      * value is missing; a type error otherwise */
     jv_free(J, p);
     return JR_ERR;
+  }
+  if (c->path.k == JV_NULL) {
+    jv_free(J, p);
+    return c->cb(J, r, jv_null(), c->ud);
   }
   if (jv_ok(c->path)) {
     jv np = jv_copy(c->path);

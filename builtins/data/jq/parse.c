@@ -912,7 +912,7 @@ static jnode *term(ps *P) {
   }
   jnode *t = NULL;
   if (P->t == T_NUM) {
-    t = mklit(P, jv_num(P->num));
+    t = mklit(P, jv_num_lit(P->J, P->num, P->ts, P->tn));
     next(P);
   } else if (P->t == T_STR) {
     t = string_tok(P, NULL);

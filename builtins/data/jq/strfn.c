@@ -173,8 +173,7 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
         buf_puts(&b, "false");
         break;
       case JV_NUMBER:
-        jd_num(nb, x.u.n);
-        buf_puts(&b, nb);
+        buf_puts(&b, jd_numtext(J, x, nb));
         break;
       case JV_STRING:
         if (csv) {
@@ -233,8 +232,7 @@ jv jq_format(jqs *J, const char *fmt, jv v) {
         buf_puts(&b, "false");
         break;
       case JV_NUMBER:
-        jd_num(nb, x.u.n);
-        buf_puts(&b, nb);
+        buf_puts(&b, jd_numtext(J, x, nb));
         break;
       case JV_STRING:
         buf_putc(&b, '\'');

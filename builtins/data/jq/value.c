@@ -57,7 +57,7 @@ void jv_free_(jqs *J, jv v) {
       for (uint32_t i = 0; i < o->n; i++) {
         if (!o->e[i].k)
           continue;
-        jv ks = {JV_STRING, {0}};
+        jv ks = {JV_STRING, 0, {0}};
         ks.u.s = o->e[i].k;
         jv_free(J, ks);
         jv x = o->e[i].v;
@@ -96,7 +96,7 @@ jv jv_str(jqs *J, const char *p, size_t n) {
   if (n)
     memcpy(s->p, p, n);
   s->p[n] = 0;
-  jv v = {JV_STRING, {0}};
+  jv v = {JV_STRING, 0, {0}};
   v.u.s = s;
   return v;
 }
@@ -171,7 +171,7 @@ jv jv_arr(jqs *J, size_t cap) {
     mem_free(J->m, a);
     return jv_invalid();
   }
-  jv v = {JV_ARRAY, {0}};
+  jv v = {JV_ARRAY, 0, {0}};
   v.u.a = a;
   return v;
 }
@@ -200,7 +200,7 @@ jv jv_unshare(jqs *J, jv v) {
     for (uint32_t i = 0; i < o->n; i++)
       if (o->e[i].k) {
         o->e[i].k->rc++;
-        jv ks = {JV_STRING, {0}};
+        jv ks = {JV_STRING, 0, {0}};
         ks.u.s = o->e[i].k;
         r = jv_oset(J, r, ks, jv_copy(o->e[i].v));
         if (!jv_ok(r))
@@ -288,7 +288,7 @@ jv jv_obj(jqs *J) {
   if (!o)
     return jv_invalid();
   o->rc = 1;
-  jv v = {JV_OBJECT, {0}};
+  jv v = {JV_OBJECT, 0, {0}};
   v.u.o = o;
   return v;
 }
@@ -413,7 +413,7 @@ jv jv_odel(jqs *J, jv o, jstr *key) {
     return o;
   jobj *ob = o.u.o;
   i = ofind(ob, key->p, key->len, ob->idx ? jv_strhash(key) : 0);
-  jv ks = {JV_STRING, {0}};
+  jv ks = {JV_STRING, 0, {0}};
   ks.u.s = ob->e[i].k;
   jv_free(J, ks);
   jv_free(J, ob->e[i].v);
@@ -443,7 +443,7 @@ jv jv_keys(jqs *J, jv o, int sorted) {
   for (uint32_t i = 0; i < ob->n; i++)
     if (ob->e[i].k) {
       ob->e[i].k->rc++;
-      jv ks = {JV_STRING, {0}};
+      jv ks = {JV_STRING, 0, {0}};
       ks.u.s = ob->e[i].k;
       r.u.a->v[r.u.a->len++] = ks;
     }
