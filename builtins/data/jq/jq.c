@@ -656,8 +656,10 @@ int bi_jq(bi_ctx *c) {
     R.dflags |= JD_SORT;
   if (ascii)
     R.dflags |= JD_ASCII;
-  if (color)
+  if (color) {
     R.dflags |= JD_COLOR;
+    jd_colors(J, c->getenv ? c->getenv(c, "JQ_COLORS") : NULL);
+  }
   /* $ARGS */
   {
     jv args = jv_obj(J);

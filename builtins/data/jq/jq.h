@@ -170,6 +170,7 @@ int jd_dump(jqs *J, buf *b, jv v, int flags);
 jv jv_tojson(jqs *J, jv v);       /* compact, as tojson */
 jv jv_tostring(jqs *J, jv v);     /* strings as they are */
 void jd_num(char *out, double d); /* jq's number format, 32 bytes */
+void jd_colors(jqs *J, const char *spec); /* JQ_COLORS, or NULL */
 /* The text of a number: its literal when one was kept, else jd_num in buf. */
 const char *jd_numtext(jqs *J, jv v, char *buf);
 /* A number read from literal text s[0..n): keeps the text when it is an
@@ -296,6 +297,7 @@ struct jqs {
   size_t nlits, caplits;
   char **numlits; /* texts of integer literals a double cannot hold */
   uint32_t nnumlits, capnumlits;
+  char colors[8][20];
   int cur_line;     /* input_line_number */
   char *stack_base; /* the command's first frame */
 };

@@ -712,15 +712,31 @@ void jd_num(char *out, double d) {
   *o = 0;
 }
 
-#define COL_NULL "\033[1;30m"
-#define COL_FALSE "\033[0;39m"
-#define COL_TRUE "\033[0;39m"
-#define COL_NUM "\033[0;39m"
-#define COL_STR "\033[0;32m"
-#define COL_ARR "\033[1;39m"
-#define COL_OBJ "\033[1;39m"
-#define COL_KEY "\033[34;1m"
+/* jq 1.7.1's default colours, or JQ_COLORS */
+#define COL_NULL (J->colors[0])
+#define COL_FALSE (J->colors[1])
+#define COL_TRUE (J->colors[2])
+#define COL_NUM (J->colors[3])
+#define COL_STR (J->colors[4])
+#define COL_ARR (J->colors[5])
+#define COL_OBJ (J->colors[6])
+#define COL_KEY (J->colors[7])
 #define COL_RESET "\033[0m"
+
+void jd_colors(jqs *J, const char *spec) {
+  static const char *const def[8] = {"0;90", "0;39", "0;39", "0;39",
+                                     "0;32", "1;39", "1;39", "34;1"};
+  for (int i = 0; i < 8; i++)
+    snprintf(J->colors[i], sizeof J->colors[i], "\033[%sm", def[i]);
+  for (int i = 0; spec && *spec && i < 8; i++) {
+    const char *e = strchr(spec, ':');
+    size_t n = e ? (size_t)(e - spec) : strlen(spec);
+    if (n > 12 || strspn(spec, "0123456789;") < n)
+      return; /* jq ignores a bad specification */
+    snprintf(J->colors[i], sizeof J->colors[i], "\033[%.*sm", (int)n, spec);
+    spec = e ? e + 1 : spec + n;
+  }
+}
 
 static void dump_str(buf *b, const char *p, size_t n, int ascii) {
   static const char hex[] = "0123456789abcdef";
@@ -812,6 +828,15 @@ __attribute__((noinline)) static void dump_num(jqs *J, buf *b, jv v, int col) {
     buf_puts(b, COL_RESET);
 }
 
+static void dump_lit(jqs *J, buf *b, const char *c, const char *t, int col) {
+  (void)J;
+  if (col)
+    buf_puts(b, c);
+  buf_puts(b, t);
+  if (col)
+    buf_puts(b, COL_RESET);
+}
+
 static int dump(jqs *J, buf *b, jv v, int flags, int lvl) {
   int col = flags & JD_COLOR;
   if (b->oom)
@@ -824,13 +849,13 @@ static int dump(jqs *J, buf *b, jv v, int flags, int lvl) {
     return -1;
   switch (v.k) {
   case JV_NULL:
-    buf_puts(b, col ? COL_NULL "null" COL_RESET : "null");
+    dump_lit(J, b, COL_NULL, "null", col);
     break;
   case JV_FALSE:
-    buf_puts(b, col ? COL_FALSE "false" COL_RESET : "false");
+    dump_lit(J, b, COL_FALSE, "false", col);
     break;
   case JV_TRUE:
-    buf_puts(b, col ? COL_TRUE "true" COL_RESET : "true");
+    dump_lit(J, b, COL_TRUE, "true", col);
     break;
   case JV_NUMBER:
     dump_num(J, b, v, col);
@@ -913,10 +938,16 @@ static int dump(jqs *J, buf *b, jv v, int flags, int lvl) {
       first = 0;
       indent(b, flags, lvl + 1);
       if (col)
-        buf_puts(b, COL_RESET COL_KEY);
+      {
+        buf_puts(b, COL_RESET);
+        buf_puts(b, COL_KEY);
+      }
       dump_str(b, k->p, k->len, flags & JD_ASCII);
       if (col)
-        buf_puts(b, COL_RESET COL_OBJ);
+      {
+        buf_puts(b, COL_RESET);
+        buf_puts(b, COL_OBJ);
+      }
       buf_putc(b, ':');
       if (flags & JD_PRETTY)
         buf_putc(b, ' ');
