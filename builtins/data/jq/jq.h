@@ -167,9 +167,9 @@ enum {
 };
 /* Appends the JSON text of v to b; 0, or -1 when out of memory. */
 int jd_dump(jqs *J, buf *b, jv v, int flags);
-jv jv_tojson(jqs *J, jv v);       /* compact, as tojson */
-jv jv_tostring(jqs *J, jv v);     /* strings as they are */
-void jd_num(char *out, double d); /* jq's number format, 32 bytes */
+jv jv_tojson(jqs *J, jv v);               /* compact, as tojson */
+jv jv_tostring(jqs *J, jv v);             /* strings as they are */
+void jd_num(char *out, double d);         /* jq's number format, 32 bytes */
 void jd_colors(jqs *J, const char *spec); /* JQ_COLORS, or NULL */
 /* The text of a number: its literal when one was kept, else jd_num in buf. */
 const char *jd_numtext(jqs *J, jv v, char *buf);

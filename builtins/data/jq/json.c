@@ -937,14 +937,12 @@ static int dump(jqs *J, buf *b, jv v, int flags, int lvl) {
       }
       first = 0;
       indent(b, flags, lvl + 1);
-      if (col)
-      {
+      if (col) {
         buf_puts(b, COL_RESET);
         buf_puts(b, COL_KEY);
       }
       dump_str(b, k->p, k->len, flags & JD_ASCII);
-      if (col)
-      {
+      if (col) {
         buf_puts(b, COL_RESET);
         buf_puts(b, COL_OBJ);
       }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "builtins/data/jq/jq.h"
+#include "builtins/tzutil.h"
 
 int jq_utf8_len(const char *p, size_t n) {
   int c = 0;
@@ -767,12 +768,33 @@ jv jq_f_gmtime(jqs *J, jv in, jv *a) {
 }
 
 jv jq_f_localtime(jqs *J, jv in, jv *a) {
-  return jq_f_gmtime(J, in, a);
+  (void)a;
+  if (in.k != JV_NUMBER) {
+    jv_free(J, in);
+    return jv_err_str(J, "localtime() requires a number");
+  }
+  double d = in.u.n;
+  if (!(fabs(d) < 1e15))
+    return jv_err_str(J, "localtime() requires a number");
+  const tz_zone *z = bi_tz_open(J->c);
+  tz_tm t;
+  tz_localtime(z, (int64_t)floor(d), 0, &t);
+  tz_close(z);
+  struct tm tm;
+  memset(&tm, 0, sizeof tm);
+  tm.tm_year = (int)(t.year - 1900);
+  tm.tm_mon = t.mon - 1;
+  tm.tm_mday = t.mday;
+  tm.tm_hour = t.hour;
+  tm.tm_min = t.min;
+  tm.tm_wday = t.wday;
+  tm.tm_yday = t.yday;
+  return tm_to(J, &tm, t.sec + (d - floor(d)));
 }
 
-static jv strftime_(jqs *J, jv in, jv *a, const char *name) {
+static jv strftime_(jqs *J, jv in, jv *a, const char *name, int local) {
   if (in.k == JV_NUMBER) {
-    jv t = jq_f_gmtime(J, in, NULL);
+    jv t = local ? jq_f_localtime(J, in, NULL) : jq_f_gmtime(J, in, NULL);
     if (!jv_ok(t))
       return t;
     in = t;
@@ -790,19 +812,47 @@ static jv strftime_(jqs *J, jv in, jv *a, const char *name) {
   jv_free(J, in);
   if (rc)
     return jv_err_str(J, "%s/1 requires parsed datetime inputs", name);
-  char out[512];
-  size_t n = strftime(out, sizeof out, a[0].u.s->p, &tm);
-  if (n == 0 && a[0].u.s->len)
-    return jv_err_str(J, "%s/1: unknown system failure", name);
-  return jv_str(J, out, n);
+  tz_tm t;
+  memset(&t, 0, sizeof t);
+  int64_t days =
+      tz_days_from_civil(tm.tm_year + 1900LL, tm.tm_mon + 1LL, tm.tm_mday);
+  int64_t epoch =
+      days * 86400 + tm.tm_hour * 3600LL + tm.tm_min * 60LL + tm.tm_sec;
+  if (local) {
+    /* the wall clock of the array, read in the script's zone */
+    const tz_zone *z = bi_tz_open(J->c);
+    int64_t at;
+    if (tz_mktime(z, tm.tm_year + 1900LL, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                  tm.tm_min, tm.tm_sec, -1, &at) == 0)
+      tz_localtime(z, at, 0, &t);
+    else
+      tz_civil(epoch, 0, &t);
+    tz_close(z);
+  } else
+    tz_civil(epoch, 0, &t);
+  /* the fields as given (jq does not normalize them) */
+  t.year = tm.tm_year + 1900LL;
+  t.mon = tm.tm_mon + 1;
+  t.mday = tm.tm_mday;
+  t.hour = tm.tm_hour;
+  t.min = tm.tm_min;
+  t.sec = tm.tm_sec;
+  t.wday = tm.tm_wday;
+  t.yday = tm.tm_yday;
+  buf o;
+  buf_init(&o, J->m);
+  tz_format(&o, a[0].u.s->p, &t, 0);
+  jv r = o.oom ? jv_invalid() : jv_str(J, o.data ? o.data : "", o.len);
+  buf_free(&o);
+  return r;
 }
 
 jv jq_f_strftime(jqs *J, jv in, jv *a) {
-  return strftime_(J, in, a, "strftime");
+  return strftime_(J, in, a, "strftime", 0);
 }
 
 jv jq_f_strflocaltime(jqs *J, jv in, jv *a) {
-  return strftime_(J, in, a, "strflocaltime");
+  return strftime_(J, in, a, "strflocaltime", 1);
 }
 
 jv jq_f_strptime(jqs *J, jv in, jv *a) {
