@@ -639,6 +639,8 @@ int bi_jq(bi_ctx *c) {
     }
     filter = prog_text.u.s->p;
   }
+  if (!filter)
+    filter = "."; /* as jq with no program and input not a terminal */
   if (!filter) {
     status = usage_err(&R, "%s", "Usage:\tjq [OPTIONS] FILTER [FILES...]\n");
     jv_free(J, prog_text);

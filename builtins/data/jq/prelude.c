@@ -75,7 +75,7 @@ const char jq_prelude[] =
     "_until) end; _until;\n"
     "def while(cond; update): def _while: if cond then ., (update | _while) "
     "else empty end; _while;\n"
-    "def repeat(f): def _repeat: ., (f | _repeat); _repeat;\n"
+    "def repeat(f): def _repeat: f | (., _repeat); _repeat;\n"
     "def flatten: _flatten(1e9);\n"
     "def flatten($x): if $x < 0 then error(\"flatten depth must not be "
     "negative\") else _flatten($x) end;\n"
