@@ -45,16 +45,38 @@ static jv repeat_str(jqs *J, jv s, double n) {
     jv_free(J, s);
     return jv_null();
   }
-  long times = (long)n;
-  if ((double)s.u.s->len * times > 1e9) {
+  double times = floor(n);
+  size_t len = s.u.s->len;
+  if (len == 0 || times == 0) {
+    jv_free(J, s);
+    return jv_str(J, "", 0);
+  }
+  if ((double)len * times > 536870912.0) {
     jv_free(J, s);
     return jv_err_str(J, "Repeat string result too long");
   }
-  jv r = jv_str(J, "", 0);
-  for (long i = 0; i < times && jv_ok(r); i++)
-    r = jv_strcat(J, r, s.u.s->p, s.u.s->len);
+  size_t total = len * (size_t)times;
+  jstr *r = mem_alloc(J->m, sizeof *r + total + 1);
+  if (!r) {
+    jv_free(J, s);
+    return jv_invalid();
+  }
+  r->rc = 1;
+  r->len = (uint32_t)total;
+  r->hash = 0;
+  /* doubling copies */
+  memcpy(r->p, s.u.s->p, len);
+  size_t done = len;
+  while (done < total) {
+    size_t k = done < total - done ? done : total - done;
+    memcpy(r->p + done, r->p, k);
+    done += k;
+  }
+  r->p[total] = 0;
   jv_free(J, s);
-  return r;
+  jv v = {JV_STRING, 0, {0}};
+  v.u.s = r;
+  return v;
 }
 
 jv jq_split_str(jqs *J, jv s, jv sep);
