@@ -600,16 +600,22 @@ CF(f_max_by_impl) {
 }
 CF(f_min) {
   (void)a;
-  return minmax_by(J, jv_copy(in), in, 0);
+  jv r = minmax_by(J, jv_copy(in), in, 0);
+  jv_free(J, in);
+  return r;
 }
 CF(f_max) {
   (void)a;
-  return minmax_by(J, jv_copy(in), in, 1);
+  jv r = minmax_by(J, jv_copy(in), in, 1);
+  jv_free(J, in);
+  return r;
 }
 
 CF(f_unique) {
   (void)a;
-  return f_unique_by_impl(J, jv_copy(in), &in);
+  jv r = f_unique_by_impl(J, jv_copy(in), &in);
+  jv_free(J, in);
+  return r;
 }
 
 CF(f_reverse) {
