@@ -816,6 +816,15 @@ static int collect_cb(jqs *J, jv v, jv p, void *ud) {
   return jq_poll(J);
 }
 
+/* the one value of an expression that has exactly one */
+static int one_cb(jqs *J, jv v, jv p, void *ud) {
+  coll_ctx *c = ud;
+  jv_free(J, p);
+  jv_free(J, c->acc);
+  c->acc = v;
+  return 0;
+}
+
 /* objects: a chain over the key/value pairs */
 typedef struct obj_ctx {
   jnode *n;
@@ -1167,11 +1176,9 @@ static int red_bound_k(jqs *J, bind_ctx *b) {
     cur = jv_null();
   c->acc = jv_invalid();
   if (c->n->t == N_REDUCE) {
-    jv keep = jv_copy(cur);
     int rc = jq_eval(J, c->n->d, top, cur, jv_invalid(), red_upd_cb, c);
     if (!rc && !jv_ok(c->acc))
       c->acc = jv_null(); /* an empty update leaves null */
-    jv_free(J, keep);
     return rc;
   }
   jv keep = jv_copy(cur);
@@ -1292,94 +1299,135 @@ static int fmt_cb(jqs *J, jv v, jv p, void *ud) {
 }
 
 /* updates: reduce path(lhs) as $p (.; setpath($p; getpath($p) | f)) */
-typedef struct upd_ctx {
-  jnode *n;
-  jenv *env;
-  jv acc;
-  jv dels;
-  jv val; /* N_ASSIGN: the value */
+/* Updates. The paths of the left side are collected first, so that the
+ * value being changed holds the only reference to its parts and setpath
+ * changes it in place (a reduce building an object stays linear). */
+typedef struct pcol_ctx {
+  jv paths;
+} pcol_ctx;
+
+static int pcol_cb(jqs *J, jv v, jv p, void *ud) {
+  pcol_ctx *c = ud;
+  if (p.k == JV_NULL)
+    return bad_path(J, v);
+  jv_free(J, v);
+  c->paths = jv_apush(J, c->paths, p);
+  return jv_ok(c->paths) ? jq_poll(J) : fail(J);
+}
+
+static int collect_paths(jqs *J, jnode *n, jenv *env, jv in, jv *out) {
+  jenv *penv = n->opt ? env->up : env;
+  pcol_ctx c = {jv_arr(J, 0)};
+  jv root = jv_arr(J, 0);
+  if (!jv_ok(c.paths) || !jv_ok(root)) {
+    jv_free(J, c.paths);
+    jv_free(J, root);
+    jv_free(J, in);
+    return fail(J);
+  }
+  int rc = jq_eval(J, n->a, penv, in, root, pcol_cb, &c);
+  if (rc) {
+    jv_free(J, c.paths);
+    return rc;
+  }
+  *out = c.paths;
+  return 0;
+}
+
+typedef struct first_ctx {
   jv first;
   int got;
-} upd_ctx;
+} first_ctx;
 
-static int upd_first_cb(jqs *J, jv v, jv p, void *ud) {
-  upd_ctx *c = ud;
+static int first_cb(jqs *J, jv v, jv p, void *ud) {
+  first_ctx *c = ud;
   jv_free(J, p);
   c->first = v;
   c->got = 1;
   return -1; /* stop after the first output */
 }
 
-static int upd_path_cb(jqs *J, jv v, jv p, void *ud) {
-  upd_ctx *c = ud;
-  if (p.k == JV_NULL)
-    return bad_path(J, v);
-  jv_free(J, v);
-  int rc = jq_poll(J);
-  if (rc) {
-    jv_free(J, p);
-    return rc;
-  }
-  if (c->n->t == N_ASSIGN) {
-    c->acc = jq_setpath(J, c->acc, p, 0, jv_copy(c->val));
-    jv_free(J, p);
-    return jv_ok(c->acc) ? 0 : fail(J);
-  }
-  jv old = jq_getpath(J, jv_copy(c->acc), p);
-  if (!jv_ok(old)) {
-    jv_free(J, p);
+/* acc |= f along paths (borrowed); consumes acc */
+static int apply_update(jqs *J, jnode *f, jenv *env, jv acc, jv paths,
+                        jv *out) {
+  jv dels = jv_arr(J, 0);
+  if (!jv_ok(dels)) {
+    jv_free(J, acc);
     return fail(J);
   }
-  c->got = 0;
-  rc = jq_eval(J, c->n->b, c->env, old, jv_invalid(), upd_first_cb, c);
-  if (rc != -1 && rc) {
-    jv_free(J, p);
-    return rc;
+  for (uint32_t i = 0; i < paths.u.a->len; i++) {
+    jv p = paths.u.a->v[i];
+    int rc = jq_poll(J);
+    jv old = rc ? jv_invalid() : jq_getpath(J, jv_copy(acc), p);
+    if (!rc && !jv_ok(old))
+      rc = fail(J);
+    if (!rc && old.k >= JV_STRING) {
+      /* let go of the parent's reference so f can change it in place */
+      acc = jq_setpath(J, acc, p, 0, jv_null());
+      if (!jv_ok(acc)) {
+        jv_free(J, old);
+        rc = fail(J);
+      }
+    }
+    first_ctx fc = {jv_invalid(), 0};
+    if (!rc) {
+      rc = jq_eval(J, f, env, old, jv_invalid(), first_cb, &fc);
+      if (rc == -1)
+        rc = 0;
+    }
+    if (!rc) {
+      if (!fc.got) {
+        dels = jv_apush(J, dels, jv_copy(p));
+        if (!jv_ok(dels))
+          rc = fail(J);
+      } else {
+        acc = jq_setpath(J, acc, p, 0, fc.first);
+        if (!jv_ok(acc))
+          rc = fail(J);
+      }
+    }
+    if (rc) {
+      jv_free(J, acc);
+      jv_free(J, dels);
+      return rc;
+    }
   }
-  if (!c->got) {
-    c->dels = jv_apush(J, c->dels, p);
-    return jv_ok(c->dels) ? 0 : fail(J);
-  }
-  c->acc = jq_setpath(J, c->acc, p, 0, c->first);
-  jv_free(J, p);
-  return jv_ok(c->acc) ? 0 : fail(J);
-}
-
-static int upd_run(jqs *J, jnode *n, jenv *env, jv in, jv val, jcb cb,
-                   void *ud) {
-  upd_ctx c = {n, env, jv_copy(in), jv_arr(J, 0), val, jv_invalid(), 0};
-  jenv *penv = n->opt ? env->up : env;
-  int rc = jv_ok(c.dels)
-               ? jq_eval(J, n->a, penv, in, jv_arr(J, 0), upd_path_cb, &c)
-               : (jv_free(J, in), fail(J));
-  if (rc) {
-    jv_free(J, c.acc);
-    jv_free(J, c.dels);
-    return rc;
-  }
-  if (c.dels.u.a->len)
-    c.acc = jq_delpaths(J, c.acc, c.dels);
+  if (dels.u.a->len)
+    acc = jq_delpaths(J, acc, dels);
   else
-    jv_free(J, c.dels);
-  if (!jv_ok(c.acc))
+    jv_free(J, dels);
+  if (!jv_ok(acc))
     return fail(J);
-  return cb(J, c.acc, jv_invalid(), ud);
+  *out = acc;
+  return 0;
 }
 
+/* a = b: every output of b, each set along every path of a */
 typedef struct asg_ctx {
-  jnode *n;
-  jenv *env;
   jv in;
+  jv paths;
+  jv pending; /* the last value of b, set once b is done or goes on */
   jcb cb;
   void *ud;
 } asg_ctx;
 
+static int asg_apply(jqs *J, asg_ctx *c, jv acc, jv v) {
+  for (uint32_t i = 0; i < c->paths.u.a->len && jv_ok(acc); i++)
+    acc = jq_setpath(J, acc, c->paths.u.a->v[i], 0, jv_copy(v));
+  jv_free(J, v);
+  if (!jv_ok(acc))
+    return fail(J);
+  return c->cb(J, acc, jv_invalid(), c->ud);
+}
+
 static int asg_val_cb(jqs *J, jv v, jv p, void *ud) {
   asg_ctx *c = ud;
   jv_free(J, p);
-  int rc = upd_run(J, c->n, c->env, jv_copy(c->in), v, c->cb, c->ud);
-  jv_free(J, v);
-  return rc;
+  jv prev = c->pending;
+  c->pending = v;
+  if (!jv_ok(prev))
+    return 0;
+  return asg_apply(J, c, jv_copy(c->in), prev);
 }
 
 /* calls */
@@ -1561,6 +1609,21 @@ int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud) {
     break;
   }
   case N_BIN: {
+    if (n->a->t == N_IDENT &&
+        (n->b->t == N_LIT || n->b->t == N_VAR || n->b->t == N_ARRAY)) {
+      /* . OP x with x one value: the input goes to the operator itself,
+       * so `. + [$x]` appends in place */
+      coll_ctx one = {jv_invalid()};
+      rc = jq_eval(J, n->b, env, jv_copy(in), jv_invalid(), one_cb, &one);
+      if (rc) {
+        jv_free(J, one.acc);
+        jv_free(J, in);
+        break;
+      }
+      jv r = jq_binop(J, n->op, in, one.acc);
+      rc = jv_ok(r) ? cb(J, r, jv_invalid(), ud) : fail(J);
+      break;
+    }
     bin_ctx c = {n, env, in, jv_invalid(), cb, ud};
     rc = jq_eval(J, n->b, env, jv_copy(in), jv_invalid(), bin_rhs_cb, &c);
     jv_free(J, in);
@@ -1729,15 +1792,36 @@ int jq_eval(jqs *J, jnode *n, jenv *env, jv in, jv path, jcb cb, void *ud) {
       rc = fmt_cb(J, in, jv_invalid(), &c);
     break;
   }
-  case N_UPDATE:
+  case N_UPDATE: {
     jv_free(J, path);
-    rc = upd_run(J, n, env, in, jv_invalid(), cb, ud);
+    jv paths, acc;
+    rc = collect_paths(J, n, env, jv_copy(in), &paths);
+    if (rc) {
+      jv_free(J, in);
+      break;
+    }
+    rc = apply_update(J, n->b, env, in, paths, &acc);
+    jv_free(J, paths);
+    if (!rc)
+      rc = cb(J, acc, jv_invalid(), ud);
     break;
+  }
   case N_ASSIGN: {
     jv_free(J, path);
-    asg_ctx c = {n, env, in, cb, ud};
-    rc = jq_eval(J, n->b, env, jv_copy(in), jv_invalid(), asg_val_cb, &c);
-    jv_free(J, in);
+    asg_ctx c = {in, jv_invalid(), jv_invalid(), cb, ud};
+    rc = collect_paths(J, n, env, jv_copy(in), &c.paths);
+    if (!rc)
+      rc = jq_eval(J, n->b, env, jv_copy(in), jv_invalid(), asg_val_cb, &c);
+    if (!rc && jv_ok(c.pending)) {
+      /* the last value: the input is no longer needed, change it in place */
+      jv v = c.pending;
+      c.pending = jv_invalid();
+      c.in = jv_invalid();
+      rc = asg_apply(J, &c, in, v);
+    } else
+      jv_free(J, in);
+    jv_free(J, c.pending);
+    jv_free(J, c.paths);
     break;
   }
   default:
