@@ -496,78 +496,116 @@ CF(f_sort) {
   return in;
 }
 
-/* [[key, value] ...] sorted by key, stable */
-static jv pairs_sorted(jqs *J, jv in, jv keys, const char *what) {
+/* The order of in's elements by their keys (stable), as indices. */
+static void idx_msort(const jv *keys, uint32_t *v, uint32_t *tmp, size_t n) {
+  if (n < 2)
+    return;
+  if (n <= 8) {
+    for (size_t i = 1; i < n; i++) {
+      uint32_t x = v[i];
+      size_t j = i;
+      while (j > 0 && jv_cmp(keys[v[j - 1]], keys[x]) > 0) {
+        v[j] = v[j - 1];
+        j--;
+      }
+      v[j] = x;
+    }
+    return;
+  }
+  size_t h = n / 2;
+  idx_msort(keys, v, tmp, h);
+  idx_msort(keys, v + h, tmp, n - h);
+  if (jv_cmp(keys[v[h - 1]], keys[v[h]]) <= 0)
+    return;
+  memcpy(tmp, v, h * sizeof *v);
+  size_t a = 0, b = h, k = 0;
+  while (a < h && b < n)
+    v[k++] = jv_cmp(keys[v[b]], keys[tmp[a]]) < 0 ? v[b++] : tmp[a++];
+  while (a < h)
+    v[k++] = tmp[a++];
+}
+
+static uint32_t *order_by(jqs *J, jv in, jv keys, const char *what) {
   if (in.k != JV_ARRAY) {
     char m[80];
     snprintf(m, sizeof m, "cannot be %s, as it is not an array", what);
-    return type_err(J, in, m);
+    type_err(J, jv_copy(in), m);
+    return NULL;
   }
   if (keys.k != JV_ARRAY || keys.u.a->len != in.u.a->len) {
-    jv_free(J, in);
-    return jv_err_str(J, "bad keys");
+    jv_err_str(J, "bad keys");
+    return NULL;
   }
   size_t n = in.u.a->len;
-  jv pairs = jv_arr(J, n + 1);
-  for (size_t i = 0; i < n && jv_ok(pairs); i++) {
-    jv p = jv_arr(J, 3);
-    p = jv_apush(J, p, jv_copy(keys.u.a->v[i]));
-    p = jv_apush(J, p, jv_num((double)i));
-    p = jv_apush(J, p, jv_copy(in.u.a->v[i]));
-    pairs = jv_apush(J, pairs, p);
+  uint32_t *ord = mem_alloc(J->m, (n + 1) * sizeof *ord);
+  uint32_t *tmp = mem_alloc(J->m, (n / 2 + 1) * sizeof *tmp);
+  if (!ord || !tmp) {
+    mem_free(J->m, ord);
+    mem_free(J->m, tmp);
+    jv_free(J, J->err);
+    J->err = jv_invalid();
+    return NULL;
   }
-  jv_free(J, in);
-  if (jv_ok(pairs))
-    jv_sort(J, pairs.u.a->v, pairs.u.a->len);
-  return pairs;
+  for (size_t i = 0; i < n; i++)
+    ord[i] = (uint32_t)i;
+  idx_msort(keys.u.a->v, ord, tmp, n);
+  mem_free(J->m, tmp);
+  return ord;
 }
 
 CF(f_sort_by_impl) {
-  jv p = pairs_sorted(J, in, a[0], "sorted");
-  if (!jv_ok(p))
-    return p;
-  jv r = jv_arr(J, p.u.a->len + 1);
-  for (uint32_t i = 0; i < p.u.a->len && jv_ok(r); i++)
-    r = jv_apush(J, r, jv_copy(p.u.a->v[i].u.a->v[2]));
-  jv_free(J, p);
+  uint32_t *ord = order_by(J, in, a[0], "sorted");
+  if (!ord) {
+    jv_free(J, in);
+    return jv_invalid();
+  }
+  uint32_t n = in.u.a->len;
+  jv r = jv_arr(J, n + 1);
+  for (uint32_t i = 0; i < n && jv_ok(r); i++)
+    r = jv_apush(J, r, jv_copy(in.u.a->v[ord[i]]));
+  mem_free(J->m, ord);
+  jv_free(J, in);
   return r;
 }
 
 CF(f_group_by_impl) {
-  jv p = pairs_sorted(J, in, a[0], "grouped");
-  if (!jv_ok(p))
-    return p;
+  uint32_t *ord = order_by(J, in, a[0], "grouped");
+  if (!ord) {
+    jv_free(J, in);
+    return jv_invalid();
+  }
+  const jv *keys = a[0].u.a->v;
+  uint32_t n = in.u.a->len;
   jv r = jv_arr(J, 0), g = jv_invalid();
-  jv prev = jv_invalid();
-  for (uint32_t i = 0; i < p.u.a->len && jv_ok(r); i++) {
-    jv k = p.u.a->v[i].u.a->v[0];
-    if (!jv_ok(prev) || !jv_equal(prev, k)) {
+  for (uint32_t i = 0; i < n && jv_ok(r); i++) {
+    if (i == 0 || !jv_equal(keys[ord[i - 1]], keys[ord[i]])) {
       if (jv_ok(g))
         r = jv_apush(J, r, g);
       g = jv_arr(J, 0);
     }
-    prev = k;
-    g = jv_apush(J, g, jv_copy(p.u.a->v[i].u.a->v[2]));
+    g = jv_apush(J, g, jv_copy(in.u.a->v[ord[i]]));
   }
   if (jv_ok(g))
     r = jv_apush(J, r, g);
-  jv_free(J, p);
+  mem_free(J->m, ord);
+  jv_free(J, in);
   return r;
 }
 
 CF(f_unique_by_impl) {
-  jv p = pairs_sorted(J, in, a[0], "sorted");
-  if (!jv_ok(p))
-    return p;
-  jv r = jv_arr(J, 0);
-  jv prev = jv_invalid();
-  for (uint32_t i = 0; i < p.u.a->len && jv_ok(r); i++) {
-    jv k = p.u.a->v[i].u.a->v[0];
-    if (!jv_ok(prev) || !jv_equal(prev, k))
-      r = jv_apush(J, r, jv_copy(p.u.a->v[i].u.a->v[2]));
-    prev = k;
+  uint32_t *ord = order_by(J, in, a[0], "sorted");
+  if (!ord) {
+    jv_free(J, in);
+    return jv_invalid();
   }
-  jv_free(J, p);
+  const jv *keys = a[0].u.a->v;
+  uint32_t n = in.u.a->len;
+  jv r = jv_arr(J, 0);
+  for (uint32_t i = 0; i < n && jv_ok(r); i++)
+    if (i == 0 || !jv_equal(keys[ord[i - 1]], keys[ord[i]]))
+      r = jv_apush(J, r, jv_copy(in.u.a->v[ord[i]]));
+  mem_free(J->m, ord);
+  jv_free(J, in);
   return r;
 }
 
