@@ -292,7 +292,8 @@ static void t_lang(void **st) {
           "added\"\n\"Cannot index object with number\"\n\"Cannot index array "
           "with string \\\"a\\\"\"\n\"object ({}) and number (1) cannot be "
           "subtracted\"\n\"number (1) and string (\\\"a\\\") cannot be "
-          "subtracted\"\n\"\"\n\"Cannot parse 'a' as JSON\"\n\"null (null) "
+          "subtracted\"\n\"\"\n\"string (\\\"a\\\") cannot be parsed as a "
+          "number\"\n\"null (null) "
           "cannot be lowercased\"\n",
           "", "jq", "-c",
           "\"x\" | try error(\"\\(.)!\") catch ., try (\"a\" + 1) catch ., try "

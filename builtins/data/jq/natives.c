@@ -443,9 +443,6 @@ CF(f_tonumber) {
       jv_free(J, in);
       return jv_num(d);
     }
-    jv_err_str(J, "Cannot parse '%s' as JSON", s);
-    jv_free(J, in);
-    return jv_invalid();
   }
   return type_err(J, in, "cannot be parsed as a number");
 }
