@@ -6,7 +6,9 @@
  *   lex.c      program tokens
  *   parse.c    program text to a tree; names resolved to frames once
  *   eval.c     the evaluator: every output goes to a callback (generators)
- *   natives.c  builtins written in C
+ *   paths.c    indexing, slices, getpath, setpath, delpaths
+ *   natives.c  operators and builtins written in C, the table of them
+ *   gen.c      builtins that are generators or take closures
  *   strfn.c    string builtins, formats (@csv ...), regexes, dates
  *   prelude.c  builtins written in jq, compiled at each run
  *   jq.c       the command: options, inputs, outputs, errors
@@ -315,6 +317,10 @@ jv jq_getpath(jqs *J, jv v, jv path);                 /* consumes v */
 jv jq_setpath(jqs *J, jv v, jv path, size_t i, jv x); /* consumes v, x */
 jv jq_delpaths(jqs *J, jv v, jv paths);               /* consumes both */
 jv jq_index(jqs *J, jv t, jv k);                      /* consumes t,k */
+
+/* paths.c: t[from:to] (consumes t); the bounds of a slice of len */
+jv jq_slice(jqs *J, jv t, jv from, jv to);
+void jq_slice_bounds(double len, jv from, jv to, long *s, long *e);
 
 /* parse.c */
 jnode *jq_compile(jqs *J, const char *src, size_t n, const char **vars,
