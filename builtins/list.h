@@ -18,6 +18,7 @@ X("curl", curl, BI_NET)
 #endif
 X("cut", cut, 0)
 X("date", date, 0)
+X("diff", diff, 0)
 X("dirname", dirname, 0)
 X("echo", echo, 0)
 X("egrep", egrep, 0)
