@@ -93,6 +93,35 @@ typedef struct dctx {
   int nlabels;
 } dctx;
 
+/* diffutils puts the command's name before the --help hint too. */
+static void df_try_help(bi_ctx *c) {
+  stream_printf(c->err, "%s: ", c->argv[0]);
+  bi_try_help(c);
+}
+
+/* An option word as the shell would need it quoted (GNU quotes the
+ * switches it repeats in "diff -r -x 'o*' a/f b/f"). */
+static void put_shell_word(buf *b, const char *s) {
+  int plain = *s != 0;
+  for (const char *p = s; *p; p++)
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                "0123456789_@%+=:,./-",
+                *p))
+      plain = 0;
+  if (plain) {
+    buf_puts(b, s);
+    return;
+  }
+  buf_putc(b, '\'');
+  for (const char *p = s; *p; p++) {
+    if (*p == '\'')
+      buf_puts(b, "'\\''");
+    else
+      buf_putc(b, *p);
+  }
+  buf_putc(b, '\'');
+}
+
 /* ---- one pair of files -------------------------------------------------- */
 
 typedef struct input {
@@ -287,16 +316,18 @@ static const char *type_word(int type, uint64_t size) {
 
 static int compare_paths(dctx *x, const char *p0, const char *p1, int depth);
 
-static int compare_dirs(dctx *x, const char *d0, const char *d1, int depth) {
+/* Compare two directories; a missing one (-N) is empty. */
+static int compare_dirs(dctx *x, const char *d0, const char *d1, int depth,
+                        int miss0, int miss1) {
   bi_ctx *c = x->c;
   char **n0 = NULL, **n1 = NULL;
   size_t c0 = 0, c1 = 0;
-  int r = vfs_readdir(c->vfs, c->cwd, d0, &n0, &c0);
+  int r = miss0 ? 0 : vfs_readdir(c->vfs, c->cwd, d0, &n0, &c0);
   if (r < 0) {
     tu_file_error(c, d0, -r);
     return 2;
   }
-  r = vfs_readdir(c->vfs, c->cwd, d1, &n1, &c1);
+  r = miss1 ? 0 : vfs_readdir(c->vfs, c->cwd, d1, &n1, &c1);
   if (r < 0) {
     tu_file_error(c, d1, -r);
     vfs_free_names(c->vfs, n0, c0);
@@ -327,7 +358,9 @@ static int compare_dirs(dctx *x, const char *d0, const char *d1, int depth) {
       const char *have = cmp < 0 ? p0 : p1;
       if (stat_path(x, have, &s) == 0 && s.type == VFS_DIR) {
         if (x->recursive)
-          k = compare_paths(x, p0, p1, depth + 1);
+          k = depth + 1 > 256 ? 2
+                              : compare_dirs(x, p0, p1, depth + 1, cmp > 0,
+                                             cmp < 0);
         else {
           wr_printf(&x->w, "Only in %s: %s\n", cmp < 0 ? d0 : d1, name);
           k = 1;
@@ -343,8 +376,10 @@ static int compare_dirs(dctx *x, const char *d0, const char *d1, int depth) {
     i += cmp <= 0;
     j += cmp >= 0;
   }
-  vfs_free_names(c->vfs, n0, c0);
-  vfs_free_names(c->vfs, n1, c1);
+  if (n0)
+    vfs_free_names(c->vfs, n0, c0);
+  if (n1)
+    vfs_free_names(c->vfs, n1, c1);
   return st;
 }
 
@@ -389,7 +424,7 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
       wr_printf(&x->w, "Common subdirectories: %s and %s\n", p0, p1);
       return 0;
     }
-    return compare_dirs(x, p0, p1, depth);
+    return compare_dirs(x, p0, p1, depth, 0, 0);
   }
   if (depth == 0 && (dir0 || dir1)) {
     /* FILE DIR: the file of the same name in DIR */
@@ -434,7 +469,7 @@ static int parse_num(dctx *x, const char *s, long *v, const char *what) {
   long n = strtol(s, &e, 10);
   if (!*s || *e || n < 0 || errno) {
     bi_error(x->c, "invalid %s '%s'", what, s);
-    bi_try_help(x->c);
+    df_try_help(x->c);
     return -1;
   }
   *v = n;
@@ -517,6 +552,7 @@ int bi_diff(bi_ctx *c) {
   int style_set = 0;
   bi_getopt g;
   bi_getopt_init(&g, c, "0123456789abBcC:dEiNpqrsStTuU:vwW:x:X:yZ", opts);
+  g.try_prefix = 1;
   int ch;
   long num_ctx = -1;
   while ((ch = bi_getopt_next(&g)) != -1) {
@@ -543,14 +579,14 @@ int bi_diff(bi_ctx *c) {
       int sty = (ch == 'c' || ch == 'C') ? DF_CONTEXT : DF_UNIFIED;
       if (style_set && x.o.style != sty && x.o.style != DF_BRIEF) {
         bi_error(c, "conflicting output style options");
-        bi_try_help(c);
+        df_try_help(c);
         return 2;
       }
       if (x.o.style != DF_BRIEF)
         x.o.style = sty;
       style_set = 1;
       if ((ch == 'C' || ch == 'U') && g.arg) {
-        if (parse_num(&x, g.arg, &v, "context length argument"))
+        if (parse_num(&x, g.arg, &v, "context length"))
           return 2;
         if (ctx_given < 0 || v > ctx_given)
           ctx_given = v;
@@ -599,7 +635,7 @@ int bi_diff(bi_ctx *c) {
       if (parse_num(&x, g.arg, &v, "width") || v == 0) {
         if (v == 0) {
           bi_error(c, "invalid width '%s'", g.arg);
-          bi_try_help(c);
+          df_try_help(c);
         }
         return 2;
       }
@@ -625,7 +661,7 @@ int bi_diff(bi_ctx *c) {
     case 'y':
       if (style_set && x.o.style != DF_SIDE && x.o.style != DF_BRIEF) {
         bi_error(c, "conflicting output style options");
-        bi_try_help(c);
+        df_try_help(c);
         return 2;
       }
       if (x.o.style != DF_BRIEF)
@@ -638,7 +674,7 @@ int bi_diff(bi_ctx *c) {
     case O_NORMAL:
       if (style_set && x.o.style != DF_NORMAL && x.o.style != DF_BRIEF) {
         bi_error(c, "conflicting output style options");
-        bi_try_help(c);
+        df_try_help(c);
         return 2;
       }
       style_set = 1;
@@ -665,11 +701,8 @@ int bi_diff(bi_ctx *c) {
           bi_error(c, "--color=always is not supported here");
           return 2;
         }
-        bi_error(c, "invalid argument '%s' for '--color'", g.arg);
-        stream_puts(c->err, "Valid arguments are:\n  - 'never', 'no', "
-                            "'none'\n  - 'auto', 'tty', 'if-tty'\n  - "
-                            "'always', 'yes', 'force'\n");
-        bi_try_help(c);
+        bi_error(c, "invalid color '%s'", g.arg);
+        df_try_help(c);
         return 2;
       }
       break;
@@ -690,7 +723,6 @@ int bi_diff(bi_ctx *c) {
     case BI_OPT_HELP:
       return bi_print_help(c);
     default:
-      bi_try_help(c);
       return 2;
     }
     if (ch < '0' || ch > '9')
@@ -705,12 +737,12 @@ int bi_diff(bi_ctx *c) {
       bi_error(c, "missing operand after '%s'", c->argv[c->argc - 1]);
     else
       bi_error(c, "missing operand after '%s'", g.operands[0]);
-    bi_try_help(c);
+    df_try_help(c);
     return 2;
   }
   if (g.noperands > 2) {
     bi_error(c, "extra operand '%s'", g.operands[2]);
-    bi_try_help(c);
+    df_try_help(c);
     return 2;
   }
   /* the options as typed, for the "diff ..." line of directory output */
@@ -724,7 +756,7 @@ int bi_diff(bi_ctx *c) {
     if (op || !strcmp(c->argv[i], "--"))
       continue;
     buf_putc(&sw, ' ');
-    buf_puts(&sw, c->argv[i]);
+    put_shell_word(&sw, c->argv[i]);
   }
   x.switches = arena_strdup(c->scratch, buf_cstr(&sw));
   buf_free(&sw);

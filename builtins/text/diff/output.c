@@ -239,110 +239,110 @@ static void print_hunk(out *x, const df_script *s, size_t k0, size_t k1) {
 
 /* ---- side by side ------------------------------------------------------- */
 
-/* Column width of each half and where the right one starts, as GNU
- * computes them from the total width. */
-static void side_geometry(int width, int *half, int *off) {
-  int t = 8;
-  int w = width;
-  int h = (w - 1) / 2; /* ignoring the gutter */
-  int hw = (w + t - 1) / t * t;
-  (void)hw;
-  /* GNU: off = (width + tabsize - 1) / tabsize * tabsize ... computed as
-   * half of the width rounded to a tab stop, gutter included */
-  int o = (w >> 1) + 1 - ((w >> 1) + 1) % t;
-  if (o < 0)
-    o = 0;
-  (void)h;
-  int hl = o - 2 < 0 ? 0 : o - 2; /* 1-char sep plus a space */
-  int rw = w - o;
-  if (hl > rw)
-    hl = rw;
-  *half = hl;
-  *off = o;
-}
-
-/* Write text of one side into at most `cols` columns; returns the column
- * reached. Tabs advance to the next multiple of 8. */
-static int put_cols(out *x, const char *p, size_t n, int from, int cols) {
-  int col = from;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char ch = (unsigned char)p[i];
-    if (ch == '\n')
-      break;
-    if (ch == '\t') {
-      int to = (col / 8 + 1) * 8;
-      if (to > from + cols)
-        break;
-      if (x->o->expand_tabs)
-        for (; col < to; col++)
-          wr_putc(x->w, ' ');
-      else {
-        wr_putc(x->w, '\t');
-        col = to;
-      }
-      continue;
-    }
-    if (ch == '\b' || ch == '\r' || ch == '\f' || ch == '\v') {
-      wr_putc(x->w, ch);
-      continue;
-    }
-    if (col + 1 > from + cols)
-      break;
-    wr_putc(x->w, ch);
-    if ((ch & 0xC0) != 0x80)
-      col++;
-  }
-  return col;
-}
-
-static void pad_to(out *x, int col, int to) {
-  if (x->o->expand_tabs) {
-    for (; col < to; col++)
-      wr_putc(x->w, ' ');
-    return;
-  }
-  while (col < to) {
-    int nt = (col / 8 + 1) * 8;
-    if (nt <= to) {
+/* Tabs (unless -t) then spaces from column `from` to column `to`. */
+static size_t tab_from_to(out *x, size_t from, size_t to) {
+  if (!x->o->expand_tabs)
+    for (size_t tab = from + 8 - from % 8; tab <= to; tab += 8) {
       wr_putc(x->w, '\t');
-      col = nt;
-    } else {
-      wr_putc(x->w, ' ');
-      col++;
+      from = tab;
+    }
+  while (from++ < to)
+    wr_putc(x->w, ' ');
+  return to;
+}
+
+/* One half: the line's text cut at out_bound columns; returns the column
+ * reached. */
+static size_t half_line(out *x, int f, long i, size_t indent,
+                        size_t out_bound) {
+  const df_file *d = x->f[f];
+  const char *p = d->data + d->ls[i], *e = d->data + d->ls[i + 1];
+  size_t in_pos = 0, out_pos = 0;
+  while (p < e) {
+    unsigned char ch = (unsigned char)*p++;
+    switch (ch) {
+    case '\t': {
+      size_t spaces = 8 - in_pos % 8;
+      if (in_pos == out_pos) {
+        size_t stop = out_pos + spaces;
+        if (x->o->expand_tabs) {
+          if (out_bound < stop)
+            stop = out_bound;
+          for (; out_pos < stop; out_pos++)
+            wr_putc(x->w, ' ');
+        } else if (stop < out_bound) {
+          out_pos = stop;
+          wr_putc(x->w, '\t');
+        }
+      }
+      in_pos += spaces;
+      break;
+    }
+    case '\r':
+      wr_putc(x->w, ch);
+      tab_from_to(x, 0, indent);
+      in_pos = out_pos = 0;
+      break;
+    case '\b':
+      if (in_pos != 0 && --in_pos < out_pos)
+        wr_putc(x->w, ch);
+      break;
+    case '\n':
+      return out_pos;
+    default:
+      if (ch >= 0x80) {
+        /* a UTF-8 character: one column, its bytes together */
+        const char *s0 = p - 1;
+        while (p < e && ((unsigned char)*p & 0xC0) == 0x80)
+          p++;
+        if (++in_pos <= out_bound) {
+          out_pos = in_pos;
+          wr_write(x->w, s0, (size_t)(p - s0));
+        }
+      } else if (ch < 0x20 || ch == 0x7f) {
+        wr_putc(x->w, ch);
+      } else if (++in_pos <= out_bound) {
+        out_pos = in_pos;
+        wr_putc(x->w, ch);
+      }
     }
   }
+  return out_pos;
+}
+
+static int ends_nl(const df_file *d, long i) {
+  return d->data[d->ls[i + 1] - 1] == '\n';
 }
 
 static void side_line(out *x, long i, long j, char sep) {
-  int half, off;
-  side_geometry(x->o->width, &half, &off);
-  int col = 0;
+  size_t w = (size_t)x->o->width, t = x->o->expand_tabs ? 1 : 8;
+  size_t off = (w + t + 3) / (2 * t) * t;
+  size_t hw = off >= 3 ? off - 3 : 0;
+  if (w - off < hw || off > w)
+    hw = off > w ? 0 : w - off;
+  size_t c2o = hw ? off : w;
+  size_t col = 0;
+  int nl = 0;
   if (i >= 0) {
-    const df_file *d = x->f[0];
-    col = put_cols(x, d->data + d->ls[i], d->ls[i + 1] - d->ls[i], 0, half);
+    nl |= ends_nl(x->f[0], i);
+    col = half_line(x, 0, i, 0, hw);
   }
-  if (sep == ' ' && j < 0) {
-    wr_putc(x->w, '\n');
-    return;
+  if (sep != ' ') {
+    col = tab_from_to(x, col, (hw + c2o - 1) / 2) + 1;
+    if (sep == '|' && nl != ends_nl(x->f[1], j))
+      sep = nl ? '/' : '\\';
+    wr_putc(x->w, sep);
   }
-  if (j < 0 && sep == '<') {
-    pad_to(x, col, half + 1);
-    wr_puts(x->w, "<\n");
-    return;
-  }
-  pad_to(x, col, half + 1);
-  wr_putc(x->w, sep);
   if (j >= 0) {
     const df_file *d = x->f[1];
-    size_t n = d->ls[j + 1] - d->ls[j];
-    const char *p = d->data + d->ls[j];
-    int empty = n == 0 || (n == 1 && *p == '\n');
-    if (!empty) {
-      pad_to(x, half + 2, off);
-      put_cols(x, p, n, off, x->o->width - off);
+    nl |= ends_nl(d, j);
+    if (d->data[d->ls[j]] != '\n') {
+      col = tab_from_to(x, col, c2o);
+      half_line(x, 1, j, col, hw);
     }
   }
-  wr_putc(x->w, '\n');
+  if (nl)
+    wr_putc(x->w, '\n');
 }
 
 static void print_side(out *x, const df_script *s) {
