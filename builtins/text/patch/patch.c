@@ -564,6 +564,13 @@ done:
   return ret;
 }
 
+static int only_space(const char *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strchr(" \t\r\n", p[i]))
+      return 0;
+  return 1;
+}
+
 /* ---- the command -------------------------------------------------------- */
 
 static int parse_long(const char *s, long *v) {
@@ -757,7 +764,7 @@ int bi_patch(bi_ctx *c) {
       if (!n || p[n - 1] != '\n')
         stream_puts(c->err, "\n");
       x.status = 2;
-    } else if (nfiles == 0 && r == 0) {
+    } else if (nfiles == 0 && r == 0 && !only_space(text, len)) {
       fatal(&x, "Only garbage was found in the patch input.");
       x.status = 2;
     }
