@@ -135,9 +135,8 @@ static uint64_t hash_key(key k) {
 
 typedef struct cls {
   uint64_t h;
-  const char *p; /* the key: raw bytes, or a copy in `keys` */
+  const char *p; /* the key: raw bytes, or a copy in the scratch arena */
   size_t n;
-  long id;
 } cls;
 
 typedef struct ctx {
@@ -502,8 +501,12 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
   /* one block for everything the search needs */
   long *eq[2], *cnt[2], *und[2], *ri[2];
   char *chg[2], *disc[2];
-  size_t nclass_cap = (size_t)tot * 2 + 16;
-  cls *tab = mem_calloc(c->m, nclass_cap, sizeof *tab);
+  size_t nclass_cap = 64;
+  while (nclass_cap < (size_t)tot * 2)
+    nclass_cap <<= 1;
+  /* slots hold class ids (0: free); the classes themselves are in cl */
+  uint32_t *tab = mem_calloc(c->m, nclass_cap, sizeof *tab);
+  cls *cl = mem_alloc(c->m, ((size_t)tot + 1) * sizeof *cl);
   long *lv = mem_alloc(c->m, ((size_t)tot * 4 + (size_t)tot + 2 + 8) *
                                  sizeof(long));
   char *cv = mem_calloc(c->m, (size_t)tot * 2 + 8, 1);
@@ -511,7 +514,7 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
   buf kb;
   buf_init(&kb, c->m);
   arena_mark mk = arena_save(c->scratch);
-  if (!tab || !lv || !cv || !diags)
+  if (!tab || !cl || !lv || !cv || !diags)
     goto out;
   eq[0] = lv;
   eq[1] = eq[0] + n[0];
@@ -537,10 +540,11 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
       if (kb.oom)
         goto out;
       uint64_t h = hash_key(k);
-      size_t slot = (size_t)(h % nclass_cap);
+      size_t slot = (size_t)(h ^ (h >> 29)) & (nclass_cap - 1);
       for (;;) {
-        cls *e = &tab[slot];
-        if (!e->id) {
+        uint32_t id = tab[slot];
+        if (!id) {
+          cls *e = &cl[++nclasses];
           e->h = h;
           e->n = k.n;
           if (k.p == kb.data && k.n) {
@@ -552,14 +556,17 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
           } else {
             e->p = k.p;
           }
-          e->id = ++nclasses;
+          tab[slot] = (uint32_t)nclasses;
+          eq[f][i] = nclasses;
           break;
         }
-        if (e->h == h && e->n == k.n && !memcmp(e->p, k.p, k.n))
+        const cls *e = &cl[id];
+        if (e->h == h && e->n == k.n && !memcmp(e->p, k.p, k.n)) {
+          eq[f][i] = id;
           break;
-        slot = slot + 1 == nclass_cap ? 0 : slot + 1;
+        }
+        slot = (slot + 1) & (nclass_cap - 1);
       }
-      eq[f][i] = tab[slot].id;
     }
   }
   /* counts per file: the upper half of cntv is not needed, use two
@@ -629,6 +636,7 @@ out:
   buf_free(&kb);
   arena_release(c->scratch, mk);
   mem_free(c->m, tab);
+  mem_free(c->m, cl);
   mem_free(c->m, lv);
   mem_free(c->m, cv);
   mem_free(c->m, diags);
