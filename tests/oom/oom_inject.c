@@ -183,6 +183,13 @@ static const script scripts[] = {
      "grep -r -l apple . | sort; grep -w -e banana -e cherry words.txt\n"
      "grep -P '\\d+' nums.csv | head -2\n"
      "[[ apple =~ ^a(p+)le$ ]] && echo \"${BASH_REMATCH[1]}\"\n"},
+    {"diffpatch",
+     "cd data; cp words.txt w1; sort -r words.txt > w2\n"
+     "diff w1 w2 > n.diff || [ $? = 1 ]; diff -u w1 w2 > u.diff || true\n"
+     "diff -c -p w1 w2 > c.diff || true; diff -y -W 40 w1 w2 || true\n"
+     "diff -r -N . /tmp >/dev/null || true; diff -q -b -i -w w1 w2 || true\n"
+     "cp w1 w3; patch -s w3 u.diff; diff w2 w3 && patch -R w3 c.diff\n"
+     "patch -s --dry-run w1 n.diff; diff w1 w3\n"},
     {"awk",
      "set -eo pipefail\n"
      "cd data\n"

@@ -490,6 +490,8 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
   long horizon = o->style == DF_CONTEXT || o->style == DF_UNIFIED
                      ? (o->context > 0 ? o->context : 0)
                      : 0;
+  if (o->horizon > horizon)
+    horizon = o->horizon;
   long pfx = lines_prefix(a, b);
   long sfx = lines_suffix(a, b, pfx);
   long lo = pfx > horizon ? pfx - horizon : 0;

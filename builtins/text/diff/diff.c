@@ -712,6 +712,7 @@ int bi_diff(bi_ctx *c) {
     case O_HORIZON:
       if (parse_num(&x, g.arg, &v, "horizon length"))
         return 2;
+      x.o.horizon = v;
       break;
     case O_SPEED:
       break;

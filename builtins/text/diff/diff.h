@@ -31,6 +31,7 @@ typedef struct df_opts {
   int suppress_common; /* --suppress-common-lines */
   int expand_tabs;     /* -t */
   int initial_tab;     /* -T */
+  long horizon;        /* --horizon-lines */
   const char *label[2];
 } df_opts;
 

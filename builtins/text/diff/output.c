@@ -23,7 +23,14 @@ static void put_line(out *x, int f, long i, const char *prefix) {
   const df_file *d = x->f[f];
   const char *p = d->data + d->ls[i];
   size_t n = d->ls[i + 1] - d->ls[i];
-  wr_puts(x->w, prefix);
+  if (x->o->initial_tab) {
+    /* -T: the marker, then a tab ("< x" -> "<\tx", " x" -> "\tx") */
+    if (prefix[0] != ' ' || prefix[1])
+      wr_putc(x->w, prefix[0]);
+    wr_putc(x->w, '\t');
+  } else {
+    wr_puts(x->w, prefix);
+  }
   wr_write(x->w, p, n);
   if (i == d->n - 1 && d->nonl)
     wr_puts(x->w, "\n\\ No newline at end of file\n");
@@ -191,7 +198,7 @@ static void print_hunk(out *x, const df_script *s, size_t k0, size_t k1) {
         k++;
         continue;
       }
-      put_line(x, 0, i, o->initial_tab ? "\t" : " ");
+      put_line(x, 0, i, " ");
       i++;
       j++;
     }
