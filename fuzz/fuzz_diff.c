@@ -17,16 +17,15 @@
 
 #define FZ_PAIRS                                                               \
   {                                                                            \
-    {"@@ -1,3 +1,3 @@\n", ""}, {"--- a\n+++ b\n", ""}, {"\n-", "\n+"},        \
-        {"***************\n*** 1,2 ****\n", "--- 1,2 ----\n"},                \
-        {"1,2c1,2\n< ", "\n---\n> "}, {"diff --git a/x b/x\n", ""},          \
+    {"@@ -1,3 +1,3 @@\n", ""}, {"--- a\n+++ b\n", ""}, {"\n-", "\n+"},         \
+        {"***************\n*** 1,2 ****\n", "--- 1,2 ----\n"},                 \
+        {"1,2c1,2\n< ", "\n---\n> "}, {"diff --git a/x b/x\n", ""},            \
   }
 #include "text_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const uint8_t *part(const uint8_t **p, const uint8_t *end,
-                           size_t *len) {
+static const uint8_t *part(const uint8_t **p, const uint8_t *end, size_t *len) {
   const uint8_t *s = *p;
   const uint8_t *nul = s < end ? memchr(s, 0, (size_t)(end - s)) : NULL;
   *len = nul ? (size_t)(nul - s) : (size_t)(end - s);
@@ -51,12 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (char *w = strtok(opts, " \n"); w && nargs < 8; w = strtok(NULL, " \n"))
     if (w[0] == '-') /* options only: the file operands are the script's */
       args[nargs++] = w;
-  vsh_file_init files[] = {{"/tmp/old", a, al, 0644},
-                           {"/tmp/new", b, bl, 0644},
-                           {"/tmp/fuzzed", pt, pl, 0644},
-                           {"/tmp/d1/x", a, al, 0644},
-                           {"/tmp/d2/x", b, bl, 0644},
-                           {"/tmp/d2/y", pt, pl, 0644}};
+  vsh_file_init files[] = {
+      {"/tmp/old", a, al, 0644},     {"/tmp/new", b, bl, 0644},
+      {"/tmp/fuzzed", pt, pl, 0644}, {"/tmp/d1/x", a, al, 0644},
+      {"/tmp/d2/x", b, bl, 0644},    {"/tmp/d2/y", pt, pl, 0644}};
   vsh_config cfg;
   vsh_config_init(&cfg);
   cfg.files = files;

@@ -18,8 +18,8 @@
  * scripts is printed agrees with it. Every loop polls the budget.
  */
 #include <ctype.h>
-#include <limits.h>
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "builtins/text/diff/diff.h"
@@ -278,8 +278,7 @@ static int compareseq(ctx *x, long xoff, long xlim, long yoff, long ylim,
     job j = st[--top];
     if (x->stopped)
       break;
-    while (j.xoff < j.xlim && j.yoff < j.ylim &&
-           x->xv[j.xoff] == x->yv[j.yoff])
+    while (j.xoff < j.xlim && j.yoff < j.ylim && x->xv[j.xoff] == x->yv[j.yoff])
       j.xoff++, j.yoff++;
     while (j.xoff < j.xlim && j.yoff < j.ylim &&
            x->xv[j.xlim - 1] == x->yv[j.ylim - 1])
@@ -509,8 +508,8 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
   /* slots hold class ids (0: free); the classes themselves are in cl */
   uint32_t *tab = mem_calloc(c->m, nclass_cap, sizeof *tab);
   cls *cl = mem_alloc(c->m, ((size_t)tot + 1) * sizeof *cl);
-  long *lv = mem_alloc(c->m, ((size_t)tot * 4 + (size_t)tot + 2 + 8) *
-                                 sizeof(long));
+  long *lv =
+      mem_alloc(c->m, ((size_t)tot * 4 + (size_t)tot + 2 + 8) * sizeof(long));
   char *cv = mem_calloc(c->m, (size_t)tot * 2 + 8, 1);
   long *diags = mem_alloc(c->m, ((size_t)tot + 3) * 2 * sizeof(long));
   buf kb;
@@ -593,8 +592,8 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
     x.too_expensive = 4096;
   if (o->minimal)
     x.too_expensive = LONG_MAX;
-  rc = compareseq(&x, 0, nund[0], 0, nund[1], o->minimal, chg[0], ri[0],
-                  chg[1], ri[1]);
+  rc = compareseq(&x, 0, nund[0], 0, nund[1], o->minimal, chg[0], ri[0], chg[1],
+                  ri[1]);
   if (rc)
     goto out;
   shift_boundaries(n, eq, chg);
@@ -622,8 +621,7 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
         s->v = nv;
         cap *= 2;
       }
-      s->v[s->n++] =
-          (df_change){l0 + lo, l1 + lo, i0 - l0, i1 - l1, 0};
+      s->v[s->n++] = (df_change){l0 + lo, l1 + lo, i0 - l0, i1 - l1, 0};
     }
     i0++;
     i1++;

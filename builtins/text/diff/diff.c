@@ -351,16 +351,16 @@ static int compare_dirs(dctx *x, const char *d0, const char *d1, int depth,
     int k;
     if (cmp == 0) {
       k = compare_paths(x, p0, p1, depth + 1);
-    } else if ((cmp < 0 && x->new_file) || (cmp > 0 && (x->new_file ||
-                                                         x->uni_new))) {
+    } else if ((cmp < 0 && x->new_file) ||
+               (cmp > 0 && (x->new_file || x->uni_new))) {
       /* the missing side is an empty file (a directory: its files) */
       fu_stat s;
       const char *have = cmp < 0 ? p0 : p1;
       if (stat_path(x, have, &s) == 0 && s.type == VFS_DIR) {
         if (x->recursive)
-          k = depth + 1 > 256 ? 2
-                              : compare_dirs(x, p0, p1, depth + 1, cmp > 0,
-                                             cmp < 0);
+          k = depth + 1 > 256
+                  ? 2
+                  : compare_dirs(x, p0, p1, depth + 1, cmp > 0, cmp < 0);
         else {
           wr_printf(&x->w, "Only in %s: %s\n", cmp < 0 ? d0 : d1, name);
           k = 1;
@@ -436,7 +436,8 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
     const char *in = fu_join(c, dir0 ? p0 : p1, fu_basename(c, file));
     return compare_paths(x, dir0 ? in : p0, dir0 ? p1 : in, 0);
   }
-  if (dir0 != dir1 || (x->noderef && (s0.type == VFS_LNK) != (s1.type == VFS_LNK))) {
+  if (dir0 != dir1 ||
+      (x->noderef && (s0.type == VFS_LNK) != (s1.type == VFS_LNK))) {
     wr_printf(&x->w, "File %s is a %s while file %s is a %s\n", p0,
               type_word(s0.type, s0.size), p1, type_word(s1.type, s1.size));
     return 1;
@@ -448,8 +449,8 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
         vfs_readlink(c->vfs, c->cwd, p1, &t1, NULL) < 0)
       st = 2;
     else if (strcmp(t0, t1)) {
-      wr_printf(&x->w, "Symbolic links %s -> %s and %s -> %s differ\n", p0,
-                t0, p1, t1);
+      wr_printf(&x->w, "Symbolic links %s -> %s and %s -> %s differ\n", p0, t0,
+                p1, t1);
       st = 1;
     }
     if (t0)

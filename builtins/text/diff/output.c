@@ -106,8 +106,8 @@ static size_t hunk_end(const out *x, const df_script *s, size_t k) {
 }
 
 static int is_func_line(const char *p, size_t n) {
-  return n && (((*p | 32) >= 'a' && (*p | 32) <= 'z') || *p == '$' ||
-               *p == '_');
+  return n &&
+         (((*p | 32) >= 'a' && (*p | 32) <= 'z') || *p == '$' || *p == '_');
 }
 
 /* -p: the nearest line above `line` that starts like a function. */

@@ -523,8 +523,8 @@ int pt_parse(bi_ctx *c, const char *text, size_t len, pt_file **files,
     if (starts(p, n, "--- ") && has2 && starts(p2, n2, "+++ ") && has3 &&
         starts(p3, n3, "@@ -"))
       kind = PT_UNIFIED;
-    else if (starts(p, n, "*** ") && has2 && starts(p2, n2, "--- ") &&
-             has3 && starts(p3, n3, "***************"))
+    else if (starts(p, n, "*** ") && has2 && starts(p2, n2, "--- ") && has3 &&
+             starts(p3, n3, "***************"))
       kind = PT_CONTEXT;
     else {
       long v[4];

@@ -136,8 +136,8 @@ static const char *best_name(px *x, const char *cand[3], int want_exist) {
     int cb = components(best), ci = components(cand[i]);
     size_t bb = strlen(fu_basename(x->c, best)),
            bi = strlen(fu_basename(x->c, cand[i]));
-    if (ci < cb || (ci == cb && (bi < bb || (bi == bb &&
-                                             strlen(cand[i]) < strlen(best)))))
+    if (ci < cb ||
+        (ci == cb && (bi < bb || (bi == bb && strlen(cand[i]) < strlen(best)))))
       best = cand[i];
   }
   return best;
@@ -148,7 +148,7 @@ static const char *best_name(px *x, const char *cand[3], int want_exist) {
 typedef struct hk {
   const pt_hunk *h;
   int swapped;
-  long pat_n;   /* old-side lines */
+  long pat_n;    /* old-side lines */
   long pre, suf; /* context lines before the first and after the last change */
 } hk;
 
@@ -185,8 +185,8 @@ static long hk_first(const hk *k) {
 
 /* Do the old lines of the hunk, less `pf` at the top and `sf` at the
  * bottom, equal the file's lines from `at` (1-based)? */
-static int match_at(const hk *k, const fline *fl, long nlines, long at,
-                    long pf, long sf) {
+static int match_at(const hk *k, const fline *fl, long nlines, long at, long pf,
+                    long sf) {
   long idx = 0;
   for (size_t i = 0; i < k->h->nl; i++) {
     const pt_line *l = &k->h->l[i];
@@ -238,8 +238,7 @@ static long locate(px *x, const hk *k, const fline *fl, long nlines,
   for (long off = 0; off <= max_off; off++) {
     if ((off & 1023) == 0 && budget_poll(x->c->bud))
       return 0;
-    if (off <= max_pos &&
-        match_at(k, fl, nlines, first_guess + off, pf, sf))
+    if (off <= max_pos && match_at(k, fl, nlines, first_guess + off, pf, sf))
       return first_guess + off;
     if (off > 0 && off <= max_neg &&
         match_at(k, fl, nlines, first_guess - off, pf, sf))
@@ -372,16 +371,20 @@ static int patch_file(px *x, const pt_file *f) {
   }
   int skip = 0;
   if (f->nh && is_null[0] && have && len) {
-    say(x, "The next patch would create the file %s,\nwhich already exists!"
-           "  %s\n",
-        name, x->forward ? "Skipping patch." :
-        "Assume -R? [n] \nApply anyway? [n] \nSkipping patch.");
+    say(x,
+        "The next patch would create the file %s,\nwhich already exists!"
+        "  %s\n",
+        name,
+        x->forward ? "Skipping patch."
+                   : "Assume -R? [n] \nApply anyway? [n] \nSkipping patch.");
     skip = 2;
   } else if (f->nh && is_null[1] && !is_null[0] && !have) {
-    say(x, "The next patch would delete the file %s,\nwhich does not exist!"
-           "  %s\n",
-        name, x->forward ? "Skipping patch." :
-        "Assume -R? [n] \nApply anyway? [n] \nSkipping patch.");
+    say(x,
+        "The next patch would delete the file %s,\nwhich does not exist!"
+        "  %s\n",
+        name,
+        x->forward ? "Skipping patch."
+                   : "Assume -R? [n] \nApply anyway? [n] \nSkipping patch.");
     skip = 2;
   }
   if (skip) {
@@ -397,8 +400,8 @@ static int patch_file(px *x, const pt_file *f) {
       say(x, "%s file %s (read from %s)\n", x->dry ? "checking" : "patching",
           outname, name);
     else if (newname)
-      say(x, "%s file %s (renamed from %s)\n",
-          x->dry ? "checking" : "patching", outname, name);
+      say(x, "%s file %s (renamed from %s)\n", x->dry ? "checking" : "patching",
+          outname, name);
     else
       say(x, "%s file %s\n", x->dry ? "checking" : "patching", outname);
   }
@@ -430,8 +433,9 @@ static int patch_file(px *x, const pt_file *f) {
             say(x, "%s patch detected!  Skipping patch.\n",
                 rev ? "Unreversed" : "Reversed (or previously applied)");
           else
-            say(x, "%s patch detected!  %s [n] \nApply anyway? [n] \n"
-                   "Skipping patch.\n",
+            say(x,
+                "%s patch detected!  %s [n] \nApply anyway? [n] \n"
+                "Skipping patch.\n",
                 rev ? "Unreversed" : "Reversed (or previously applied)",
                 rev ? "Ignore -R?" : "Assume -R?");
           skip = 1;
@@ -506,8 +510,8 @@ static int patch_file(px *x, const pt_file *f) {
       if (!bk || write_out(x, bk, data, len, st.mode))
         goto trouble;
     }
-    int del = !x->outfile && o.len == 0 &&
-              (is_null[1] || x->remove_empty) && !failed;
+    int del =
+        !x->outfile && o.len == 0 && (is_null[1] || x->remove_empty) && !failed;
     if (del) {
       if (have)
         vfs_unlink(c->vfs, x->cwd, name);
@@ -584,29 +588,29 @@ static int parse_long(const char *s, long *v) {
 }
 
 int bi_patch(bi_ctx *c) {
-  static const bi_opt opts[] = {{"strip", 'p', BI_ARG_REQUIRED},
-                                {"reverse", 'R', BI_ARG_NONE},
-                                {"input", 'i', BI_ARG_REQUIRED},
-                                {"output", 'o', BI_ARG_REQUIRED},
-                                {"forward", 'N', BI_ARG_NONE},
-                                {"fuzz", 'F', BI_ARG_REQUIRED},
-                                {"backup", 'b', BI_ARG_NONE},
-                                {"quiet", 's', BI_ARG_NONE},
-                                {"silent", 's', BI_ARG_NONE},
-                                {"dry-run", O_DRY, BI_ARG_NONE},
-                                {"remove-empty-files", 'E', BI_ARG_NONE},
-                                {"batch", 't', BI_ARG_NONE},
-                                {"force", 'f', BI_ARG_NONE},
-                                {"no-backup-if-mismatch", O_NOBACKUP,
-                                 BI_ARG_NONE},
-                                {"reject-file", 'r', BI_ARG_REQUIRED},
-                                {"directory", 'd', BI_ARG_REQUIRED},
-                                {"unified", 'u', BI_ARG_NONE},
-                                {"context", 'c', BI_ARG_NONE},
-                                {"normal", 'n', BI_ARG_NONE},
-                                {"help", BI_OPT_HELP, BI_ARG_NONE},
-                                {"version", 'v', BI_ARG_NONE},
-                                {NULL, 0, 0}};
+  static const bi_opt opts[] = {
+      {"strip", 'p', BI_ARG_REQUIRED},
+      {"reverse", 'R', BI_ARG_NONE},
+      {"input", 'i', BI_ARG_REQUIRED},
+      {"output", 'o', BI_ARG_REQUIRED},
+      {"forward", 'N', BI_ARG_NONE},
+      {"fuzz", 'F', BI_ARG_REQUIRED},
+      {"backup", 'b', BI_ARG_NONE},
+      {"quiet", 's', BI_ARG_NONE},
+      {"silent", 's', BI_ARG_NONE},
+      {"dry-run", O_DRY, BI_ARG_NONE},
+      {"remove-empty-files", 'E', BI_ARG_NONE},
+      {"batch", 't', BI_ARG_NONE},
+      {"force", 'f', BI_ARG_NONE},
+      {"no-backup-if-mismatch", O_NOBACKUP, BI_ARG_NONE},
+      {"reject-file", 'r', BI_ARG_REQUIRED},
+      {"directory", 'd', BI_ARG_REQUIRED},
+      {"unified", 'u', BI_ARG_NONE},
+      {"context", 'c', BI_ARG_NONE},
+      {"normal", 'n', BI_ARG_NONE},
+      {"help", BI_OPT_HELP, BI_ARG_NONE},
+      {"version", 'v', BI_ARG_NONE},
+      {NULL, 0, 0}};
   px x;
   memset(&x, 0, sizeof x);
   x.c = c;
@@ -679,8 +683,10 @@ int bi_patch(bi_ctx *c) {
     }
   }
   if (g.noperands > 2) {
-    stream_printf(c->err, "%s: **** Only one file can be patched at a "
-                          "time\n", c->argv[0]);
+    stream_printf(c->err,
+                  "%s: **** Only one file can be patched at a "
+                  "time\n",
+                  c->argv[0]);
     return 2;
   }
   if (g.noperands >= 1)
@@ -758,8 +764,8 @@ int bi_patch(bi_ctx *c) {
       const char *nl = memchr(p, '\n', (size_t)(e - p));
       size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
       wr_flush(&x.w);
-      stream_printf(c->err, "%s: **** malformed patch at line %ld: ",
-                    c->argv[0], bad);
+      stream_printf(c->err,
+                    "%s: **** malformed patch at line %ld: ", c->argv[0], bad);
       stream_write(c->err, p, n);
       if (!n || p[n - 1] != '\n')
         stream_puts(c->err, "\n");

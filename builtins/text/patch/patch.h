@@ -17,7 +17,7 @@
 enum { PT_UNIFIED = 1, PT_CONTEXT, PT_NORMAL, PT_GIT_ONLY };
 
 typedef struct pt_line {
-  char t; /* ' ' context, '-' old only, '+' new only */
+  char t;   /* ' ' context, '-' old only, '+' new only */
   int nonl; /* no newline at its end */
   const char *p;
   size_t n; /* without the newline */
@@ -38,7 +38,7 @@ typedef struct pt_file {
   int is_null[2];      /* /dev/null (or the epoch timestamp) */
   int git, git_new, git_deleted;
   const char *rename_from, *rename_to;
-  const char *hdr;   /* header text from the start of this file's part */
+  const char *hdr; /* header text from the start of this file's part */
   size_t hdr_len;
   const char *rej_hdr; /* the two file header lines, for .rej */
   size_t rej_hdr_len;
