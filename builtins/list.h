@@ -11,6 +11,7 @@ X("base64", base64, 0)
 X("basename", basename, 0)
 X("cat", cat, 0)
 X("chmod", chmod, 0)
+X("cmp", cmp, 0)
 X("comm", comm, 0)
 X("cp", cp, 0)
 #ifdef VSH_HAVE_NET

@@ -71,9 +71,16 @@ static void t_budget(void **st) {
   bh_free(h);
 }
 
+/* cmp, the other diffutils command. */
+static void t_cmp(void **st) {
+  (void)st;
+  assert_int_equal(rc_run_file("cmp_cases.txt"), 29);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_recorded),
+      cmocka_unit_test(t_cmp),
       cmocka_unit_test(t_large),
       cmocka_unit_test(t_budget),
   };
