@@ -91,6 +91,8 @@ typedef struct dctx {
   size_t nexcl;
   const char *switches; /* the options as typed, for "diff -r a/x b/x" */
   int nlabels;
+  uint64_t (*anc)[258]; /* [2]: inodes of the directories being compared */
+  int nanc;
 } dctx;
 
 /* diffutils puts the command's name before the --help hint too. */
@@ -424,7 +426,22 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
       wr_printf(&x->w, "Common subdirectories: %s and %s\n", p0, p1);
       return 0;
     }
-    return compare_dirs(x, p0, p1, depth, 0, 0);
+    for (int k = 0; k < x->nanc; k++)
+      if (x->anc[0][k] == s0.ino || x->anc[1][k] == s1.ino) {
+        bi_error(c, "%s: recursive directory loop",
+                 x->anc[0][k] == s0.ino ? p0 : p1);
+        return 2;
+      }
+    if (x->nanc >= 257) {
+      bi_error(c, "%s: directory nesting too deep", p0);
+      return 2;
+    }
+    x->anc[0][x->nanc] = s0.ino;
+    x->anc[1][x->nanc] = s1.ino;
+    x->nanc++;
+    int st = compare_dirs(x, p0, p1, depth, 0, 0);
+    x->nanc--;
+    return st;
   }
   if (depth == 0 && (dir0 || dir1)) {
     /* FILE DIR: the file of the same name in DIR */
@@ -545,6 +562,11 @@ int bi_diff(bi_ctx *c) {
   dctx x;
   memset(&x, 0, sizeof x);
   x.c = c;
+  x.anc = arena_calloc(c->scratch, 2 * sizeof *x.anc);
+  if (!x.anc) {
+    bi_error(c, "memory exhausted");
+    return 2;
+  }
   x.o.style = DF_NORMAL;
   x.o.context = -1;
   x.o.width = 130;
