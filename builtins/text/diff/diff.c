@@ -215,7 +215,7 @@ static int compare_files(dctx *x, const char *p0, const char *p1, int miss0,
   }
   df_file *a = &in[0].f, *b = &in[1].f;
   int same = a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
-  if (same) {
+  if (same && x->o.style != DF_SIDE) {
     st = 0;
     goto done;
   }
@@ -256,6 +256,9 @@ static int compare_files(dctx *x, const char *p0, const char *p1, int miss0,
       s.n = 0;
   }
   if (s.n == 0) {
+    /* side by side shows the common lines of equal files too */
+    if (x->o.style == DF_SIDE)
+      df_print(c, &x->o, &x->w, a, b, &s);
     mem_free(c->m, s.v);
     st = 0;
     goto done;
