@@ -299,6 +299,118 @@ static void no_file(px *x, const pt_file *f) {
   x->status = x->status > 1 ? x->status : 1;
 }
 
+
+/* A rejected hunk as GNU writes it: unified hunks in unified form, the
+ * others in context form (old-style for normal diffs), with the line
+ * numbers moved by the offset in force. */
+static void rej_hunk(buf *o, const pt_file *f, const pt_hunk *hunk, long off,
+                     int rev) {
+  pt_hunk rh;
+  const pt_hunk *h = hunk;
+  if (rev) {
+    /* the hunk as it was applied: old and new swapped */
+    rh = *hunk;
+    rh.old_first = hunk->new_first;
+    rh.old_n = hunk->new_n;
+    rh.new_first = hunk->old_first;
+    rh.new_n = hunk->old_n;
+    h = &rh;
+  }
+#define RT(t) (rev && (t) != ' ' ? ((t) == '+' ? '-' : '+') : (t))
+  if (f->kind == PT_UNIFIED) {
+    long ofirst = (h->old_n ? h->old_first : h->old_first + 1) + off;
+    long nfirst = (h->new_n ? h->new_first : h->new_first + 1) + off;
+    long r[2][2] = {{ofirst, h->old_n}, {nfirst, h->new_n}};
+    buf_puts(o, "@@ -");
+    for (int k = 0; k < 2; k++) {
+      if (k)
+        buf_puts(o, " +");
+      if (r[k][1] == 0)
+        buf_printf(o, "%ld,0", r[k][0] - 1);
+      else if (r[k][1] == 1)
+        buf_printf(o, "%ld", r[k][0]);
+      else
+        buf_printf(o, "%ld,%ld", r[k][0], r[k][1]);
+    }
+    buf_puts(o, " @@");
+    /* what followed the header (a function name) stays */
+    const char *t = h->text, *e = memchr(t, '\n', h->text_len);
+    size_t tl = e ? (size_t)(e - t) : h->text_len;
+    const char *at = tl > 4 ? memmem(t + 2, tl - 2, "@@", 2) : NULL;
+    if (at)
+      buf_append(o, at + 2, tl - (size_t)(at + 2 - t));
+    buf_putc(o, '\n');
+    for (size_t i = 0; i < h->nl;) {
+      size_t j = i + 1;
+      if (h->l[i].t != ' ')
+        while (j < h->nl && h->l[j].t != ' ')
+          j++;
+      /* a block of changes: its removals first, then its additions */
+      for (int pass = 0; pass < 2; pass++)
+        for (size_t k = i; k < j; k++) {
+          char t = RT(h->l[k].t);
+          if (t != ' ' && (t == '-') != (pass == 0))
+            continue;
+          if (t == ' ' && pass)
+            continue;
+          buf_putc(o, t);
+          buf_append(o, h->l[k].p, h->l[k].n);
+          buf_putc(o, '\n');
+          if (h->l[k].nonl)
+            buf_puts(o, "\\ No newline at end of file\n");
+        }
+      i = j;
+    }
+    return;
+  }
+  int old_style = f->kind == PT_NORMAL;
+  const char *stars = old_style ? "" : " ****";
+  const char *minuses = old_style ? " -----" : " ----";
+  long ofirst = (h->old_n ? h->old_first : h->old_first + 1) + off;
+  long nfirst = (h->new_n ? h->new_first : h->new_first + 1) + off;
+  buf_puts(o, "***************\n");
+  for (int side = 0; side < 2; side++) {
+    long first = side ? nfirst : ofirst, n = side ? h->new_n : h->old_n;
+    buf_puts(o, side ? "--- " : "*** ");
+    if (n == 0)
+      buf_puts(o, "0");
+    else if (n == 1)
+      buf_printf(o, "%ld", first);
+    else
+      buf_printf(o, "%ld,%ld", first, first + n - 1);
+    buf_puts(o, side ? minuses : stars);
+    buf_putc(o, '\n');
+    if (n == 0)
+      continue;
+    char mine = side ? '+' : '-', other = side ? '-' : '+';
+    for (size_t i = 0; i < h->nl;) {
+      if (h->l[i].t == ' ') {
+        buf_puts(o, "  ");
+        buf_append(o, h->l[i].p, h->l[i].n);
+        buf_putc(o, '\n');
+        i++;
+        continue;
+      }
+      /* a block of changes: '!' when it both removes and adds */
+      size_t j = i;
+      int has_other = 0;
+      for (; j < h->nl && h->l[j].t != ' '; j++)
+        has_other |= RT(h->l[j].t) == other;
+      for (; i < j; i++) {
+        if (RT(h->l[i].t) != mine)
+          continue;
+        buf_putc(o, has_other && !old_style ? '!' : mine);
+        buf_putc(o, ' ');
+        buf_append(o, h->l[i].p, h->l[i].n);
+        buf_putc(o, '\n');
+        if (h->l[i].nonl)
+          buf_puts(o, "\\ No newline at end of file\n");
+      }
+    }
+  }
+#undef RT
+}
+
 static int write_out(px *x, const char *path, const char *d, size_t n,
                      unsigned mode) {
   int r = vfs_write_file(x->c->vfs, x->cwd, path, d, n, mode);
@@ -455,9 +567,9 @@ static int patch_file(px *x, const pt_file *f) {
     }
     if (!where) {
       failed++;
-      if (!x->silent || 1)
+      if (!x->silent)
         say(x, "Hunk #%zu FAILED at %ld.\n", hi + 1, first + out_delta);
-      buf_append(&rej, f->h[hi].text, f->h[hi].text_len);
+      rej_hunk(&rej, f, &f->h[hi], out_delta, rev);
       continue;
     }
     /* copy the file up to the hunk, then the hunk */
@@ -481,7 +593,7 @@ static int patch_file(px *x, const pt_file *f) {
         say(x, " with fuzz %ld", fuzz);
       if (in_off)
         say(x, " (offset %ld line%s)", in_off,
-            in_off == 1 || in_off == -1 ? "" : "s");
+            in_off == 1 ? "" : "s");
       say(x, ".\n");
     }
     long newn = k.swapped ? k.h->old_n : k.h->new_n;
@@ -489,7 +601,7 @@ static int patch_file(px *x, const pt_file *f) {
   }
   if (skip) {
     for (size_t hi = 0; hi < f->nh; hi++)
-      buf_append(&rej, f->h[hi].text, f->h[hi].text_len);
+      rej_hunk(&rej, f, &f->h[hi], 0, rev);
     failed = (int)f->nh;
   } else {
     for (; frozen < nlines; frozen++)
@@ -545,8 +657,23 @@ static int patch_file(px *x, const pt_file *f) {
     if (!x->dry) {
       buf r2;
       buf_init(&r2, c->m);
-      if (f->rej_hdr)
+      if (f->rej_hdr && rev) {
+        /* the two names swap places, the markers stay */
+        const char *l2 = memchr(f->rej_hdr, '\n', f->rej_hdr_len);
+        size_t n1 = l2 ? (size_t)(l2 - f->rej_hdr) + 1 : f->rej_hdr_len;
+        const char *e = f->rej_hdr + f->rej_hdr_len;
+        if (l2 && n1 >= 4 && (size_t)(e - (l2 + 1)) >= 4) {
+          buf_append(&r2, f->rej_hdr, 4);
+          buf_append(&r2, l2 + 5, (size_t)(e - (l2 + 5)));
+          buf_append(&r2, l2 + 1, 4);
+          buf_append(&r2, f->rej_hdr + 4, n1 - 4);
+        } else {
+          buf_append(&r2, f->rej_hdr, f->rej_hdr_len);
+        }
+      } else if (f->rej_hdr)
         buf_append(&r2, f->rej_hdr, f->rej_hdr_len);
+      else
+        buf_puts(&r2, "*** /dev/null\n--- /dev/null\n");
       buf_append(&r2, rej.data ? rej.data : "", rej.len);
       if (!r2.oom)
         vfs_write_file(c->vfs, x->cwd, rname, r2.data ? r2.data : "", r2.len,
