@@ -38,7 +38,8 @@ const char bi_help_patch[] =
     "      --dry-run          report what would happen, change nothing\n"
     "  -E, --remove-empty-files  remove files left empty\n"
     "  -t, --batch, -f, --force  never ask (there is no terminal here)\n"
-    "      --no-backup-if-mismatch  accepted; backups are made only with -b\n"
+    "      --no-backup-if-mismatch  no FILE.orig when hunks needed an offset,\n"
+    "                           fuzz or failed (kept by default)\n"
     "  -r, --reject-file=FILE write rejected hunks to FILE\n"
     "  -d, --directory=DIR    change to DIR first\n"
     "      --help             print this summary and quit\n"
@@ -57,6 +58,7 @@ typedef struct px {
   writer w; /* stdout */
   long strip;
   int reverse, forward, silent, dry, backup, remove_empty;
+  int no_backup_mismatch; /* --no-backup-if-mismatch */
   long maxfuzz;
   const char *outfile, *rejfile, *origfile;
   const char *cwd;
@@ -299,7 +301,6 @@ static void no_file(px *x, const pt_file *f) {
   x->status = x->status > 1 ? x->status : 1;
 }
 
-
 /* A rejected hunk as GNU writes it: unified hunks in unified form, the
  * others in context form (old-style for normal diffs), with the line
  * numbers moved by the offset in force. */
@@ -522,7 +523,7 @@ static int patch_file(px *x, const pt_file *f) {
   buf o, rej;
   buf_init(&o, c->m);
   buf_init(&rej, c->m);
-  int failed = 0, ret = 0;
+  int failed = 0, ret = 0, mismatch = 0;
   long frozen = 0, in_off = 0, out_delta = 0;
   if (!fl) {
     ret = -1;
@@ -587,13 +588,13 @@ static int patch_file(px *x, const pt_file *f) {
       }
     }
     in_off = where - first;
+    mismatch |= fuzz || in_off;
     if (!x->silent && (fuzz || in_off)) {
       say(x, "Hunk #%zu succeeded at %ld", hi + 1, where + out_delta);
       if (fuzz)
         say(x, " with fuzz %ld", fuzz);
       if (in_off)
-        say(x, " (offset %ld line%s)", in_off,
-            in_off == 1 ? "" : "s");
+        say(x, " (offset %ld line%s)", in_off, in_off == 1 ? "" : "s");
       say(x, ".\n");
     }
     long newn = k.swapped ? k.h->old_n : k.h->new_n;
@@ -612,7 +613,9 @@ static int patch_file(px *x, const pt_file *f) {
     goto done;
   }
   if (!skip && !x->dry) {
-    if (x->backup && have) {
+    /* like GNU, keep the original when the patch did not fit exactly */
+    if ((x->backup || ((mismatch || failed) && !x->no_backup_mismatch)) &&
+        have) {
       size_t nl = strlen(name);
       char *bk = arena_alloc(c->scratch, nl + 6);
       if (bk) {
@@ -788,9 +791,11 @@ int bi_patch(bi_ctx *c) {
     case 'E':
       x.remove_empty = 1;
       break;
+    case O_NOBACKUP:
+      x.no_backup_mismatch = 1;
+      break;
     case 't':
     case 'f':
-    case O_NOBACKUP:
     case 'u':
     case 'c':
     case 'n':
