@@ -109,7 +109,11 @@ int bi_cmp(bi_ctx *c) {
       silent = 1;
       break;
     case 'v':
-      return bi_print_version(c);
+      /* "GNU" stays in the line: scripts look for it to pick GNU syntax */
+      if (stream_printf(c->out, "%s (GNU diffutils compatible; vsh) 3.8\n",
+                        c->argv[0]) < 0)
+        return bi_stream_status(c->out->err);
+      return 0;
     case BI_OPT_HELP:
       return bi_print_help(c);
     default:

@@ -746,7 +746,11 @@ int bi_diff(bi_ctx *c) {
       bi_error(c, "option -S is not supported");
       return 2;
     case 'v':
-      return bi_print_version(c);
+      /* "GNU" stays in the line: scripts look for it to pick GNU syntax */
+      if (stream_printf(c->out, "%s (GNU diffutils compatible; vsh) 3.8\n",
+                        c->argv[0]) < 0)
+        return bi_stream_status(c->out->err);
+      return 0;
     case BI_OPT_HELP:
       return bi_print_help(c);
     default:

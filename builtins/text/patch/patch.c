@@ -807,7 +807,11 @@ int bi_patch(bi_ctx *c) {
       x.cwd = bi_path(c, g.arg);
       break;
     case 'v':
-      return bi_print_version(c);
+      /* "GNU" stays in the line: scripts look for it to pick GNU syntax */
+      if (stream_printf(c->out, "%s (GNU patch compatible; vsh) 2.7.6\n",
+                        c->argv[0]) < 0)
+        return bi_stream_status(c->out->err);
+      return 0;
     case BI_OPT_HELP:
       return bi_print_help(c);
     default:
