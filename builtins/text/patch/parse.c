@@ -472,8 +472,8 @@ static void git_names(bi_ctx *c, pt_file *f, const char *p, size_t n) {
   f->name[1] = dup_name(c, mid + 1, (size_t)(e - mid - 1));
 }
 
-int pt_parse(bi_ctx *c, const char *text, size_t len, pt_file **files,
-             size_t *nfiles, long *bad_line) {
+int pt_parse(bi_ctx *c, const char *text, size_t len, int normal_ok,
+             pt_file **files, size_t *nfiles, long *bad_line) {
   lines l = {text, len, 0, 1};
   fvec fv = {0};
   pt_file pend; /* header facts seen before the hunks */
@@ -529,7 +529,7 @@ int pt_parse(bi_ctx *c, const char *text, size_t len, pt_file **files,
     else {
       long v[4];
       char cmd;
-      if (normal_cmd(p, n, v, &cmd) && has2 &&
+      if (normal_ok && normal_cmd(p, n, v, &cmd) && has2 &&
           (starts(p2, n2, "< ") || starts(p2, n2, "> ")))
         kind = PT_NORMAL;
     }

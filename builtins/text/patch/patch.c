@@ -280,8 +280,8 @@ static void put_fline(buf *o, const char *p, size_t n, int nonl) {
 
 static void no_file(px *x, const pt_file *f) {
   say(x, "can't find file to patch at input line %ld\n", f->first_hunk_line);
-  say(x, "Perhaps you %s the -p or --strip option?\n",
-      x->strip >= 0 ? "used the wrong" : "should have used");
+  say(x, "Perhaps you %s -p or --strip option?\n",
+      x->strip >= 0 ? "used the wrong" : "should have used the");
   if (f->hdr_len) {
     say(x, "The text leading up to this was:\n--------------------------\n");
     const char *p = f->hdr, *e = f->hdr + f->hdr_len;
@@ -427,8 +427,9 @@ static int patch_file(px *x, const pt_file *f) {
   int rev = x->reverse;
   const char *cand[3] = {NULL, NULL, NULL};
   int is_null[2] = {f->is_null[0], f->is_null[1]};
-  for (int i = 0; i < 3; i++)
-    if (i == 2 || !is_null[i])
+  /* GNU patch 2.7 does not look at Index: lines (outside POSIX mode) */
+  for (int i = 0; i < 2; i++)
+    if (!is_null[i])
       cand[i] = strip_name(x, f->name[i]);
   if (f->rename_from && f->rename_to) {
     cand[0] = strip_name(x, f->name[0]);
@@ -750,6 +751,7 @@ int bi_patch(bi_ctx *c) {
   const char *input = NULL;
   bi_getopt g;
   bi_getopt_init(&g, c, "p:Ri:o:NF:bsEtfr:d:ucnv", opts);
+  g.try_prefix = 1;
   int ch;
   while ((ch = bi_getopt_next(&g)) != -1) {
     switch (ch) {
@@ -852,7 +854,7 @@ int bi_patch(bi_ctx *c) {
   pt_file *files = NULL;
   size_t nfiles = 0;
   long bad = 0;
-  int r = pt_parse(c, text, len, &files, &nfiles, &bad);
+  int r = pt_parse(c, text, len, x.origfile != NULL, &files, &nfiles, &bad);
   if (r == -1) {
     fatal(&x, "out of memory");
     x.status = 2;

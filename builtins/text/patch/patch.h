@@ -48,9 +48,11 @@ typedef struct pt_file {
 } pt_file;
 
 /* Parse the patch text. *files gets an array of *n entries allocated in
- * the scratch arena (pointing into text). 0, -1 out of memory, -2 when
- * the budget stopped it, -3 "malformed patch" at *bad_line. */
-int pt_parse(bi_ctx *c, const char *text, size_t len, pt_file **files,
-             size_t *n, long *bad_line);
+ * the scratch arena (pointing into text). Normal diffs name no file: they
+ * count only when normal_ok (a file operand was given), as in GNU patch.
+ * 0, -1 out of memory, -2 when the budget stopped it, -3 "malformed
+ * patch" at *bad_line. */
+int pt_parse(bi_ctx *c, const char *text, size_t len, int normal_ok,
+             pt_file **files, size_t *n, long *bad_line);
 
 #endif
