@@ -68,6 +68,10 @@ static key line_key(const df_opts *o, const df_file *f, long i, buf *b) {
   if (nl)
     n--;
   int ws_trail = o->ign_all_ws || o->ign_ws_change || o->ign_trail_ws;
+  /* A last line without its newline differs from the same text with one,
+   * except in ed scripts, which cannot tell them apart. */
+  if (o->style == DF_ED)
+    nl = 0;
   if (!o->icase && !ws_trail && !o->ign_tab)
     return (key){p, n + nl}; /* the newline (or its absence) counts */
   buf_clear(b);
@@ -459,26 +463,29 @@ static void shift_boundaries(long n[2], long *eq[2], char *chg[2]) {
 
 /* ---- the whole comparison ----------------------------------------------- */
 
-static long lines_prefix(const df_file *a, const df_file *b) {
-  long k = 0, m = a->n < b->n ? a->n : b->n;
-  while (k < m) {
-    size_t la = a->ls[k + 1] - a->ls[k], lb = b->ls[k + 1] - b->ls[k];
-    if (la != lb || memcmp(a->data + a->ls[k], b->data + b->ls[k], la))
-      break;
-    k++;
+/* Whether line ia of a and ib of b are the same bytes; in ed scripts a
+ * last line's missing newline does not count (GNU adds it on reading). */
+static int same_line(const df_file *a, long ia, const df_file *b, long ib,
+                     int ed) {
+  size_t la = a->ls[ia + 1] - a->ls[ia], lb = b->ls[ib + 1] - b->ls[ib];
+  if (ed) {
+    la -= la && a->data[a->ls[ia] + la - 1] == '\n';
+    lb -= lb && b->data[b->ls[ib] + lb - 1] == '\n';
   }
+  return la == lb && !memcmp(a->data + a->ls[ia], b->data + b->ls[ib], la);
+}
+
+static long lines_prefix(const df_file *a, const df_file *b, int ed) {
+  long k = 0, m = a->n < b->n ? a->n : b->n;
+  while (k < m && same_line(a, k, b, k, ed))
+    k++;
   return k;
 }
 
-static long lines_suffix(const df_file *a, const df_file *b, long pfx) {
+static long lines_suffix(const df_file *a, const df_file *b, long pfx, int ed) {
   long k = 0, m = (a->n < b->n ? a->n : b->n) - pfx;
-  while (k < m) {
-    long ia = a->n - 1 - k, ib = b->n - 1 - k;
-    size_t la = a->ls[ia + 1] - a->ls[ia], lb = b->ls[ib + 1] - b->ls[ib];
-    if (la != lb || memcmp(a->data + a->ls[ia], b->data + b->ls[ib], la))
-      break;
+  while (k < m && same_line(a, a->n - 1 - k, b, b->n - 1 - k, ed))
     k++;
-  }
   return k;
 }
 
@@ -491,8 +498,9 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
                      : 0;
   if (o->horizon > horizon)
     horizon = o->horizon;
-  long pfx = lines_prefix(a, b);
-  long sfx = lines_suffix(a, b, pfx);
+  int ed = o->style == DF_ED;
+  long pfx = lines_prefix(a, b, ed);
+  long sfx = lines_suffix(a, b, pfx, ed);
   long lo = pfx > horizon ? pfx - horizon : 0;
   long keep = sfx > horizon ? sfx - horizon : 0;
   long n[2] = {a->n - keep - lo, b->n - keep - lo};

@@ -31,6 +31,7 @@ const char bi_help_diff[] =
     "  -c, -C NUM, --context[=NUM]   context format, NUM lines (3) around\n"
     "  -u, -U NUM, --unified[=NUM]   unified format, NUM lines (3) around\n"
     "  -y, --side-by-side            two columns\n"
+    "  -e, --ed                      an ed script that makes FILE2 of FILE1\n"
     "  -W, --width=NUM               at most NUM columns (130) with -y\n"
     "      --left-column             with -y, common lines only on the left\n"
     "      --suppress-common-lines   with -y, leave out common lines\n"
@@ -277,6 +278,15 @@ static int compare_files(dctx *x, const char *p0, const char *p1, int miss0,
       header_line(x, "---", 1, b);
     }
     df_print(c, &x->o, &x->w, a, b, &s);
+    if (x->o.style == DF_ED) {
+      /* an ed script cannot say that a last line lacks its newline */
+      for (int k = 0; k < 2; k++)
+        if (in[k].f.nonl) {
+          wr_flush(&x->w);
+          bi_error(c, "%s: No newline at end of file\n", k ? p1 : p0);
+          st = 2;
+        }
+    }
   }
   mem_free(c->m, s.v);
 done:
@@ -535,6 +545,7 @@ int bi_diff(bi_ctx *c) {
       {"context", 'C', BI_ARG_OPTIONAL},
       {"unified", 'U', BI_ARG_OPTIONAL},
       {"side-by-side", 'y', BI_ARG_NONE},
+      {"ed", 'e', BI_ARG_NONE},
       {"width", 'W', BI_ARG_REQUIRED},
       {"left-column", O_LEFT, BI_ARG_NONE},
       {"suppress-common-lines", O_SUPPRESS, BI_ARG_NONE},
@@ -577,7 +588,7 @@ int bi_diff(bi_ctx *c) {
   long ctx_given = -1;
   int style_set = 0;
   bi_getopt g;
-  bi_getopt_init(&g, c, "0123456789abBcC:dEiNpqrsStTuU:vwW:x:X:yZ", opts);
+  bi_getopt_init(&g, c, "0123456789abBcC:deEiNpqrsStTuU:vwW:x:X:yZ", opts);
   g.try_prefix = 1;
   int ch;
   long num_ctx = -1;
@@ -683,6 +694,16 @@ int bi_diff(bi_ctx *c) {
     case 'X':
       if (read_excludes(&x, g.arg, &excap))
         return 2;
+      break;
+    case 'e':
+      if (style_set && x.o.style != DF_ED && x.o.style != DF_BRIEF) {
+        bi_error(c, "conflicting output style options");
+        df_try_help(c);
+        return 2;
+      }
+      if (x.o.style != DF_BRIEF)
+        x.o.style = DF_ED;
+      style_set = 1;
       break;
     case 'y':
       if (style_set && x.o.style != DF_SIDE && x.o.style != DF_BRIEF) {

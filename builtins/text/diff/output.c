@@ -87,6 +87,50 @@ static void print_normal(out *x, const df_script *s) {
   }
 }
 
+/* ---- ed script (-e) ----------------------------------------------------- */
+
+/* The changes last to first, so that line numbers stay valid as ed
+ * applies them; a line that is just "." is written as ".." and fixed up
+ * with s/.// after leaving insert mode. */
+static void print_ed(out *x, const df_script *s) {
+  for (size_t k = s->n; k-- > 0 && !x->w->err;) {
+    const df_change *ch = &s->v[k];
+    if (ch->ignore)
+      continue;
+    if (!ch->deleted)
+      wr_printf(x->w, "%lda\n", ch->line0);
+    else {
+      put_range(x, ch->line0, ch->line0 + ch->deleted - 1);
+      wr_puts(x->w, ch->inserted ? "c\n" : "d\n");
+    }
+    if (!ch->inserted)
+      continue;
+    int insert_mode = 1;
+    const df_file *d = x->f[1];
+    for (long i = ch->line1; i < ch->line1 + ch->inserted; i++) {
+      const char *p = d->data + d->ls[i];
+      size_t n = d->ls[i + 1] - d->ls[i];
+      if (!insert_mode) {
+        wr_puts(x->w, "a\n");
+        insert_mode = 1;
+      }
+      if (n == 2 && p[0] == '.' && p[1] == '\n') {
+        wr_puts(x->w, "..\n.\ns/.//\n");
+        insert_mode = 0;
+      } else {
+        /* no "No newline" marker: ed cannot express it */
+        wr_write(x->w, p, n);
+        if (!n || p[n - 1] != '\n')
+          wr_putc(x->w, '\n');
+      }
+    }
+    if (insert_mode)
+      wr_puts(x->w, ".\n");
+    if ((k & 255) == 0 && budget_poll(x->c->bud))
+      break;
+  }
+}
+
 /* ---- hunks -------------------------------------------------------------- */
 
 /* The last change of the hunk that starts with change k. */
@@ -393,6 +437,9 @@ int df_print(bi_ctx *c, const df_opts *o, writer *w, df_file *a, df_file *b,
     break;
   case DF_SIDE:
     print_side(&x, s);
+    break;
+  case DF_ED:
+    print_ed(&x, s);
     break;
   default:
     for (size_t k = 0; k < s->n && !w->err;) {
