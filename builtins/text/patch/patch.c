@@ -414,6 +414,26 @@ static void rej_hunk(buf *o, const pt_file *f, const pt_hunk *hunk, long off,
 
 static int write_out(px *x, const char *path, const char *d, size_t n,
                      unsigned mode) {
+  if (!strcmp(path, "-") || !strncmp(path, "/dev/", 5)) {
+    /* -o - (and /dev/stdout, /dev/fd/N): a stream, not a file */
+    int err = 0;
+    stream *s = !strcmp(path, "-") ? stream_ref(x->c->out)
+                                   : tu_open_write(x->c, path, 0, &err);
+    if (!s) {
+      fatal(x, "Can't create file %s : %s", path, bi_strerror(err));
+      return -1;
+    }
+    wr_flush(&x->w);
+    int r = stream_write(s, d, n);
+    int werr = s->err;
+    stream_unref(s);
+    if (r) {
+      if (werr != ECANCELED && werr != EPIPE)
+        fatal(x, "write error : %s", bi_strerror(werr));
+      return -1;
+    }
+    return 0;
+  }
   int r = vfs_write_file(x->c->vfs, x->cwd, path, d, n, mode);
   if (r < 0) {
     fatal(x, "Can't create file %s : %s", path, bi_strerror(-r));
