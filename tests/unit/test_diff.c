@@ -9,7 +9,7 @@
 
 static void t_recorded(void **st) {
   (void)st;
-  assert_int_equal(rc_run_file("diff_cases.txt"), 84);
+  assert_int_equal(rc_run_file("diff_cases.txt"), 92);
 }
 
 /* Two 20,000-line files with scattered edits: the result is checked by

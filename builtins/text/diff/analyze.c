@@ -130,6 +130,19 @@ int df_blank_line(const df_opts *o, const df_file *f, long i) {
   return p == e;
 }
 
+int df_trivial_line(const df_opts *o, const df_file *f, long i) {
+  if (o->ign_blank && df_blank_line(o, f, i))
+    return 1;
+  if (o->ignore_re) {
+    const char *p = f->data + f->ls[i];
+    size_t n = f->ls[i + 1] - f->ls[i];
+    if (n && p[n - 1] == '\n')
+      n--;
+    return df_re_match(o->ignore_re, p, n);
+  }
+  return 0;
+}
+
 static uint64_t hash_key(key k) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < k.n; i++)

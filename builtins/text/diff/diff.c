@@ -36,6 +36,8 @@ const char bi_help_diff[] =
     "      --left-column             with -y, common lines only on the left\n"
     "      --suppress-common-lines   with -y, leave out common lines\n"
     "  -p, --show-c-function         name the function each hunk is in\n"
+    "  -F, --show-function-line=RE   the same, with the last line above\n"
+    "                                  that matches RE\n"
     "      --label LABEL             LABEL instead of the file name and time\n"
     "                                  (once per file)\n"
     "  -t, --expand-tabs             write tabs as spaces\n"
@@ -50,6 +52,8 @@ const char bi_help_diff[] =
     "  -w, --ignore-all-space        white space does not count at all\n"
     "  -B, --ignore-blank-lines      changes made only of blank lines do not\n"
     "                                  count\n"
+    "  -I, --ignore-matching-lines=RE  changes whose lines all match RE do\n"
+    "                                  not count\n"
     "  -a, --text                    compare every file as text\n"
     "  -d, --minimal                 search harder for the smallest change "
     "set\n"
@@ -240,17 +244,17 @@ static int compare_files(dctx *x, const char *p0, const char *p1, int miss0,
   }
   if (rc == -2)
     goto done;
-  if (x->o.ign_blank) {
-    /* only blank-line changes: the files count as the same */
+  if (x->o.ign_blank || x->o.ignore_re) {
+    /* only changes that do not count: the files count as the same */
     df_opts o = x->o;
     int any = 0;
     for (size_t k = 0; k < s.n && !any; k++) {
       const df_change *ch = &s.v[k];
       int blank = 1;
       for (long i = 0; i < ch->deleted && blank; i++)
-        blank = df_blank_line(&o, a, ch->line0 + i);
+        blank = df_trivial_line(&o, a, ch->line0 + i);
       for (long i = 0; i < ch->inserted && blank; i++)
-        blank = df_blank_line(&o, b, ch->line1 + i);
+        blank = df_trivial_line(&o, b, ch->line1 + i);
       any = !blank;
     }
     if (!any)
@@ -560,6 +564,8 @@ int bi_diff(bi_ctx *c) {
       {"ignore-space-change", 'b', BI_ARG_NONE},
       {"ignore-all-space", 'w', BI_ARG_NONE},
       {"ignore-blank-lines", 'B', BI_ARG_NONE},
+      {"ignore-matching-lines", 'I', BI_ARG_REQUIRED},
+      {"show-function-line", 'F', BI_ARG_REQUIRED},
       {"text", 'a', BI_ARG_NONE},
       {"minimal", 'd', BI_ARG_NONE},
       {"horizon-lines", O_HORIZON, BI_ARG_REQUIRED},
@@ -588,10 +594,12 @@ int bi_diff(bi_ctx *c) {
   long ctx_given = -1;
   int style_set = 0;
   bi_getopt g;
-  bi_getopt_init(&g, c, "0123456789abBcC:deEiNpqrsStTuU:vwW:x:X:yZ", opts);
+  bi_getopt_init(&g, c, "0123456789abBcC:deEF:iI:NpqrsStTuU:vwW:x:X:yZ", opts);
   g.try_prefix = 1;
   int ch;
   long num_ctx = -1;
+  const char **ipats = NULL, **fpats = NULL;
+  size_t nipats = 0, nfpats = 0;
   while ((ch = bi_getopt_next(&g)) != -1) {
     long v;
     switch (ch) {
@@ -609,6 +617,20 @@ int bi_diff(bi_ctx *c) {
     case 'B':
       x.o.ign_blank = 1;
       break;
+    case 'I':
+    case 'F': {
+      /* several -I (or -F) join into one alternation */
+      const char ***v = ch == 'I' ? &ipats : &fpats;
+      size_t *nv = ch == 'I' ? &nipats : &nfpats;
+      const char **nw = arena_alloc(c->scratch, (*nv + 1) * sizeof *nw);
+      if (!nw)
+        return 2;
+      if (*nv)
+        memcpy(nw, *v, *nv * sizeof *nw);
+      nw[(*nv)++] = g.arg;
+      *v = nw;
+      break;
+    }
     case 'c':
     case 'u':
     case 'C':
@@ -644,10 +666,6 @@ int bi_diff(bi_ctx *c) {
       break;
     case 'p':
       x.o.show_c_func = 1;
-      if (!style_set) {
-        x.o.style = DF_CONTEXT;
-        style_set = 1;
-      }
       break;
     case 'q':
       x.o.style = DF_BRIEF;
@@ -780,6 +798,8 @@ int bi_diff(bi_ctx *c) {
     if (ch < '0' || ch > '9')
       num_ctx = -1;
   }
+  if (x.o.show_c_func && !style_set)
+    x.o.style = DF_CONTEXT; /* -p alone means -c -p */
   if (x.o.style == DF_CONTEXT || x.o.style == DF_UNIFIED)
     x.o.context = ctx_given >= 0 ? ctx_given : 3;
   else
@@ -812,10 +832,36 @@ int bi_diff(bi_ctx *c) {
   }
   x.switches = arena_strdup(c->scratch, buf_cstr(&sw));
   buf_free(&sw);
+  if (nipats && !(x.o.ignore_re = df_re_compile(c, ipats, nipats, x.o.icase)))
+    return 2;
+  if (nfpats) {
+    /* -F shows function lines only in context and unified output */
+    int shown = x.o.style == DF_CONTEXT || x.o.style == DF_UNIFIED;
+    if (x.o.show_c_func) { /* -p too: GNU adds its pattern to the list */
+      const char **nw = arena_alloc(c->scratch, (nfpats + 1) * sizeof *nw);
+      if (!nw) {
+        df_re_free(c, x.o.ignore_re);
+        bi_error(c, "memory exhausted");
+        return 2;
+      }
+      memcpy(nw, fpats, nfpats * sizeof *nw);
+      nw[nfpats++] = "^[[:alpha:]$_]";
+      fpats = nw;
+    }
+    x.o.func_re = df_re_compile(c, fpats, nfpats, 0);
+    if (!x.o.func_re) {
+      df_re_free(c, x.o.ignore_re);
+      return 2;
+    }
+    x.o.show_c_func = shown;
+  }
+
   if (!x.switches)
     x.switches = "";
   wr_init(&x.w, c->out);
   int st = compare_paths(&x, g.operands[0], g.operands[1], 0);
+  df_re_free(c, x.o.ignore_re);
+  df_re_free(c, x.o.func_re);
   if (wr_flush(&x.w))
     return x.w.err == EPIPE ? 141 : 2;
   if (budget_poll(c->bud))

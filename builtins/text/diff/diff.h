@@ -17,6 +17,8 @@
 
 #include "builtins/builtin.h"
 
+typedef struct df_re df_re;
+
 enum { DF_NORMAL, DF_CONTEXT, DF_UNIFIED, DF_SIDE, DF_ED, DF_BRIEF };
 
 typedef struct df_opts {
@@ -32,6 +34,8 @@ typedef struct df_opts {
   int expand_tabs;     /* -t */
   int initial_tab;     /* -T */
   long horizon;        /* --horizon-lines */
+  df_re *ignore_re;    /* -I: changes whose lines all match are ignored */
+  df_re *func_re;      /* -F: the function line of -p (NULL: GNU's -p) */
   const char *label[2];
 } df_opts;
 
@@ -69,6 +73,15 @@ int df_compare(bi_ctx *c, const df_opts *o, df_file *a, df_file *b,
 /* Whether line i of f is blank for -B (empty, or only white space under
  * -b/-w). */
 int df_blank_line(const df_opts *o, const df_file *f, long i);
+/* Whether line i of f does not count: blank under -B, or matching -I. */
+int df_trivial_line(const df_opts *o, const df_file *f, long i);
+
+/* ---- regex.c: -I and -F, in grep's basic syntax ---- */
+/* NULL after printing the error (bad pattern, no memory). */
+df_re *df_re_compile(bi_ctx *c, const char *const *pats, size_t n, int icase);
+/* Whether s[0..n) holds a match. */
+int df_re_match(df_re *re, const char *s, size_t n);
+void df_re_free(bi_ctx *c, df_re *re);
 
 /* Print the script in the chosen style to w. */
 struct writer;

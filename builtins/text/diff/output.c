@@ -39,13 +39,13 @@ static void put_line(out *x, int f, long i, const char *prefix) {
 /* Whether every line of change ch is blank (-B). */
 static int change_ignorable(const df_opts *o, df_file *f[2],
                             const df_change *ch) {
-  if (!o->ign_blank)
+  if (!o->ign_blank && !o->ignore_re)
     return 0;
   for (long i = 0; i < ch->deleted; i++)
-    if (!df_blank_line(o, f[0], ch->line0 + i))
+    if (!df_trivial_line(o, f[0], ch->line0 + i))
       return 0;
   for (long i = 0; i < ch->inserted; i++)
-    if (!df_blank_line(o, f[1], ch->line1 + i))
+    if (!df_trivial_line(o, f[1], ch->line1 + i))
       return 0;
   return 1;
 }
@@ -163,7 +163,9 @@ static void print_function(out *x, long line) {
   while (last <= --i) {
     const char *p = d->data + d->ls[i];
     size_t n = d->ls[i + 1] - d->ls[i];
-    if (is_func_line(p, n) && *p != '\n') {
+    size_t body = n && p[n - 1] == '\n' ? n - 1 : n;
+    if (x->o->func_re ? df_re_match(x->o->func_re, p, body)
+                      : is_func_line(p, n) && *p != '\n') {
       x->fn_last_match = i;
       found = i;
       break;
@@ -396,39 +398,54 @@ static void side_line(out *x, long i, long j, char sep) {
     wr_putc(x->w, '\n');
 }
 
+/* Lines from where the last printed change ended up to lim0/lim1, pairwise
+ * as common lines; what is left on one side (lines of ignored changes)
+ * gets ')' or '(' as GNU writes it. */
+static int side_common(out *x, long *i0, long *i1, long lim0, long lim1) {
+  if (!x->o->suppress_common) {
+    if (!x->o->left_column) {
+      for (; *i0 < lim0 && *i1 < lim1; (*i0)++, (*i1)++) {
+        side_line(x, *i0, *i1, ' ');
+        if ((*i0 & 1023) == 0 && budget_poll(x->c->bud))
+          return -1;
+      }
+      for (; *i1 < lim1; (*i1)++)
+        side_line(x, -1, *i1, ')');
+    }
+    for (; *i0 < lim0; (*i0)++) {
+      side_line(x, *i0, -1, '(');
+      if ((*i0 & 1023) == 0 && budget_poll(x->c->bud))
+        return -1;
+    }
+  }
+  *i0 = lim0;
+  *i1 = lim1;
+  return 0;
+}
+
 static void print_side(out *x, const df_script *s) {
   long i = 0, j = 0;
-  for (size_t k = 0; k <= s->n && !x->w->err; k++) {
-    long l0 = k < s->n ? s->v[k].line0 : x->f[0]->n;
-    while (i < l0) {
-      if (!x->o->suppress_common) {
-        if (x->o->left_column)
-          side_line(x, i, -1, '(');
-        else
-          side_line(x, i, j, ' ');
-      }
-      i++;
-      j++;
-      if ((i & 1023) == 0 && budget_poll(x->c->bud))
-        return;
-    }
-    if (k == s->n)
-      break;
+  for (size_t k = 0; k < s->n && !x->w->err; k++) {
     const df_change *ch = &s->v[k];
+    if (ch->ignore)
+      continue;
+    if (side_common(x, &i, &j, ch->line0, ch->line1))
+      return;
     long t = 0;
     for (; t < ch->deleted && t < ch->inserted; t++)
       side_line(x, i++, j++, '|');
+    for (long u = t; u < ch->inserted; u++)
+      side_line(x, -1, j++, '>');
     for (; t < ch->deleted; t++)
       side_line(x, i++, -1, '<');
-    for (; t < ch->inserted; t++)
-      side_line(x, -1, j++, '>');
   }
+  side_common(x, &i, &j, x->f[0]->n, x->f[1]->n);
 }
 
 int df_print(bi_ctx *c, const df_opts *o, writer *w, df_file *a, df_file *b,
              const df_script *s) {
   out x = {c, o, w, {a, b}, 0, -1};
-  if (o->ign_blank)
+  if (o->ign_blank || o->ignore_re)
     for (size_t k = 0; k < s->n; k++)
       ((df_change *)s->v)[k].ignore = change_ignorable(o, x.f, &s->v[k]);
   switch (o->style) {
