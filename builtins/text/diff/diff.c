@@ -507,7 +507,8 @@ static int parse_num(dctx *x, const char *s, long *v, const char *what) {
     df_try_help(x->c);
     return -1;
   }
-  *v = n;
+  /* past any file's line count: the same output, and no overflow */
+  *v = n > 1000000000L ? 1000000000L : n;
   return 0;
 }
 
@@ -605,7 +606,9 @@ int bi_diff(bi_ctx *c) {
     switch (ch) {
     case '0' ... '9':
       /* obsolete -NUM: context lines */
-      num_ctx = (num_ctx < 0 ? 0 : num_ctx) * 10 + (ch - '0');
+      num_ctx = num_ctx < 0 ? 0 : num_ctx;
+      /* large counts saturate: more context than lines is all lines */
+      num_ctx = num_ctx > 100000000L ? 1000000000L : num_ctx * 10 + (ch - '0');
       ctx_given = num_ctx;
       break;
     case 'a':
