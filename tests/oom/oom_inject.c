@@ -190,7 +190,8 @@ static const script scripts[] = {
      "diff -r -N . /tmp >/dev/null || true; diff -q -b -i -w w1 w2 || true\n"
      "cp w1 w3; patch -s w3 u.diff; diff w2 w3 && patch -R w3 c.diff\n"
      "patch -s --dry-run w1 n.diff; diff w1 w3\n"
-     "cmp w1 w3; cmp -l w1 w2 | head -3; cmp -b w1 w2 || [ $? = 1 ]\n"},
+     "cmp w1 w3; cmp -l w1 w2 | head -3; cmp -b w1 w2 || [ $? = 1 ]\n"
+     "diff -I '^a' -F '^b' -u w1 w2 || true; diff -e w1 w2 || true\n"},
     {"awk",
      "set -eo pipefail\n"
      "cd data\n"
