@@ -59,6 +59,7 @@ const char bi_help_diff[] =
     "set\n"
     "      --horizon-lines=NUM       keep NUM identical lines at each end\n"
     "      --speed-large-files       accepted; large inputs are always fast\n"
+    "      --strip-trailing-cr       read CR LF line ends as LF\n"
     "\n"
     "Directories:\n"
     "  -r, --recursive               compare subdirectories too\n"
@@ -91,7 +92,7 @@ typedef struct dctx {
   bi_ctx *c;
   df_opts o;
   writer w;
-  int recursive, new_file, uni_new, report_same, noderef;
+  int recursive, new_file, uni_new, report_same, noderef, strip_cr;
   const char **excl;
   size_t nexcl;
   const char *switches; /* the options as typed, for "diff -r a/x b/x" */
@@ -160,6 +161,24 @@ static int open_input(dctx *x, input *in, const char *path, int missing) {
     if (err != ECANCELED)
       tu_file_error(c, path, err);
     return -1;
+  }
+  if (x->strip_cr && memchr(in->f.data, '\r', in->f.len)) {
+    /* --strip-trailing-cr: CR LF line ends read as LF */
+    buf nb;
+    buf_init(&nb, c->m);
+    const char *p = in->f.data, *e = p + in->f.len;
+    for (; p < e; p++)
+      if (!(*p == '\r' && p + 1 < e && p[1] == '\n'))
+        buf_putc(&nb, *p);
+    if (nb.oom) {
+      buf_free(&nb);
+      bi_error(c, "memory exhausted");
+      return -1;
+    }
+    buf_free(&in->copy);
+    in->copy = nb;
+    in->f.data = nb.data ? nb.data : "";
+    in->f.len = nb.len;
   }
   fu_stat st;
   in->f.have_time = 1;
@@ -571,6 +590,7 @@ int bi_diff(bi_ctx *c) {
       {"minimal", 'd', BI_ARG_NONE},
       {"horizon-lines", O_HORIZON, BI_ARG_REQUIRED},
       {"speed-large-files", O_SPEED, BI_ARG_NONE},
+      {"strip-trailing-cr", O_STRIPCR, BI_ARG_NONE},
       {"recursive", 'r', BI_ARG_NONE},
       {"new-file", 'N', BI_ARG_NONE},
       {"unidirectional-new-file", O_UNINEW, BI_ARG_NONE},
@@ -784,6 +804,9 @@ int bi_diff(bi_ctx *c) {
       break;
     case O_SPEED:
       break;
+    case O_STRIPCR:
+      x.strip_cr = 1;
+      break;
     case 'S':
       bi_error(c, "option -S is not supported");
       return 2;
@@ -862,7 +885,15 @@ int bi_diff(bi_ctx *c) {
   if (!x.switches)
     x.switches = "";
   wr_init(&x.w, c->out);
-  int st = compare_paths(&x, g.operands[0], g.operands[1], 0);
+  int st;
+  if (!strcmp(g.operands[0], "-") && !strcmp(g.operands[1], "-")) {
+    /* standard input against itself: the same file */
+    if (x.report_same)
+      wr_printf(&x.w, "Files - and - are identical\n");
+    st = 0;
+  } else {
+    st = compare_paths(&x, g.operands[0], g.operands[1], 0);
+  }
   df_re_free(c, x.o.ignore_re);
   df_re_free(c, x.o.func_re);
   if (wr_flush(&x.w))
