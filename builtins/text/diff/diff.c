@@ -154,12 +154,14 @@ static int open_input(dctx *x, input *in, const char *path, int missing) {
   int err = 0;
   in->s = bi_open_read(c, path, &err);
   if (!in->s) {
+    wr_flush(&x->w); /* stdout first, as GNU flushes it */
     tu_file_error(c, path, err);
     return -1;
   }
   if (tu_slurp(c, in->s, &in->f.data, &in->f.len, &in->copy, &err)) {
     if (err != ECANCELED)
-      tu_file_error(c, path, err);
+      wr_flush(&x->w); /* stdout first, as GNU flushes it */
+    tu_file_error(c, path, err);
     return -1;
   }
   if (x->strip_cr && memchr(in->f.data, '\r', in->f.len)) {
@@ -172,6 +174,7 @@ static int open_input(dctx *x, input *in, const char *path, int missing) {
         buf_putc(&nb, *p);
     if (nb.oom) {
       buf_free(&nb);
+      wr_flush(&x->w); /* stdout first, as GNU flushes it */
       bi_error(c, "memory exhausted");
       return -1;
     }
@@ -252,12 +255,14 @@ static int compare_files(dctx *x, const char *p0, const char *p1, int miss0,
     goto done;
   }
   if (df_lines(c, a) || df_lines(c, b)) {
+    wr_flush(&x->w); /* stdout first, as GNU flushes it */
     bi_error(c, "memory exhausted");
     goto done;
   }
   df_script s;
   int rc = df_compare(c, &x->o, a, b, &s);
   if (rc == -1) {
+    wr_flush(&x->w); /* stdout first, as GNU flushes it */
     bi_error(c, "memory exhausted");
     goto done;
   }
@@ -306,6 +311,7 @@ static int compare_files(dctx *x, const char *p0, const char *p1, int miss0,
       for (int k = 0; k < 2; k++)
         if (in[k].f.nonl) {
           wr_flush(&x->w);
+          wr_flush(&x->w); /* stdout first, as GNU flushes it */
           bi_error(c, "%s: No newline at end of file\n", k ? p1 : p0);
           st = 2;
         }
@@ -362,11 +368,13 @@ static int compare_dirs(dctx *x, const char *d0, const char *d1, int depth,
   size_t c0 = 0, c1 = 0;
   int r = miss0 ? 0 : vfs_readdir(c->vfs, c->cwd, d0, &n0, &c0);
   if (r < 0) {
+    wr_flush(&x->w); /* stdout first, as GNU flushes it */
     tu_file_error(c, d0, -r);
     return 2;
   }
   r = miss1 ? 0 : vfs_readdir(c->vfs, c->cwd, d1, &n1, &c1);
   if (r < 0) {
+    wr_flush(&x->w); /* stdout first, as GNU flushes it */
     tu_file_error(c, d1, -r);
     vfs_free_names(c->vfs, n0, c0);
     return 2;
@@ -426,6 +434,7 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
   fu_stat s0, s1;
   int e0 = 0, e1 = 0;
   if (depth > 256) {
+    wr_flush(&x->w); /* stdout first, as GNU flushes it */
     bi_error(c, "%s: directory nesting too deep", p0);
     return 2;
   }
@@ -440,17 +449,21 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
   if (std1)
     s1.type = VFS_REG;
   if (e0 && e1) {
+    wr_flush(&x->w); /* stdout first, as GNU flushes it */
     tu_file_error(c, p0, e0);
+    wr_flush(&x->w); /* stdout first, as GNU flushes it */
     tu_file_error(c, p1, e1);
     return 2;
   }
   if (e0 || e1) {
     int allow = e0 ? (x->new_file || x->uni_new) : x->new_file;
     if (!allow || (depth == 0 && !x->new_file && !(e0 && x->uni_new))) {
+      wr_flush(&x->w); /* stdout first, as GNU flushes it */
       tu_file_error(c, e0 ? p0 : p1, e0 ? e0 : e1);
       return 2;
     }
     if ((e0 ? s1.type : s0.type) == VFS_DIR) {
+      wr_flush(&x->w); /* stdout first, as GNU flushes it */
       tu_file_error(c, e0 ? p0 : p1, e0 ? e0 : e1);
       return 2;
     }
@@ -464,11 +477,13 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
     }
     for (int k = 0; k < x->nanc; k++)
       if (x->anc[0][k] == s0.ino || x->anc[1][k] == s1.ino) {
+        wr_flush(&x->w); /* stdout first, as GNU flushes it */
         bi_error(c, "%s: recursive directory loop",
                  x->anc[0][k] == s0.ino ? p0 : p1);
         return 2;
       }
     if (x->nanc >= 257) {
+      wr_flush(&x->w); /* stdout first, as GNU flushes it */
       bi_error(c, "%s: directory nesting too deep", p0);
       return 2;
     }
@@ -483,6 +498,7 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
     /* FILE DIR: the file of the same name in DIR */
     const char *file = dir0 ? p1 : p0;
     if (std0 || std1) {
+      wr_flush(&x->w); /* stdout first, as GNU flushes it */
       bi_error(c, "cannot compare '-' to a directory");
       return 2;
     }
@@ -502,8 +518,7 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
         vfs_readlink(c->vfs, c->cwd, p1, &t1, NULL) < 0)
       st = 2;
     else if (strcmp(t0, t1)) {
-      wr_printf(&x->w, "Symbolic links %s -> %s and %s -> %s differ\n", p0, t0,
-                p1, t1);
+      wr_printf(&x->w, "Symbolic links %s and %s differ\n", p0, p1);
       st = 1;
     }
     if (t0)
