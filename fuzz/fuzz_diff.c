@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vsh_result r;
   const char *script =
       "cd /tmp; diff \"$@\" old new > p; patch -s -o out old p;"
-      " patch -s -R out p; patch -s -o o2 old < fuzzed;"
+      " patch -s -R out p; patch -R -o o3 old p; patch -s -o o2 old < fuzzed;"
       " patch -p1 --dry-run < fuzzed; patch -R -N -F3 -b old fuzzed;"
       " diff -r -N \"$@\" d1 d2; diff -y -W 37 old new; diff -c -p - new";
   if (vsh_exec(sb, script, &eo, &r) == VSH_OK)

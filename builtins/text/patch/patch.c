@@ -38,6 +38,7 @@ const char bi_help_patch[] =
     "      --dry-run          report what would happen, change nothing\n"
     "  -E, --remove-empty-files  remove files left empty\n"
     "  -t, --batch, -f, --force  never ask (there is no terminal here)\n"
+    "  -u, -c, -n             accepted: the format is read from the diff\n"
     "      --no-backup-if-mismatch  no FILE.orig when hunks needed an offset,\n"
     "                           fuzz or failed (kept by default)\n"
     "  -r, --reject-file=FILE write rejected hunks to FILE\n"
