@@ -8,7 +8,7 @@
 
 static void t_recorded(void **st) {
   (void)st;
-  assert_int_equal(rc_run_file("patch_cases.txt"), 61);
+  assert_int_equal(rc_run_file("patch_cases.txt"), 65);
 }
 
 static uint64_t rnd(uint64_t *x) {

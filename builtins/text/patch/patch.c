@@ -37,7 +37,8 @@ const char bi_help_patch[] =
     "  -s, --quiet, --silent  say only what fails\n"
     "      --dry-run          report what would happen, change nothing\n"
     "  -E, --remove-empty-files  remove files left empty\n"
-    "  -t, --batch, -f, --force  never ask (there is no terminal here)\n"
+    "  -t, --batch            take a patch that looks reversed as reversed\n"
+    "  -f, --force            apply a patch even if it looks reversed\n"
     "  -u, -c, -n             accepted: the format is read from the diff\n"
     "      --no-backup-if-mismatch  no FILE.orig when hunks needed an offset,\n"
     "                           fuzz or failed (kept by default)\n"
@@ -60,6 +61,7 @@ typedef struct px {
   long strip;
   int reverse, forward, silent, dry, backup, remove_empty;
   int no_backup_mismatch; /* --no-backup-if-mismatch */
+  int batch, force;       /* -t: assume reversed patches are; -f: never */
   long maxfuzz;
   const char *outfile, *rejfile, *origfile;
   const char *cwd;
@@ -545,7 +547,7 @@ static int patch_file(px *x, const pt_file *f) {
   buf o, rej;
   buf_init(&o, c->m);
   buf_init(&rej, c->m);
-  int failed = 0, ret = 0, mismatch = 0;
+  int failed = 0, ret = 0, mismatch = 0, flipped = 0;
   long frozen = 0, in_off = 0, out_delta = 0;
   if (!fl) {
     ret = -1;
@@ -560,10 +562,27 @@ static int patch_file(px *x, const pt_file *f) {
     long where = 0, fuzz = 0;
     for (;;) {
       where = locate(x, &k, fl, nlines, first + in_off, frozen, fuzz);
-      if (!where && hi == 0 && !is_null[0] && !is_null[1]) {
+      if (!where && hi == 0 && !is_null[0] && !is_null[1] && !x->force &&
+          !flipped) {
         hk sw;
         hk_init(&sw, &f->h[hi], !rev);
         if (locate(x, &sw, fl, nlines, hk_first(&sw), frozen, fuzz)) {
+          if (x->batch && !x->forward) {
+            /* -t: take the patch the other way round */
+            say(x, "%s patch detected!  %s.\n",
+                rev ? "Unreversed" : "Reversed (or previously applied)",
+                rev ? "Ignoring -R" : "Assuming -R");
+            rev = !rev;
+            flipped = 1;
+            int t = is_null[0];
+            is_null[0] = is_null[1];
+            is_null[1] = t;
+            hk_init(&k, &f->h[hi], rev);
+            first = hk_first(&k);
+            ctx = k.pre > k.suf ? k.pre : k.suf;
+            maxfuzz = x->maxfuzz < ctx ? x->maxfuzz : ctx;
+            continue;
+          }
           if (x->forward)
             say(x, "%s patch detected!  Skipping patch.\n",
                 rev ? "Unreversed" : "Reversed (or previously applied)");
@@ -818,7 +837,11 @@ int bi_patch(bi_ctx *c) {
       x.no_backup_mismatch = 1;
       break;
     case 't':
+      x.batch = 1;
+      break;
     case 'f':
+      x.force = 1;
+      break;
     case 'u':
     case 'c':
     case 'n':
