@@ -574,6 +574,7 @@ static int patch_file(px *x, const pt_file *f) {
                 rev ? "Ignoring -R" : "Assuming -R");
             rev = !rev;
             flipped = 1;
+            mismatch = 1; /* GNU keeps the original then too */
             int t = is_null[0];
             is_null[0] = is_null[1];
             is_null[1] = t;
