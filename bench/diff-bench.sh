@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# diff of two 100,000-line files: vsh's diff (through the vsh command,
-# over a read-only host layer) beside the host's GNU diff, in one run.
+# diff of two 100,000-line files (1% of the lines edited): vsh's diff beside
+# the host's GNU diff, in one run, measured two ways:
+#   in-process  vsh-bench runs the workload in a sandbox holding the files
+#               (as the shared workloads run), host bash runs it as a process
+#   command     the vsh command over a read-only host layer (--root) against
+#               the host's diff: process start and loading the files included
 # Prints each median and the ratio host/vsh (above 1: vsh is faster), and
-# fails when the two outputs differ.
+# fails when the outputs differ.
 #   bench/diff-bench.sh [BUILD_DIR] [REPS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +35,26 @@ for line in a:
 open(d + "/a", "w").write("\n".join(a) + "\n")
 open(d + "/b", "w").write("\n".join(b) + "\n")
 PY
+# in-process, with the shared runners
+shared=${VSH_SHARED_DIR:-$here/../../shared}/bench
+mkdir -p "$work/data" "$work/wl"
+cp "$work/a" "$work/b" "$work/data/"
+echo 'diff a b | md5sum' >"$work/wl/21-diff-100k.sh"
+echo 'diff -u --label a --label b a b | md5sum' >"$work/wl/22-diff-u-100k.sh"
+"$build/bench/vsh-bench" "$work/data" "$work/wl" "$reps" >"$work/vsh.jsonl"
+bash "$shared/run-host.sh" "$work/data" "$work/wl" bash "$reps" >"$work/host.jsonl"
+python3 - "$work/vsh.jsonl" "$work/host.jsonl" <<'PY'
+import json, sys
+v = {j["workload"]: j for j in map(json.loads, open(sys.argv[1])) if "out_sha" in j}
+h = {j["workload"]: j for j in map(json.loads, open(sys.argv[2]))}
+bad = 0
+for k in sorted(v):
+    same = v[k]["out_sha"] == h[k]["out_sha"]
+    bad |= not same
+    print("%-16s in-process: host bash+GNU diff %7.1f ms   vsh %7.1f ms   host/vsh %.2f   same output: %s"
+          % (k, h[k]["median_ms"], v[k]["median_ms"], h[k]["median_ms"] / v[k]["median_ms"], "yes" if same else "NO"))
+sys.exit(bad)
+PY
 median() { sort -n | sed -n "$(( (reps + 1) / 2 ))p"; }
 time_ms() { # command...: milliseconds of one run
   local s e
@@ -48,7 +72,7 @@ for mode in "" "-u"; do
   same=yes
   cmp -s "$work/host.out" "$work/vsh.out" || same=NO
   awk -v m="diff${mode:+ $mode}" -v h="$host" -v v="$mine" -v s="$same" 'BEGIN {
-    printf "%-10s host GNU diff %8.1f ms   vsh %8.1f ms   host/vsh %.2f   same output: %s\n",
+    printf "%-10s command: host GNU diff %7.1f ms   vsh %7.1f ms   host/vsh %.2f   same output: %s\n",
       m, h / 1000, v / 1000, h / v, s }'
   [ "$same" = yes ] || exit 1
 done
