@@ -31,7 +31,21 @@ static void put_line(out *x, int f, long i, const char *prefix) {
   } else {
     wr_puts(x->w, prefix);
   }
-  wr_write(x->w, p, n);
+  if (x->o->expand_tabs && memchr(p, '\t', n)) {
+    /* -t: tabs become spaces, columns counted from the text's start */
+    size_t col = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (p[i] == '\t') {
+        for (size_t to = (col / 8 + 1) * 8; col < to; col++)
+          wr_putc(x->w, ' ');
+      } else {
+        wr_putc(x->w, p[i]);
+        col += ((unsigned char)p[i] & 0xC0) != 0x80;
+      }
+    }
+  } else {
+    wr_write(x->w, p, n);
+  }
   if (i == d->n - 1 && d->nonl)
     wr_puts(x->w, "\n\\ No newline at end of file\n");
 }
