@@ -199,8 +199,17 @@ static int parse_unified(bi_ctx *c, lines *l, pt_hunk *h) {
   vec x = {0};
   long o = 0, w = 0;
   while (o < b || w < d) {
-    if (!peek(l, l->pos, &p, &n))
+    if (!peek(l, l->pos, &p, &n)) {
+      /* The patch ends inside the hunk: like GNU, take up to three missing
+       * context lines for blank lines a mailer chopped off. */
+      if (b - o == d - w && b - o < 4) {
+        for (; o < b; o++, w++)
+          if (push(c, &x, ' ', "", 0))
+            return -1;
+        break;
+      }
       return -3;
+    }
     char t = *p;
     if (t == '\n' || (t == '\r' && n == 2)) {
       /* an empty line: context whose space was lost */
