@@ -49,6 +49,17 @@ static void show_byte(char *out, unsigned char ch) {
   *p = 0;
 }
 
+/* POSIX has cmp say "char" in the C locale; GNU says "byte" in others. */
+static const char *byte_word(bi_ctx *c) {
+  static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+  for (int i = 0; i < 3; i++) {
+    const char *v = c->getenv ? c->getenv(c, vars[i]) : NULL;
+    if (v && *v)
+      return strcmp(v, "C") && strcmp(v, "POSIX") ? "byte" : "char";
+  }
+  return "char";
+}
+
 static int bad_skip(bi_ctx *c, const char *s) {
   stream_printf(c->err, "%s: invalid --ignore-initial value '%s'\n", c->argv[0],
                 s);
@@ -188,8 +199,8 @@ int bi_cmp(bi_ctx *c) {
     if (silent)
       break;
     if (!verbose) {
-      wr_printf(&w, "%s %s differ: byte %zu, line %llu", name[0], name[1],
-                i + 1, (unsigned long long)line);
+      wr_printf(&w, "%s %s differ: %s %zu, line %llu", name[0], name[1],
+                bytes ? "byte" : byte_word(c), i + 1, (unsigned long long)line);
       if (bytes) {
         char sa[5], sb[5];
         show_byte(sa, a);
