@@ -80,7 +80,8 @@ static const char *header_name(bi_ctx *c, const char *p, size_t n,
     }
     name = dup_name(c, buf_cstr(&b), b.len);
     buf_free(&b);
-    k++;
+    if (k < n) /* the closing quote, when there is one */
+      k++;
   } else {
     while (k < n && p[k] != '\t')
       k++;
