@@ -240,7 +240,14 @@ static long locate(px *x, const hk *k, const fline *fl, long nlines,
       return first_guess - off;
     return 0;
   }
-  for (long off = 0; off <= max_off; off++) {
+  /* Offsets where neither direction can fit are skipped at once (a hunk
+   * header can name any line, however far past the end). */
+  long start = 0;
+  if (first_guess > max_where)
+    start = first_guess - max_where;
+  else if (first_guess < min_where)
+    start = min_where - first_guess;
+  for (long off = start; off <= max_off; off++) {
     if ((off & 1023) == 0 && budget_poll(x->c->bud))
       return 0;
     if (off <= max_pos && match_at(k, fl, nlines, first_guess + off, pf, sf))
