@@ -42,3 +42,6 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
 fi
 
 python3 "$here/ratios.py" "$results"
+
+echo "diff of two 100k-line files..." >&2
+bash "$here/diff-bench.sh" "$build" "$reps"

@@ -157,6 +157,7 @@ typedef struct bi_getopt {
   char **operands;  /* collected operands, in order */
   int noperands;
   int status; /* exit status after BI_OPT_STOP (bi_getopt_each) */
+  int try_prefix; /* "NAME: Try 'NAME --help'..." as diffutils words it */
 } bi_getopt;
 
 void bi_getopt_init(bi_getopt *g, bi_ctx *c, const char *shortopts,

@@ -185,6 +185,15 @@ static const script scripts[] = {
      "rg -n -i 'A' . | head -3; rg --json e words.txt | wc -l\n"
      "rg -o -r '<$0>' 'an' words.txt; rg --files -g '*.txt' | sort\n"
      "[[ apple =~ ^a(p+)le$ ]] && echo \"${BASH_REMATCH[1]}\"\n"},
+    {"diffpatch",
+     "cd data; cp words.txt w1; sort -r words.txt > w2\n"
+     "diff w1 w2 > n.diff || [ $? = 1 ]; diff -u w1 w2 > u.diff || true\n"
+     "diff -c -p w1 w2 > c.diff || true; diff -y -W 40 w1 w2 || true\n"
+     "diff -r -N . /tmp >/dev/null || true; diff -q -b -i -w w1 w2 || true\n"
+     "cp w1 w3; patch -s w3 u.diff; diff w2 w3 && patch -R w3 c.diff\n"
+     "patch -s --dry-run w1 n.diff; diff w1 w3\n"
+     "cmp w1 w3; cmp -l w1 w2 | head -3; cmp -b w1 w2 || [ $? = 1 ]\n"
+     "diff -I '^a' -F '^b' -u w1 w2 || true; diff -e w1 w2 || true\n"},
     {"awk",
      "set -eo pipefail\n"
      "cd data\n"

@@ -153,6 +153,10 @@ static const char *const endless[] = {
     "yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | grep -E '(a*)*b'",
     "while :; do printf '%s %s\\n' a b c d; done >/dev/null",
     "yes | while read -r l; do echo \"$l\"; done | cat >/dev/null",
+    "yes | diff - /dev/null >/dev/null",
+    "yes | patch -s -o /dev/null /dev/null",
+    "yes | cmp - /dev/zero",
+    "seq 400000 > a; seq 400000 | sort -r > b; diff --minimal a b >/dev/null",
     NULL};
 
 /* How long past its deadline an exec may run: 100 ms, more under the
