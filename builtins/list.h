@@ -7,10 +7,12 @@
  */
 X("[", lbracket, 0)
 X("awk", awk, 0)
+X("base32", base32, 0)
 X("base64", base64, 0)
 X("basename", basename, 0)
 X("cat", cat, 0)
 X("chmod", chmod, 0)
+X("cmp", cmp, 0)
 X("comm", comm, 0)
 X("cp", cp, 0)
 #ifdef VSH_HAVE_NET
@@ -74,4 +76,5 @@ X("wc", wc, 0)
 X("which", which, 0)
 X("whoami", whoami, 0)
 X("xargs", xargs, 0)
+X("xxd", xxd, 0)
 X("yes", yes, 0)
