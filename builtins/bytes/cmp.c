@@ -109,6 +109,18 @@ static void sprintc(char *out, unsigned char ch) {
   *out = 0;
 }
 
+/* Whether messages are in a locale other than C/POSIX: there diffutils
+ * says "byte" where POSIX's "char" stays in the C locale. */
+static int hard_locale(bi_ctx *c) {
+  static const char *const names[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+  for (int i = 0; i < 3; i++) {
+    const char *v = c->getenv ? c->getenv(c, names[i]) : NULL;
+    if (v && *v)
+      return strcmp(v, "C") && strcmp(v, "POSIX");
+  }
+  return 0;
+}
+
 static int bad_value(bi_ctx *c, const char *opt, const char *v) {
   bi_error(c, "invalid --%s value %s", opt, tu_quote(c, v));
   stream_printf(c->err, "%s: ", c->argv[0]);
@@ -312,8 +324,9 @@ int bi_cmp(bi_ctx *c) {
         if (mode == CMP_STATUS)
           goto done;
         if (mode == CMP_FIRST) {
-          wr_printf(&w, "%s %s differ: byte %llu, line %llu", src[0].name,
-                    src[1].name, (unsigned long long)(off + i + 1),
+          wr_printf(&w, "%s %s differ: %s %llu, line %llu", src[0].name,
+                    src[1].name, bytes || hard_locale(c) ? "byte" : "char",
+                    (unsigned long long)(off + i + 1),
                     (unsigned long long)(lines + 1));
           if (bytes) {
             char x[8], y[8];

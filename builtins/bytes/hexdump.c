@@ -298,8 +298,7 @@ static int run(bi_ctx *c, int canon_only) {
     rd_flush_to(&r, &w);
     unsigned char tmp[16384];
     long k = 0;
-    while (shown < length && !w.err &&
-           (k = rd_read(&r, tmp, sizeof tmp)) > 0) {
+    while (shown < length && !w.err && (k = rd_read(&r, tmp, sizeof tmp)) > 0) {
       if (budget_poll(c->bud)) {
         k = -1;
         r.err = ECANCELED;
