@@ -151,6 +151,25 @@ static const script scripts[] = {
              "sort -t, -k2,2n -k1,1r nums.csv\n"
              "printf '%5.2f|%-4s|%x\\n' 3.14159 ab 255\n"
              "echo done\n"},
+    {"bytes",
+     "set -o pipefail\n"
+     "cd data\n"
+     "xxd words.txt | head -2; xxd -p words.txt | xxd -r -p | cmp - "
+     "words.txt\n"
+     "xxd -i -c 4 nums.csv | tail -2; xxd -b -l 4 words.txt\n"
+     "xxd words.txt dump; xxd -r dump back; cmp -l back words.txt\n"
+     "hexdump -C words.txt | tail -2; hd -n 8 nums.csv; hexdump -c -v "
+     "nums.csv | head -1\n"
+     "cmp words.txt nums.csv; cmp -bl words.txt nums.csv 2>&1 | head -3\n"
+     "base32 words.txt | base32 -d | cksum; base32 -w 8 nums.csv\n"
+     "cksum words.txt; cksum -a sysv words.txt; cksum -a bsd - < "
+     "nums.csv\n"
+     "cksum -a sha256 words.txt > s; cksum -c s; cksum -a md5 "
+     "--untagged nums.csv\n"
+     "strings -n 3 -t x words.txt | head -3; strings -f nums.csv\n"
+     "cp words.txt tr.txt; truncate -s +5 tr.txt; truncate -s '<7' "
+     "tr.txt; truncate -r nums.csv -s %8 tr.txt; wc -c tr.txt\n"
+     "echo done\n"},
     {"files",
      "set -eo pipefail\n"
      "mkdir -p a/b/c; touch a/b/c/f1 a/f2; echo hi > a/b/f3\n"
