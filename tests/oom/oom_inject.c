@@ -169,6 +169,10 @@ static const script scripts[] = {
      "strings -n 3 -t x words.txt | head -3; strings -f nums.csv\n"
      "cp words.txt tr.txt; truncate -s +5 tr.txt; truncate -s '<7' "
      "tr.txt; truncate -r nums.csv -s %8 tr.txt; wc -c tr.txt\n"
+     "expr 7 + 3 \\* 2; expr length abc; expr substr hello 2 3; expr index "
+     "hello l\n"
+     "expr abc : 'a\\(.\\)'; expr match aXb '.*X'; expr 1 \\| 0; "
+     "expr '(' 2 '<' 10 ')' \\& a = a\n"
      "echo done\n"},
     {"files",
      "set -eo pipefail\n"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records the answers of the host's xxd (vim-common 9.0, xxd 2022-01-14),
 hexdump/hd (util-linux 2.38), cmp (diffutils 3.8), base32 and cksum
-(coreutils 9.1) and strings (binutils 2.40) on fixture files into
+(coreutils 9.1), strings (binutils 2.40) and expr (coreutils 9.1) on fixture files into
 tests/unit/bytes_cases.inc (included by test_bytes.c).
 
 The tools are needed only to record, never by the test. Usage:
@@ -107,6 +107,31 @@ for a in (["sb"], ["-n", "3", "sb"], ["-3", "sb"], ["-t", "x", "sb"], ["-t", "d"
           ["-s", ",", "sb"], ["-o", "sb"], ["t.txt", "bx"]):
     add("strings", "strings", *a)
 add("strings", "strings", "-f", stdin=FILES["sb"])
+
+EXPR = [
+    "1 + 2", "5 / 0", "a + 1", "3 * 4", "10 % 3", "-7 / 2", "-7 % 2", "1 = 1",
+    "a < b", "10 < 9", "10 < 9a", "abc : a\\(.\\)", "abc : a.", "abc : x",
+    "abc : x\\(.\\)", "length abcd", "substr hello 2 3", "substr hello 0 2",
+    "substr hello 5 9", "index hello lo", "index hello z", "match abc ab",
+    "0 | 3", "2 & 3", "0 & 3", "1 +", "1 2", "( 1 + 2", "( 1 + 2 3", "",
+    "+ length", "length", "00", "-0", "1 + 2 * 3", "( 1 + 2 ) * 3",
+    "abc = abc", "01 = 1", "a != b", "5 >= 5", "-- 3", "--foo", "-3 + 1",
+    "a\\( : x", "abc : a\\{1", "+1 + 1", "99999999999999999999 = 99999999999999999999",
+    "substr abc 1 -1", "x : .*", "ab : \\(a\\)\\(b\\)", "x (", ")", "1 + 1 )",
+    "( 2 )", "substr abc x 1", "abc : \\(x\\)*", "-- -- 2", "3 < 20",
+    "aXb : .*X\\(.*\\)", "abc : *b", "a*c : a*", "^ab : ^a", "ab : a$", "a$ : a$",
+    "1 | 1 / 0", "0 & 1 / 0", "100 > 99", "-5 < -10", "abc > abd", "1 - -1",
+    "match aaa a*", "aaa : a\\{2\\}", "abc : ABC", "( ( 1 ) )", "length + length",
+    "index + abc", "substr", "1 = 1 = 1", "2 > 1 > 0", "abc : \\(b\\)",
+    "9223372036854775807 + 0", "-9223372036854775808 + 0", "1 <= 02",
+    "99999999999999999998 < 99999999999999999999", "-1 < -01", "0 = -0",
+    "length é", "substr éab 2 1", "1 / 0 | 1",
+]
+for e in EXPR:
+    add("expr", "expr", *(e.split(" ") if e else []))
+add("expr", "expr", "", "|", "0")
+add("expr", "expr", "", "=", "0")
+add("expr", "expr", "a\nb", ":", "a.b")
 
 def cstr(b):
     out = '"'

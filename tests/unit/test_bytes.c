@@ -2,7 +2,8 @@
 /* Unit tests of the byte tools: xxd, hexdump/hd, cmp, base32, cksum,
  * strings and truncate. The tables in bytes_cases.inc were recorded from
  * xxd 2022-01-14, util-linux 2.38, diffutils 3.8, coreutils 9.1 and
- * binutils 2.40 on Debian 12 by record_bytes.py (stdin a pipe, LC_ALL=C). */
+ * binutils 2.40 on Debian 12 (expr: coreutils 9.1) by record_bytes.py (stdin a
+ * pipe, LC_ALL=C). */
 #include <stdio.h>
 
 #include "bi_harness.h"
@@ -43,6 +44,68 @@ static void t_cksum(void **st) {
 }
 static void t_strings(void **st) {
   run_table(bytes_strings, N(bytes_strings));
+}
+
+static void t_expr(void **st) {
+  run_table(bytes_expr, N(bytes_expr));
+}
+
+/* expr computes in 64 bits: what coreutils' bignums would give past that
+ * range is an error (status 3) here; comparisons stay exact. In a UTF-8
+ * locale length, substr, index and ':' count characters. */
+static void t_expr_limits(void **st) {
+  bh *h = fixture();
+  const bh_case cases[] = {
+      BH_CASE(NULL, 3, "", "expr: +: Numerical result out of range\n", "expr",
+              "9223372036854775807", "+", "1"),
+      BH_CASE(NULL, 3, "", "expr: *: Numerical result out of range\n", "expr",
+              "9223372036854775807", "*", "2"),
+      BH_CASE(NULL, 3, "", "expr: /: Numerical result out of range\n", "expr",
+              "-9223372036854775808", "/", "-1"),
+      BH_CASE(NULL, 1, "0\n", "", "expr", "-9223372036854775808", "%", "-1"),
+      BH_CASE(NULL, 3, "",
+              "expr: 99999999999999999999: Numerical result out of range\n",
+              "expr", "99999999999999999999", "+", "0"),
+      BH_CASE(NULL, 0, "-9223372036854775808\n", "", "expr",
+              "-9223372036854775807", "-", "1"),
+      BH_CASE(NULL, 0, "1\n", "", "expr", "1", "|", "99999999999999999999", "+",
+              "1"),
+  };
+  bh_check_all(h, cases);
+  bh_setenv(h, "LANG", "C.UTF-8");
+  const bh_case utf8[] = {
+      BH_CASE(NULL, 0, "1\n", "", "expr", "length", "\xc3\xa9"),
+      BH_CASE(NULL, 0, "a\n", "", "expr", "substr",
+              "\xc3\xa9"
+              "ab",
+              "2", "1"),
+      BH_CASE(NULL, 0, "2\n", "", "expr", "index",
+              "\xc3\xa9"
+              "ab",
+              "a"),
+      BH_CASE(NULL, 0, "2\n", "", "expr",
+              "\xc3\xa9"
+              "ab",
+              ":", ".a"),
+      BH_CASE(NULL, 0, "\xc3\xa9\n", "", "expr",
+              "\xc3\xa9"
+              "ab",
+              ":", "\\(.\\)"),
+  };
+  bh_check_all(h, utf8);
+  /* nesting is bounded */
+  char *argv[2100];
+  int n = 0;
+  argv[n++] = "expr";
+  for (int i = 0; i < 1000; i++)
+    argv[n++] = "(";
+  argv[n++] = "1";
+  for (int i = 0; i < 1000; i++)
+    argv[n++] = ")";
+  argv[n] = NULL;
+  assert_int_equal(bh_runa(h, NULL, 0, n, argv), 3);
+  assert_string_equal(bh_err(h), "expr: expression nested too deeply\n");
+  bh_free(h);
 }
 
 /* xxd -r writes bytes (NULs included); an OUTFILE is patched in place. */
@@ -213,6 +276,7 @@ int main(void) {
       cmocka_unit_test(t_base32),     cmocka_unit_test(t_cksum),
       cmocka_unit_test(t_strings),    cmocka_unit_test(t_truncate),
       cmocka_unit_test(t_file_stdin), cmocka_unit_test(t_budget),
+      cmocka_unit_test(t_expr),       cmocka_unit_test(t_expr_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
