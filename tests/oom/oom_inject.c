@@ -173,6 +173,12 @@ static const script scripts[] = {
      "hello l\n"
      "expr abc : 'a\\(.\\)'; expr match aXb '.*X'; expr 1 \\| 0; "
      "expr '(' 2 '<' 10 ')' \\& a = a\n"
+     "mkdir -p t/a/b; echo x > t/a/f; ln -s a t/l; tree t; tree -J -a t; "
+     "tree -d -L 1 --dirsfirst -F t\n"
+     "du t; du -ach t | tail -1; du -sb t; df; df -hT /; df -i --total\n"
+     "nproc; nproc --all; getconf PAGESIZE; getconf PATH_MAX /; getconf -a "
+     "| wc -l\n"
+     "printf 'a b\\nb c\\nc a\\nd e\\n' | tsort 2>&1\n"
      "echo done\n"},
     {"files",
      "set -eo pipefail\n"
