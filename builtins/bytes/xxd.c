@@ -179,7 +179,7 @@ static int xx_dump(xx *x, const char *name) {
     return 0;
   }
   int grplen = x->type == XX_BITS ? 8 * x->grp + 1 : 2 * x->grp + 1;
-  size_t llen = 40 + (size_t)x->cols * 10;
+  size_t llen = 64 + (size_t)x->cols * 12;
   char *l = arena_alloc(c->scratch, llen);
   x->held = arena_alloc(c->scratch, llen);
   if (!l || !x->held) {

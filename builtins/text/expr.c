@@ -336,8 +336,23 @@ static ev *ex_prim(ex *x) {
   return ev_str(x, x->args[x->pos++]);
 }
 
-/* Keywords: + TOKEN, length, match, index, substr. */
+static ev *ex_kw1(ex *x);
+
+/* Keywords: + TOKEN, length, match, index, substr (which nest: their
+ * depth is bounded with the parentheses'). */
 static ev *ex_kw(ex *x) {
+  if (x->status)
+    return NULL;
+  if (++x->depth > EX_DEPTH_MAX) {
+    fail(x, 3, "expression nested too deeply", NULL);
+    return NULL;
+  }
+  ev *v = ex_kw1(x);
+  x->depth--;
+  return v;
+}
+
+static ev *ex_kw1(ex *x) {
   if (x->status)
     return NULL;
   if (budget_poll(x->c->bud)) {

@@ -95,6 +95,7 @@ static void t_expr_limits(void **st) {
   bh_check_all(h, utf8);
   /* nesting is bounded */
   char *argv[2100];
+  _Static_assert(2002 < 2100, "room for the keyword chain");
   int n = 0;
   argv[n++] = "expr";
   for (int i = 0; i < 1000; i++)
@@ -102,6 +103,14 @@ static void t_expr_limits(void **st) {
   argv[n++] = "1";
   for (int i = 0; i < 1000; i++)
     argv[n++] = ")";
+  argv[n] = NULL;
+  assert_int_equal(bh_runa(h, NULL, 0, n, argv), 3);
+  assert_string_equal(bh_err(h), "expr: expression nested too deeply\n");
+  n = 0;
+  argv[n++] = "expr";
+  for (int i = 0; i < 2000; i++)
+    argv[n++] = "length";
+  argv[n++] = "x";
   argv[n] = NULL;
   assert_int_equal(bh_runa(h, NULL, 0, n, argv), 3);
   assert_string_equal(bh_err(h), "expr: expression nested too deeply\n");
