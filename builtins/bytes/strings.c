@@ -22,7 +22,8 @@ const char bi_help_strings[] =
     "\n"
     "  -a, --all             scan the whole file (the default)\n"
     "  -d, --data            the same here: every file is scanned whole\n"
-    "  -e, --encoding=E      s: 7-bit characters (the default); S: 8-bit\n"
+    "  -e, --encoding=E      s: 7-bit characters (the default); S: 8-bit;\n"
+    "                        b, l: 16-bit big/little-endian; B, L: 32-bit\n"
     "  -f, --print-file-name  put the file name before each string\n"
     "  -n, --bytes=MIN       print runs of at least MIN characters (4)\n"
     "  -MIN                  the same as -n MIN\n"
@@ -39,6 +40,8 @@ typedef struct st_opts {
   size_t min;
   int radix; /* 0, 'o', 'd', 'x' */
   int eight, allspace, names;
+  int unit;   /* bytes per character: 1, 2 or 4 (-e b l B L) */
+  int bigend; /* -e b and B */
   const char *sep;
 } st_opts;
 
@@ -78,6 +81,50 @@ static void run_end(const st_opts *o, st_run *r, writer *w) {
   r->held.len = 0;
 }
 
+/* The characters of -e b/l/B/L: units of 2 or 4 bytes; a unit is a
+ * character when its value is a printable byte. As binutils does, after a
+ * unit that is not one the next unit starts one byte further, not a unit
+ * further. ubuf holds the bytes of the unit being read (it may straddle
+ * chunks); *upos is the offset of its first byte, *off that of p[0].
+ * 0 or ENOMEM. */
+static int scan_wide(const st_opts *o, st_run *r, writer *w, const char *name,
+                     const unsigned char *p, size_t n, uint64_t *off,
+                     unsigned char *ubuf, size_t *ulen, uint64_t *upos) {
+  size_t u = (size_t)o->unit;
+  for (size_t i = 0; i < n; i++) {
+    if (*ulen == 0)
+      *upos = *off + i;
+    ubuf[(*ulen)++] = p[i];
+    if (*ulen < u)
+      continue;
+    uint32_t v = 0;
+    for (size_t b = 0; b < u; b++)
+      v = v << 8 | ubuf[o->bigend ? b : u - 1 - b];
+    if (v > 255 || !printable(o, (unsigned char)v)) {
+      run_end(o, r, w);
+      memmove(ubuf, ubuf + 1, u - 1);
+      *ulen = u - 1;
+      (*upos)++;
+      continue;
+    }
+    uint64_t at = *upos;
+    *ulen = 0;
+    char ch = (char)v;
+    if (r->printing) {
+      wr_putc(w, ch);
+      continue;
+    }
+    if (r->held.len == 0)
+      r->start = at;
+    if (buf_append(&r->held, &ch, 1))
+      return ENOMEM;
+    if (r->held.len >= o->min)
+      run_start_print(o, r, w, name);
+  }
+  *off += n;
+  return 0;
+}
+
 /* Scan one stream. 0, or an errno value. */
 static int scan(bi_ctx *c, const st_opts *o, stream *in, const char *name,
                 writer *w) {
@@ -87,8 +134,9 @@ static int scan(bi_ctx *c, const st_opts *o, stream *in, const char *name,
   reader rd;
   rd_init(&rd, c->m, in);
   rd_flush_to(&rd, w);
-  unsigned char tmp[16384];
-  uint64_t off = 0;
+  unsigned char tmp[16384], ubuf[4];
+  size_t ulen = 0;
+  uint64_t off = 0, upos = 0;
   long k;
   int err = 0;
   while ((k = rd_read(&rd, tmp, sizeof tmp)) > 0 && !w->err) {
@@ -97,6 +145,12 @@ static int scan(bi_ctx *c, const st_opts *o, stream *in, const char *name,
       break;
     }
     size_t i = 0, n = (size_t)k;
+    if (o->unit > 1) {
+      err = scan_wide(o, &r, w, name, tmp, n, &off, ubuf, &ulen, &upos);
+      if (err)
+        break;
+      continue;
+    }
     while (i < n) {
       if (!printable(o, tmp[i])) {
         run_end(o, &r, w);
@@ -152,6 +206,7 @@ int bi_strings(bi_ctx *c) {
   st_opts o;
   memset(&o, 0, sizeof o);
   o.min = 4;
+  o.unit = 1;
   /* The obsolete -NUM form becomes -n NUM. */
   bi_ctx sub;
   if (tu_obsolete_num(c, &sub, 'n')) {
@@ -172,16 +227,15 @@ int bi_strings(bi_ctx *c) {
     case 'd':
       break;
     case 'e':
-      if (g.arg[0] == 's' && !g.arg[1])
-        o.eight = 0;
-      else if (g.arg[0] == 'S' && !g.arg[1])
-        o.eight = 1;
-      else if (strchr("bBlL", g.arg[0]) && g.arg[0] && !g.arg[1]) {
-        bi_error(c, "16-bit and 32-bit encodings (-e %s) are not supported",
-                 g.arg);
-        return 1;
+      o.eight = 0;
+      o.unit = 1;
+      if (g.arg[0] && !g.arg[1] && strchr("sSbBlL", g.arg[0])) {
+        o.eight = g.arg[0] == 'S';
+        o.unit = strchr("bl", g.arg[0]) ? 2 : strchr("BL", g.arg[0]) ? 4 : 1;
+        o.bigend = g.arg[0] == 'b' || g.arg[0] == 'B';
       } else {
-        bi_print_help(c);
+        stream_printf(c->err, "%s\n", bi_usage_strings);
+        bi_try_help(c);
         return 1;
       }
       break;

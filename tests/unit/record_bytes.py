@@ -26,6 +26,8 @@ FILES = {
     "sb": b"ab\x01hello\tworld\0xyz\0four\nfive5\r\nlonger string here\x80\xffABCD",
     "d.xxd": b"00000000: 6865 6c6c 6f0a                           hello.\n",
     "p.hex": b"68656c6c6f20\n776f726c640a\n",
+    "wd": b"xx" + "hello wide".encode("utf-16-le") + b"\0\0\x01" + "BIG".encode("utf-16-be")
+          + b"ab" + "four".encode("utf-16-be") + "utf32 text".encode("utf-32-le") + b"\0zzzz",
     "sums": b"MD5 (bx) = 5d27902652c0d072fa560cc3988896d3\n"
             b"MD5 (c1) = 00000000000000000000000000000000\n",
 }
@@ -107,6 +109,10 @@ for a in (["sb"], ["-n", "3", "sb"], ["-3", "sb"], ["-t", "x", "sb"], ["-t", "d"
           ["-s", ",", "sb"], ["-o", "sb"], ["t.txt", "bx"]):
     add("strings", "strings", *a)
 add("strings", "strings", "-f", stdin=FILES["sb"])
+for a in (["-e", "l", "wd"], ["-e", "b", "wd"], ["-e", "L", "wd"], ["-e", "B", "wd"],
+          ["-el", "-t", "x", "-n", "3", "wd"], ["-e", "b", "-n", "1", "-td", "wd"],
+          ["-eL", "-n", "1", "-tx", "wd"]):
+    add("strings", "strings", *a)
 
 EXPR = [
     "1 + 2", "5 / 0", "a + 1", "3 * 4", "10 % 3", "-7 / 2", "-7 % 2", "1 = 1",
