@@ -106,9 +106,11 @@ static void put_bytes(writer *w, const int *q, int nbytes) {
 /* Decode d[0..n) as groups of 8 characters: 0, or -1 at invalid input
  * (what came before is out: as GNU, a group cut by a bad byte gives the
  * bytes its characters complete; a group cut by the end gives none). */
-static int decode(writer *w, const char *d, size_t n, int ignore) {
+static int decode(bi_ctx *c, writer *w, const char *d, size_t n, int ignore) {
   int q[8], nq = 0, pads = 0;
   for (size_t i = 0; i < n; i++) {
+    if ((i & 0xffff) == 0xffff && budget_poll(c->bud))
+      return -2;
     unsigned char ch = (unsigned char)d[i];
     if (ch == '\n')
       continue;
@@ -187,7 +189,7 @@ int bi_base32(bi_ctx *c) {
   }
   writer w;
   wr_init(&w, c->out);
-  int status = 0;
+  int status = 0, rc;
   if (dec) {
     const char *d;
     size_t n;
@@ -197,7 +199,9 @@ int bi_base32(bi_ctx *c) {
       if (err != ECANCELED)
         tu_file_error(c, file, err);
       status = 1;
-    } else if (decode(&w, d, n, ignore)) {
+    } else if ((rc = decode(c, &w, d, n, ignore)) == -2) {
+      status = 1;
+    } else if (rc) {
       wr_flush(&w);
       bi_error(c, "invalid input");
       status = 1;
