@@ -19,6 +19,8 @@ const char bi_help_df[] =
     "every file system. The sandbox has one: its quota, mounted on /.\n"
     "\n"
     "  -a, --all             the same here (there is nothing more to show)\n"
+    "  -B, --block-size=SIZE  sizes in units of SIZE (K, M, G, ..., KB, MB,\n"
+    "                        ..., or a number with one): -BM prints 1024M\n"
     "  -h, --human-readable  sizes with a unit in powers of 1024 (1.0G)\n"
     "  -i, --inodes          inodes instead of space\n"
     "  -k                    sizes in KiB (the default)\n"
@@ -38,13 +40,47 @@ typedef struct df_row {
                                 target */
 } df_row;
 
-static const char *num(bi_ctx *c, uint64_t v, int human, int inodes) {
-  char tmp[32];
-  (void)inodes; /* GNU scales inode counts with -h too */
+static const char *num(bi_ctx *c, uint64_t v, int human, const char *suffix) {
+  char tmp[48];
   if (human)
-    fu_human_ceil(v, tmp, sizeof tmp);
+    fu_human_ceil(v, tmp, sizeof tmp); /* GNU scales inode counts too */
   else
-    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+    snprintf(tmp, sizeof tmp, "%llu%s", (unsigned long long)v, suffix);
+  const char *r = arena_strdup(c->scratch, tmp);
+  return r ? r : "?";
+}
+
+/* The size column's header for units of bs bytes: "1K-blocks",
+ * "1M-blocks", "1kB-blocks", "3B-blocks"; "1" and the suffix when sizes
+ * carry one. */
+static const char *blocks_header(bi_ctx *c, uint64_t bs, const char *suffix) {
+  static const char units[] = "KMGTPEZY";
+  char tmp[48];
+  if (*suffix) {
+    snprintf(tmp, sizeof tmp, "1%s-blocks", suffix);
+  } else {
+    int k = 0;
+    uint64_t v = bs;
+    while (k < 8 && v % 1024 == 0) {
+      v /= 1024;
+      k++;
+    }
+    if (k) {
+      snprintf(tmp, sizeof tmp, "%llu%c-blocks", (unsigned long long)v,
+               units[k - 1]);
+    } else {
+      v = bs;
+      while (k < 8 && v % 1000 == 0) {
+        v /= 1000;
+        k++;
+      }
+      if (k)
+        snprintf(tmp, sizeof tmp, "%llu%cB-blocks", (unsigned long long)v,
+                 k == 1 ? 'k' : units[k - 1]);
+      else
+        snprintf(tmp, sizeof tmp, "%lluB-blocks", (unsigned long long)bs);
+    }
+  }
   const char *r = arena_strdup(c->scratch, tmp);
   return r ? r : "?";
 }
@@ -62,6 +98,7 @@ static const char *pcent(bi_ctx *c, uint64_t used, uint64_t avail) {
 int bi_df(bi_ctx *c) {
   enum { O_TOTAL = 0x100 };
   static const bi_opt opts[] = {{"all", 'a', BI_ARG_NONE},
+                                {"block-size", 'B', BI_ARG_REQUIRED},
                                 {"human-readable", 'h', BI_ARG_NONE},
                                 {"inodes", 'i', BI_ARG_NONE},
                                 {"local", 'l', BI_ARG_NONE},
@@ -69,14 +106,25 @@ int bi_df(bi_ctx *c) {
                                 {"total", O_TOTAL, BI_ARG_NONE},
                                 BI_OPTS_END};
   int human = 0, inodes = 0, type = 0, total = 0, ch;
+  uint64_t bs = 1024;
+  char suffix[8] = "";
   bi_getopt g;
-  bi_getopt_init(&g, c, "ahiklTv", opts);
+  bi_getopt_init(&g, c, "aB:hiklTv", opts);
   while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case 'h':
       human = 1;
       break;
     case 'k':
+      human = 0;
+      bs = 1024;
+      suffix[0] = 0;
+      break;
+    case 'B':
+      if (fu_block_size(g.arg, &bs, suffix, sizeof suffix)) {
+        bi_error(c, "invalid -B argument %s", tu_quote(c, g.arg));
+        return 1;
+      }
       human = 0;
       break;
     case 'i':
@@ -110,18 +158,17 @@ int bi_df(bi_ctx *c) {
   uint64_t max_bytes = 0, max_inodes = 0, bytes = 0, nodes = 0;
   vfs_get_quota(c->vfs, &max_bytes, &max_inodes);
   vfs_usage(c->vfs, &bytes, &nodes);
-  uint64_t size, used;
-  if (inodes) {
-    size = max_inodes;
-    used = nodes;
-  } else if (human) {
-    size = max_bytes;
-    used = bytes;
-  } else {
-    size = max_bytes / 1024;
-    used = (bytes + 1023) / 1024;
-  }
+  /* Each figure is rounded up to the unit on its own, as GNU does; the
+   * percentage comes from the exact counts. */
+  uint64_t size = inodes ? max_inodes : max_bytes;
+  uint64_t used = inodes ? nodes : bytes;
   uint64_t avail = size > used ? size - used : 0;
+  const char *pc = pcent(c, used, avail);
+  if (!inodes && !human) {
+    size = size / bs + (size % bs != 0);
+    used = used / bs + (used % bs != 0);
+    avail = avail / bs + (avail % bs != 0);
+  }
   int nrows = 1 + nfs + total;
   df_row *rows = arena_calloc(c->scratch, sizeof *rows * (size_t)nrows);
   if (!rows) {
@@ -131,15 +178,15 @@ int bi_df(bi_ctx *c) {
   rows[0] = (df_row){{"Filesystem", "Type",
                       inodes  ? "Inodes"
                       : human ? "Size"
-                              : "1K-blocks",
+                              : blocks_header(c, bs, suffix),
                       inodes ? "IUsed" : "Used",
                       inodes  ? "IFree"
                       : human ? "Avail"
                               : "Available",
                       inodes ? "IUse%" : "Use%", "Mounted on"}};
-  df_row fs = {{"vsh", "vsh", num(c, size, human, inodes),
-                num(c, used, human, inodes), num(c, avail, human, inodes),
-                pcent(c, used, avail), "/"}};
+  const char *sfx = inodes ? "" : suffix;
+  df_row fs = {{"vsh", "vsh", num(c, size, human, sfx),
+                num(c, used, human, sfx), num(c, avail, human, sfx), pc, "/"}};
   for (int i = 1; i <= nfs; i++)
     rows[i] = fs;
   if (total) {

@@ -27,6 +27,8 @@ const char bi_help_du[] =
     "  -0, --null             end each line with a NUL byte\n"
     "  -a, --all              show files too, not only directories\n"
     "      --apparent-size    count the bytes files hold, not their blocks\n"
+    "  -B, --block-size=SIZE  sizes in units of SIZE (K, M, G, ..., KB, MB,\n"
+    "                         ..., or a number with one): -BM prints 3M\n"
     "  -b, --bytes            apparent sizes in bytes\n"
     "  -c, --total            add a line with the total of everything\n"
     "  -d, --max-depth=N      show only what is N or fewer levels below a\n"
@@ -47,12 +49,12 @@ const char bi_help_du[] =
     "Space is counted as whole 4 KiB blocks (an empty file or a symlink\n"
     "takes none, a directory one), as on ext4.\n";
 
-enum { DU_K, DU_M, DU_B, DU_H };
-
 typedef struct du {
   bi_ctx *c;
   writer w;
-  int all, apparent, unit, maxdepth, separate, links, deref, deref_args;
+  int all, apparent, maxdepth, separate, links, deref, deref_args;
+  uint64_t bs;    /* bytes per unit printed; 0: human-readable */
+  char suffix[8]; /* printed after each size (-B M) */
   char eol;
   int status;
   uint64_t *seen; /* open hash set of inode numbers + 1 */
@@ -97,24 +99,14 @@ static uint64_t node_size(du *d, const fu_stat *st) {
 }
 
 static void put_line(du *d, uint64_t size, const char *path) {
-  char num[32];
-  switch (d->unit) {
-  case DU_H:
-    fu_human_ceil(d->apparent ? size : size * 1024, num, sizeof num);
-    break;
-  case DU_M:
-    snprintf(num, sizeof num, "%llu",
-             (unsigned long long)(d->apparent ? (size + 1048575) / 1048576
-                                              : (size + 1023) / 1024));
-    break;
-  case DU_B:
-  default:
-    snprintf(num, sizeof num, "%llu",
-             (unsigned long long)(d->apparent && d->unit == DU_K
-                                      ? (size + 1023) / 1024
-                                      : size));
-    break;
-  }
+  char num[48];
+  uint64_t bytes = d->apparent ? size : size * 1024;
+  if (!d->bs)
+    fu_human_ceil(bytes, num, sizeof num);
+  else
+    snprintf(num, sizeof num, "%llu%s",
+             (unsigned long long)(bytes / d->bs + (bytes % d->bs != 0)),
+             d->suffix);
   wr_printf(&d->w, "%s\t%s%c", num, path, d->eol);
 }
 
@@ -282,6 +274,7 @@ int bi_du(bi_ctx *c) {
   static const bi_opt opts[] = {{"null", '0', BI_ARG_NONE},
                                 {"all", 'a', BI_ARG_NONE},
                                 {"apparent-size", O_APPARENT, BI_ARG_NONE},
+                                {"block-size", 'B', BI_ARG_REQUIRED},
                                 {"bytes", 'b', BI_ARG_NONE},
                                 {"total", 'c', BI_ARG_NONE},
                                 {"max-depth", 'd', BI_ARG_REQUIRED},
@@ -299,9 +292,10 @@ int bi_du(bi_ctx *c) {
   d.c = c;
   d.eol = '\n';
   d.maxdepth = -1;
+  d.bs = 1024;
   int total = 0, summarize = 0, ch;
   bi_getopt g;
-  bi_getopt_init(&g, c, "0abcd:hHkLDlmPSsx", opts);
+  bi_getopt_init(&g, c, "0aB:bcd:hHkLDlmPSsx", opts);
   while ((ch = bi_getopt_each(&g, 1)) > 0) {
     switch (ch) {
     case '0':
@@ -315,7 +309,8 @@ int bi_du(bi_ctx *c) {
       break;
     case 'b':
       d.apparent = 1;
-      d.unit = DU_B;
+      d.bs = 1;
+      d.suffix[0] = 0;
       break;
     case 'c':
       total = 1;
@@ -333,13 +328,21 @@ int bi_du(bi_ctx *c) {
       break;
     }
     case 'h':
-      d.unit = DU_H;
+      d.bs = 0;
       break;
     case 'k':
-      d.unit = DU_K;
+      d.bs = 1024;
+      d.suffix[0] = 0;
       break;
     case 'm':
-      d.unit = DU_M;
+      d.bs = 1048576;
+      d.suffix[0] = 0;
+      break;
+    case 'B':
+      if (fu_block_size(g.arg, &d.bs, d.suffix, sizeof d.suffix)) {
+        bi_error(c, "invalid -B argument %s", tu_quote(c, g.arg));
+        return 1;
+      }
       break;
     case 'L':
       d.deref = 1;

@@ -35,7 +35,10 @@ TREE = [[], ["-a"], ["-d"], ["-L", "1"], ["-I", "*.c"], ["-P", "*.c"], ["-f"],
 DU = [[], ["-s"], ["-a"], ["-c"], ["-sc"], ["-h"], ["-sh"], ["-d", "1"], ["-m"],
       ["-b"], ["-k"], ["-ab"], ["-s", "src", "b.txt"], ["nofile"], ["-a", "src"],
       ["--max-depth=0", "src"], ["-d", "x"], ["--apparent-size", "-s"], ["src/"],
-      ["-S", "src"], ["-sa"], ["-ah", "src"], ["-L", "link"], ["link"], ["-s", "-d", "1"]]
+      ["-S", "src"], ["-sa"], ["-ah", "src"], ["-L", "link"], ["link"], ["-s", "-d", "1"],
+      ["-BM", "-s"], ["-B1M", "-s"], ["-BK", "-a"], ["-BKB", "-s"], ["-B2K", "-s"],
+      ["-Bx", "-s"], ["-BKiB", "-s"], ["-sb", "-BK"], ["-h", "-BK", "-s"], ["-BK", "-h", "-s"],
+      ["-B1", "-a", "src"]]
 TSORT = ["a b\nb c\n", "c d\na b\nb c\nx y\n", "a b\nb a\n", "a b\nb c\nc a\nd e\n",
          "a a\n", "a b c\n", "", "x\ty  z w\n", "a b\nc d\ne f\nb d\nf a\n",
          "1 2\n2 3\n3 1\n3 4\n4 5\n5 3\n",

@@ -75,7 +75,8 @@ static void t_df(void **st) {
   snprintf(want, sizeof want,
            "Filesystem     1K-blocks  Used Available Use%% Mounted on\n"
            "vsh              1048576 %5llu %9llu   1%% /\n",
-           (unsigned long long)used, (unsigned long long)(1048576 - used));
+           (unsigned long long)used,
+           (unsigned long long)(((1u << 30) - bytes + 1023) / 1024));
   assert_int_equal(bh_run(h, NULL, "df", NULL), 0);
   assert_string_equal(bh_out(h), want);
   assert_int_equal(bh_run(h, NULL, "df", "-hT", ".", NULL), 0);
@@ -93,6 +94,44 @@ static void t_df(void **st) {
   assert_string_equal(bh_out(h),
                       "Filesystem      Size  Used Avail Use% Mounted on\n"
                       "vsh             1.0G  298K  1.0G   1% /\n");
+  /* -B: each figure rounded up to the unit, the unit shown when only it
+   * was given (coreutils 9.1's headers and suffixes) */
+  vfs_usage(h->vfs, &bytes, &nodes);
+  static const struct {
+    const char *b, *head;
+    uint64_t unit;
+    const char *sfx;
+  } bsz[] = {{"-BM", "1M-blocks", 1048576, "M"},
+             {"-B1M", "1M-blocks", 1048576, ""},
+             {"-B1", "1B-blocks", 1, ""},
+             {"-B2K", "2K-blocks", 2048, ""},
+             {"-BKB", "1kB-blocks", 1000, "kB"},
+             {"-B1000", "1kB-blocks", 1000, ""},
+             {"-BMiB", "1MiB-blocks", 1048576, "MiB"},
+             {"-B3", "3B-blocks", 3, ""}};
+  for (size_t i = 0; i < N(bsz); i++) {
+    uint64_t u = bsz[i].unit, max = (uint64_t)1 << 30;
+    char sz[40], us[40], av[40];
+    snprintf(sz, sizeof sz, "%llu%s", (unsigned long long)((max + u - 1) / u),
+             bsz[i].sfx);
+    snprintf(us, sizeof us, "%llu%s", (unsigned long long)((bytes + u - 1) / u),
+             bsz[i].sfx);
+    snprintf(av, sizeof av, "%llu%s",
+             (unsigned long long)((max - bytes + u - 1) / u), bsz[i].sfx);
+    size_t w1 =
+        strlen(bsz[i].head) > strlen(sz) ? strlen(bsz[i].head) : strlen(sz);
+    size_t w2 = strlen(us) > 5 ? strlen(us) : 5;
+    size_t w3 = strlen(av) > 9 ? strlen(av) : 9;
+    snprintf(want, sizeof want,
+             "Filesystem     %*s %*s %*s Use%% Mounted on\n"
+             "vsh            %*s %*s %*s   1%% /\n",
+             (int)w1, bsz[i].head, (int)w2, "Used", (int)w3, "Available",
+             (int)w1, sz, (int)w2, us, (int)w3, av);
+    assert_int_equal(bh_run(h, NULL, "df", bsz[i].b, NULL), 0);
+    assert_string_equal(bh_out(h), want);
+  }
+  assert_int_equal(bh_run(h, NULL, "df", "-Bx", NULL), 1);
+  assert_string_equal(bh_err(h), "df: invalid -B argument 'x'\n");
   assert_int_equal(bh_run(h, NULL, "df", "nofile", NULL), 1);
   assert_string_equal(bh_err(h), "df: nofile: No such file or directory\n");
   vfs_usage(h->vfs, &bytes, &nodes);
