@@ -143,15 +143,16 @@ int bi_cmp(bi_ctx *c) {
     bi_try_help(c);
     return 2;
   }
+  /* GNU checks the skips before counting operands */
+  for (int i = 2; i < g.noperands && i < 4; i++)
+    if (tu_parse_count(g.operands[i], &skip[i - 2]))
+      return bad_skip(c, g.operands[i]);
   if (g.noperands > 4) {
     bi_error(c, "extra operand '%s'", g.operands[4]);
     stream_printf(c->err, "%s: ", c->argv[0]);
     bi_try_help(c);
     return 2;
   }
-  for (int i = 2; i < g.noperands; i++)
-    if (tu_parse_count(g.operands[i], &skip[i - 2]))
-      return bad_skip(c, g.operands[i]);
   const char *name[2] = {g.operands[0], g.noperands > 1 ? g.operands[1] : "-"};
   stream *in[2] = {NULL, NULL};
   buf copy[2];
@@ -164,7 +165,7 @@ int bi_cmp(bi_ctx *c) {
     int err = 0;
     in[i] = bi_open_read(c, name[i], &err);
     if (!in[i] || tu_slurp(c, in[i], &d[i], &n[i], &copy[i], &err)) {
-      if (err != ECANCELED)
+      if (err != ECANCELED && !silent) /* -s: the status alone, as GNU */
         tu_file_error(c, name[i], err);
       goto out;
     }
@@ -231,6 +232,10 @@ int bi_cmp(bi_ctx *c) {
       else if (verbose)
         stream_printf(c->err, "%s: EOF on %s after byte %zu\n", c->argv[0],
                       name[shorter], m0);
+      else if (d[shorter][m0 - 1] == '\n') /* it ended at a line's end */
+        stream_printf(c->err, "%s: EOF on %s after byte %zu, line %llu\n",
+                      c->argv[0], name[shorter], m0,
+                      (unsigned long long)line - 1);
       else
         stream_printf(c->err, "%s: EOF on %s after byte %zu, in line %llu\n",
                       c->argv[0], name[shorter], m0, (unsigned long long)line);
