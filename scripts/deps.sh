@@ -7,6 +7,7 @@ apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config clang libclang-rt-14-dev \
   libpcre2-dev libutf8proc-dev libcmocka-dev libcurl4-openssl-dev zlib1g-dev \
   libssl-dev libedit-dev tzdata \
+  libarchive-dev libbz2-dev liblzma-dev libzstd-dev \
   openssl ca-certificates python3 \
   python3-pytest >/dev/null
 # the Node.js package (scripts/test-node.sh): node >= 18 and npm, when missing
