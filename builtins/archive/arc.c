@@ -70,7 +70,6 @@ int arc_open_w(struct archive *a, arc_io *io, bi_ctx *c, stream *s) {
   memset(io, 0, sizeof *io);
   io->c = c;
   io->s = s;
-  archive_write_set_bytes_in_last_block(a, 1);
   return archive_write_open(a, io, NULL, wr_cb, NULL);
 }
 
@@ -170,7 +169,8 @@ static int parents(arc_x *x, const char *path) {
   if (!d)
     return ENOMEM;
   int rc = vfs_mkdir_p(c->vfs, "/", d, 0777);
-  return rc < 0 ? -rc : 0;
+  /* a part of the way that is not a directory (a placeholder among them) */
+  return rc == -EEXIST ? ENOTDIR : rc < 0 ? -rc : 0;
 }
 
 static int copy_data(arc_x *x, struct archive *a, vfs_file *f) {

@@ -122,11 +122,18 @@ static void say_prefix(tar *t, const char *name, size_t n) {
   terr(t, "Removing leading `%.*s' from member names", (int)n, name);
 }
 
+/* GNU's default: a pattern matches any run of whole components of the
+ * name (a directory excluded takes what is below it along). */
 static int excluded(tar *t, const char *name) {
+  if (!t->nexcl)
+    return 0;
+  const char *n = fu_strip_slashes(t->c, name);
+  if (!n)
+    return 0;
   for (int i = 0; i < t->nexcl; i++) {
-    const char *p = name;
+    const char *p = n;
     for (;;) {
-      if (fnmatch(t->excl[i], p, 0) == 0)
+      if (fnmatch(t->excl[i], p, FNM_LEADING_DIR) == 0)
         return 1;
       p = strchr(p, '/');
       if (!p)
@@ -134,15 +141,6 @@ static int excluded(tar *t, const char *name) {
       while (*p == '/')
         p++;
     }
-    /* a pattern also matches a leading directory of the name */
-    size_t n = strlen(name);
-    char *cp = arena_strndup(t->c->scratch, name, n);
-    for (size_t k = n; cp && k > 0; k--)
-      if (cp[k - 1] == '/') {
-        cp[k - 1] = 0;
-        if (fnmatch(t->excl[i], cp, 0) == 0)
-          return 1;
-      }
   }
   return 0;
 }
@@ -205,7 +203,7 @@ static void list_line(tar *t, struct archive_entry *e, const char *name) {
   else
     snprintf(size, sizeof size, "%lld",
              (long long)(type == VFS_REG && !hl ? archive_entry_size(e) : 0));
-  int pad = (int)(strlen(u) + 1 + strlen(g) + strlen(size));
+  int pad = (int)(strlen(u) + 1 + strlen(g) + 1 + strlen(size));
   if (pad > t->ugswidth)
     t->ugswidth = pad;
   tz_tm tm;
@@ -413,6 +411,10 @@ static int set_format(tar *t, struct archive *a) {
   }
   if (t->filter == 'z')
     archive_write_set_filter_option(a, "gzip", "timestamp", NULL);
+  /* Compressed output is not padded to a whole record (a compressor in a
+   * pipe writes no padding after its stream either). */
+  if (t->filter)
+    archive_write_set_bytes_in_last_block(a, 1);
   return r == ARCHIVE_OK ? 0 : -1;
 }
 

@@ -245,7 +245,7 @@ static int gz_read_header(job *j, ib *b, zc_gzinfo *gz) {
     if (ch[i] == -2)
       return read_fail(j, b->src);
     if (ch[i] < 0)
-      return i < 2 ? ZC_BADMAGIC : ZC_TRUNC;
+      return ZC_TRUNC;
     if (i == 1 && (ch[0] != 0x1f || ch[1] != 0x8b))
       return ZC_BADMAGIC;
   }
@@ -577,7 +577,11 @@ static int xz_code(job *j, int level, zc_src *src, int enc) {
     lzma_end(&z);
     return ZC_NOMEM;
   }
-  int rc = xz_run(j, &z, src, enc);
+  int rc;
+  if (!enc && !zc_magic(ZC_XZ, src->pre, zc_src_peek(src, 6)))
+    rc = src->err ? read_fail(j, src) : ZC_BADMAGIC;
+  else
+    rc = xz_run(j, &z, src, enc);
   lzma_end(&z);
   return rc;
 }

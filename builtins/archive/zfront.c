@@ -520,7 +520,8 @@ static int one(zf *z, const char *name, int depth) {
         return 0;
       }
       if (!zc_magic(z->kind, src.pre, k)) {
-        codec_result(z, ZC_BADMAGIC, 0, name, oname);
+        codec_result(z, z->kind == ZC_GZIP && k < 2 ? ZC_TRUNC : ZC_BADMAGIC,
+                     0, name, oname);
         stream_unref(in);
         return 0;
       }
@@ -633,7 +634,7 @@ int zf_getopt(bi_getopt *g, const char *try_fmt, const char *prog) {
     stream_write(c->err, s, k);
     if (try_fmt) {
       buf_clear(&b);
-      buf_printf(&b, try_fmt, prog);
+      buf_printf(&b, try_fmt, prog, prog);
       stream_write(c->err, b.data, b.len);
     }
   }

@@ -23,8 +23,9 @@ int zf_run(bi_ctx *c, int kind, const char *prog, zf_opts *o, char **ops,
            int n);
 
 /* Option parsing with the tool's own complaint: like bi_getopt_next, but
- * an error's "Try" line is printed as try_fmt (a printf format taking the
- * program name), or not at all when try_fmt is NULL. */
+ * an error's "Try" line is printed as try_fmt (a printf format given the
+ * program name twice, using one or both), or not at all when try_fmt is
+ * NULL. */
 int zf_getopt(bi_getopt *g, const char *try_fmt, const char *prog);
 
 #endif

@@ -315,6 +315,8 @@ int bi_zip(bi_ctx *c) {
   z.a = archive_write_new();
   arc_io io;
   int r = -1;
+  if (z.a)
+    archive_write_set_bytes_in_last_block(z.a, 1);
   if (cap && z.a && archive_write_set_format_zip(z.a) == ARCHIVE_OK &&
       arc_open_w(z.a, &io, c, cap) == ARCHIVE_OK) {
     r = 0;
