@@ -37,6 +37,19 @@ static la_ssize_t wr_cb(struct archive *a, void *ud, const void *p, size_t n) {
   return (la_ssize_t)n;
 }
 
+/* Enables a read filter only when libarchive has it built in: the
+ * fallback it would otherwise register runs a host program (ARCHIVE_WARN),
+ * which a sandbox must never do. */
+static void builtin_filter(struct archive *a, int (*add)(struct archive *)) {
+  struct archive *probe = archive_read_new();
+  if (!probe)
+    return;
+  int r = add(probe);
+  archive_read_free(probe);
+  if (r == ARCHIVE_OK)
+    add(a);
+}
+
 struct archive *arc_reader(arc_io *io, bi_ctx *c, stream *s, int kinds) {
   memset(io, 0, sizeof *io);
   io->c = c;
@@ -46,11 +59,11 @@ struct archive *arc_reader(arc_io *io, bi_ctx *c, stream *s, int kinds) {
   if (!a)
     return NULL;
   if (kinds & ARC_TAR) {
-    archive_read_support_filter_gzip(a);
-    archive_read_support_filter_bzip2(a);
-    archive_read_support_filter_xz(a);
-    archive_read_support_filter_lzma(a);
-    archive_read_support_filter_zstd(a);
+    builtin_filter(a, archive_read_support_filter_gzip);
+    builtin_filter(a, archive_read_support_filter_bzip2);
+    builtin_filter(a, archive_read_support_filter_xz);
+    builtin_filter(a, archive_read_support_filter_lzma);
+    builtin_filter(a, archive_read_support_filter_zstd);
     archive_read_support_format_tar(a);
     archive_read_support_format_gnutar(a);
   }

@@ -409,6 +409,11 @@ static int set_format(tar *t, struct archive *a) {
   case 'Z': r = archive_write_add_filter_zstd(a); break;
   default: r = archive_write_add_filter_none(a);
   }
+  /* ARCHIVE_WARN: the filter would run a host program; refused */
+  if (r != ARCHIVE_OK) {
+    terr(t, "Cannot use compressed or remote archives");
+    return -1;
+  }
   if (t->filter == 'z')
     archive_write_set_filter_option(a, "gzip", "timestamp", NULL);
   /* Compressed output is not padded to a whole record (a compressor in a
