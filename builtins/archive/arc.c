@@ -303,8 +303,9 @@ int arc_extract(arc_x *x, struct archive *a, struct archive_entry *e,
   return 0;
 }
 
-void arc_finish(arc_x *x, void (*report)(void *ud, const char *name,
-                                         const char *what, int err),
+void arc_finish(arc_x *x,
+                void (*report)(void *ud, const char *name, const char *what,
+                               int err),
                 void *ud) {
   bi_ctx *c = x->c;
   /* Symlinks first, then directories deepest first (reverse order). */

@@ -46,10 +46,10 @@ int arc_name_check(const char *name, size_t *drop);
 /* The extraction of members into the vfs, relative to dir. */
 typedef struct arc_x {
   bi_ctx *c;
-  const char *dir;   /* absolute */
-  int keep_old;      /* -k: never replace */
-  int keep_perms;    /* -p: no umask */
-  int no_mtime;      /* -m */
+  const char *dir; /* absolute */
+  int keep_old;    /* -k: never replace */
+  int keep_perms;  /* -p: no umask */
+  int no_mtime;    /* -m */
   /* deferred work: directories' modes and times, symlinks */
   struct arc_defer *defer;
   size_t ndefer, cap;
@@ -61,8 +61,9 @@ int arc_extract(arc_x *x, struct archive *a, struct archive_entry *e,
                 const char *name, const char **what);
 /* The deferred symlinks and directory modes; frees the list. Reports
  * failures through report(ud, name, what, err). */
-void arc_finish(arc_x *x, void (*report)(void *ud, const char *name,
-                                         const char *what, int err),
+void arc_finish(arc_x *x,
+                void (*report)(void *ud, const char *name, const char *what,
+                               int err),
                 void *ud);
 
 #endif

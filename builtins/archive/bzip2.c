@@ -44,18 +44,39 @@ static int bad_flag(bi_ctx *c, const char *prog, const char *a) {
 
 static int flag(zf_opts *o, int ch, int *help, int *version) {
   switch (ch) {
-  case 'c': o->to_stdout = 1; break;
-  case 'd': o->decompress = 1; break;
-  case 'z': o->decompress = 0; break;
-  case 'f': o->force = 1; break;
-  case 'k': o->keep = 1; break;
-  case 't': o->test = 1; break;
-  case 'q': o->quiet = 1; break;
-  case 'v': o->verbose = 1; break;
-  case 's': break;
-  case 'h': *help = 1; break;
+  case 'c':
+    o->to_stdout = 1;
+    break;
+  case 'd':
+    o->decompress = 1;
+    break;
+  case 'z':
+    o->decompress = 0;
+    break;
+  case 'f':
+    o->force = 1;
+    break;
+  case 'k':
+    o->keep = 1;
+    break;
+  case 't':
+    o->test = 1;
+    break;
+  case 'q':
+    o->quiet = 1;
+    break;
+  case 'v':
+    o->verbose = 1;
+    break;
+  case 's':
+    break;
+  case 'h':
+    *help = 1;
+    break;
   case 'L':
-  case 'V': *version = 1; break;
+  case 'V':
+    *version = 1;
+    break;
   default:
     if (ch >= '1' && ch <= '9') {
       o->level = ch - '0';
@@ -116,6 +137,12 @@ static int bzip2_main(bi_ctx *c, int decompress, int to_stdout) {
   return zf_run(c, ZC_BZIP2, prog, &o, files, nfiles);
 }
 
-int bi_bzip2(bi_ctx *c) { return bzip2_main(c, 0, 0); }
-int bi_bunzip2(bi_ctx *c) { return bzip2_main(c, 1, 0); }
-int bi_bzcat(bi_ctx *c) { return bzip2_main(c, 1, 1); }
+int bi_bzip2(bi_ctx *c) {
+  return bzip2_main(c, 0, 0);
+}
+int bi_bunzip2(bi_ctx *c) {
+  return bzip2_main(c, 1, 0);
+}
+int bi_bzcat(bi_ctx *c) {
+  return bzip2_main(c, 1, 1);
+}

@@ -40,24 +40,16 @@ const char bi_help_zcat[] =
 enum { O_FAST = 0x100, O_BEST };
 
 static int gzip_main(bi_ctx *c, int decompress, int to_stdout) {
-  static const bi_opt opts[] = {{"stdout", 'c', BI_ARG_NONE},
-                                {"to-stdout", 'c', BI_ARG_NONE},
-                                {"decompress", 'd', BI_ARG_NONE},
-                                {"uncompress", 'd', BI_ARG_NONE},
-                                {"force", 'f', BI_ARG_NONE},
-                                {"keep", 'k', BI_ARG_NONE},
-                                {"list", 'l', BI_ARG_NONE},
-                                {"no-name", 'n', BI_ARG_NONE},
-                                {"name", 'N', BI_ARG_NONE},
-                                {"quiet", 'q', BI_ARG_NONE},
-                                {"silent", 'q', BI_ARG_NONE},
-                                {"recursive", 'r', BI_ARG_NONE},
-                                {"suffix", 'S', BI_ARG_REQUIRED},
-                                {"test", 't', BI_ARG_NONE},
-                                {"verbose", 'v', BI_ARG_NONE},
-                                {"fast", O_FAST, BI_ARG_NONE},
-                                {"best", O_BEST, BI_ARG_NONE},
-                                BI_OPTS_END};
+  static const bi_opt opts[] = {
+      {"stdout", 'c', BI_ARG_NONE},     {"to-stdout", 'c', BI_ARG_NONE},
+      {"decompress", 'd', BI_ARG_NONE}, {"uncompress", 'd', BI_ARG_NONE},
+      {"force", 'f', BI_ARG_NONE},      {"keep", 'k', BI_ARG_NONE},
+      {"list", 'l', BI_ARG_NONE},       {"no-name", 'n', BI_ARG_NONE},
+      {"name", 'N', BI_ARG_NONE},       {"quiet", 'q', BI_ARG_NONE},
+      {"silent", 'q', BI_ARG_NONE},     {"recursive", 'r', BI_ARG_NONE},
+      {"suffix", 'S', BI_ARG_REQUIRED}, {"test", 't', BI_ARG_NONE},
+      {"verbose", 'v', BI_ARG_NONE},    {"fast", O_FAST, BI_ARG_NONE},
+      {"best", O_BEST, BI_ARG_NONE},    BI_OPTS_END};
   zf_opts o;
   memset(&o, 0, sizeof o);
   o.decompress = decompress;
@@ -71,15 +63,33 @@ static int gzip_main(bi_ctx *c, int decompress, int to_stdout) {
   while ((op = zf_getopt(&g, "Try `%s --help' for more information.\n",
                          "gzip")) != -1) {
     switch (op) {
-    case 'c': o.to_stdout = 1; break;
-    case 'd': o.decompress = 1; break;
-    case 'f': o.force = 1; break;
-    case 'k': o.keep = 1; break;
-    case 'l': o.list = 1; break;
-    case 'n': o.name = 0; break;
-    case 'N': o.name = 1; break;
-    case 'q': o.quiet = 1, o.verbose = 0; break;
-    case 'r': o.recursive = 1; break;
+    case 'c':
+      o.to_stdout = 1;
+      break;
+    case 'd':
+      o.decompress = 1;
+      break;
+    case 'f':
+      o.force = 1;
+      break;
+    case 'k':
+      o.keep = 1;
+      break;
+    case 'l':
+      o.list = 1;
+      break;
+    case 'n':
+      o.name = 0;
+      break;
+    case 'N':
+      o.name = 1;
+      break;
+    case 'q':
+      o.quiet = 1, o.verbose = 0;
+      break;
+    case 'r':
+      o.recursive = 1;
+      break;
     case 'S':
       if (!*g.arg || strchr(g.arg, '/')) {
         stream_printf(c->err, "gzip: invalid suffix '%s'\n", g.arg);
@@ -87,17 +97,27 @@ static int gzip_main(bi_ctx *c, int decompress, int to_stdout) {
       }
       o.suffix = g.arg;
       break;
-    case 't': o.test = 1; break;
-    case 'v': o.verbose = 1, o.quiet = 0; break;
-    case O_FAST: o.level = 1; break;
-    case O_BEST: o.level = 9; break;
+    case 't':
+      o.test = 1;
+      break;
+    case 'v':
+      o.verbose = 1, o.quiet = 0;
+      break;
+    case O_FAST:
+      o.level = 1;
+      break;
+    case O_BEST:
+      o.level = 9;
+      break;
     case 'h':
-    case BI_OPT_HELP: return bi_print_help(c);
+    case BI_OPT_HELP:
+      return bi_print_help(c);
     case 'V':
     case BI_OPT_VERSION:
       stream_puts(c->out, "gzip (vsh) 1.12\n");
       return 0;
-    case '?': return 1;
+    case '?':
+      return 1;
     default:
       if (op >= '1' && op <= '9')
         o.level = op - '0';
@@ -106,6 +126,12 @@ static int gzip_main(bi_ctx *c, int decompress, int to_stdout) {
   return zf_run(c, ZC_GZIP, "gzip", &o, g.operands, g.noperands);
 }
 
-int bi_gzip(bi_ctx *c) { return gzip_main(c, 0, 0); }
-int bi_gunzip(bi_ctx *c) { return gzip_main(c, 1, 0); }
-int bi_zcat(bi_ctx *c) { return gzip_main(c, 1, 1); }
+int bi_gzip(bi_ctx *c) {
+  return gzip_main(c, 0, 0);
+}
+int bi_gunzip(bi_ctx *c) {
+  return gzip_main(c, 1, 0);
+}
+int bi_zcat(bi_ctx *c) {
+  return gzip_main(c, 1, 1);
+}

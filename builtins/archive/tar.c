@@ -62,7 +62,7 @@ enum {
 
 typedef struct tar {
   bi_ctx *c;
-  int mode; /* c x t r u */
+  int mode;   /* c x t r u */
   int filter; /* 0, 'z', 'j', 'J', 'Z' (zstd) */
   const char *file;
   const char *dir; /* absolute */
@@ -172,16 +172,22 @@ static void list_line(tar *t, struct archive_entry *e, const char *name) {
   char modes[11];
   int type = arc_type(e);
   const char *hl = archive_entry_hardlink(e);
-  fu_mode_string(type ? type : VFS_REG, (unsigned)archive_entry_perm(e),
-                 modes);
+  fu_mode_string(type ? type : VFS_REG, (unsigned)archive_entry_perm(e), modes);
   if (hl)
     modes[0] = 'h';
   else if (!type) {
     switch (archive_entry_filetype(e)) {
-    case AE_IFCHR: modes[0] = 'c'; break;
-    case AE_IFBLK: modes[0] = 'b'; break;
-    case AE_IFIFO: modes[0] = 'p'; break;
-    default: modes[0] = '?';
+    case AE_IFCHR:
+      modes[0] = 'c';
+      break;
+    case AE_IFBLK:
+      modes[0] = 'b';
+      break;
+    case AE_IFIFO:
+      modes[0] = 'p';
+      break;
+    default:
+      modes[0] = '?';
     }
   }
   char ub[32], gb[32];
@@ -218,7 +224,8 @@ static void list_line(tar *t, struct archive_entry *e, const char *name) {
   if (hl)
     buf_printf(&line, " link to %s", hl);
   else if (type == VFS_LNK)
-    buf_printf(&line, " -> %s", archive_entry_symlink(e) ? archive_entry_symlink(e) : "");
+    buf_printf(&line, " -> %s",
+               archive_entry_symlink(e) ? archive_entry_symlink(e) : "");
   buf_putc(&line, '\n');
   wr_write(&t->w, line.data, line.len);
   buf_free(&line);
@@ -360,8 +367,8 @@ static int read_archive(tar *t) {
     if (err) {
       if (strcmp(what, "Cannot create symlink") == 0)
         terr(t, "%s: %s to %s: %s", rel, what,
-             fu_quote(c, archive_entry_symlink(e) ? archive_entry_symlink(e)
-                                                  : ""),
+             fu_quote(c,
+                      archive_entry_symlink(e) ? archive_entry_symlink(e) : ""),
              bi_strerror(err));
       else
         terr(t, "%s: %s: %s", rel, what, bi_strerror(err));
@@ -383,7 +390,8 @@ static int read_archive(tar *t) {
   return 0;
 }
 
-/* ---- writing: -c, -r, -u -------------------------------------------------- */
+/* ---- writing: -c, -r, -u --------------------------------------------------
+ */
 
 static int set_format(tar *t, struct archive *a) {
   const char *f = t->format ? t->format : "gnu";
@@ -403,11 +411,20 @@ static int set_format(tar *t, struct archive *a) {
   if (r != ARCHIVE_OK)
     return -1;
   switch (t->filter) {
-  case 'z': r = archive_write_add_filter_gzip(a); break;
-  case 'j': r = archive_write_add_filter_bzip2(a); break;
-  case 'J': r = archive_write_add_filter_xz(a); break;
-  case 'Z': r = archive_write_add_filter_zstd(a); break;
-  default: r = archive_write_add_filter_none(a);
+  case 'z':
+    r = archive_write_add_filter_gzip(a);
+    break;
+  case 'j':
+    r = archive_write_add_filter_bzip2(a);
+    break;
+  case 'J':
+    r = archive_write_add_filter_xz(a);
+    break;
+  case 'Z':
+    r = archive_write_add_filter_zstd(a);
+    break;
+  default:
+    r = archive_write_add_filter_none(a);
   }
   /* ARCHIVE_WARN: the filter would run a host program; refused */
   if (r != ARCHIVE_OK) {
@@ -448,10 +465,9 @@ static int add_dir(wctx *w, const char *fs, const char *name) {
   for (size_t i = 0; i < n && r == 0; i++) {
     const char *cfs = fu_join(c, fs, names[i]);
     size_t nl = strlen(name);
-    const char *cname =
-        nl && name[nl - 1] == '/'
-            ? fu_join(c, fu_strip_slashes(c, name), names[i])
-            : fu_join(c, name, names[i]);
+    const char *cname = nl && name[nl - 1] == '/'
+                            ? fu_join(c, fu_strip_slashes(c, name), names[i])
+                            : fu_join(c, name, names[i]);
     if (!cfs || !cname)
       r = -1;
     else
@@ -553,8 +569,9 @@ static int add_path(wctx *w, const char *fs, const char *name) {
   }
   int r = 0;
   if (archive_write_header(w->a, e) < ARCHIVE_WARN) {
-    terr(t, "%s", archive_error_string(w->a) ? archive_error_string(w->a)
-                                             : "write error");
+    terr(t, "%s",
+         archive_error_string(w->a) ? archive_error_string(w->a)
+                                    : "write error");
     r = -1;
   }
   archive_entry_free(e);
@@ -776,7 +793,8 @@ static int append(tar *t) {
 static char **old_style(bi_ctx *c, int *argc, int *bad) {
   char **av = c->argv;
   const char *b = av[1];
-  char **nv = arena_alloc(c->scratch, sizeof(char *) * (size_t)(2 * *argc + strlen(b) * 2 + 2));
+  char **nv = arena_alloc(
+      c->scratch, sizeof(char *) * (size_t)(2 * *argc + strlen(b) * 2 + 2));
   if (!nv)
     return NULL;
   int n = 0, next = 2;
@@ -858,8 +876,9 @@ static int tar_main(bi_ctx *c) {
   bi_getopt_init(&g, c, "cxtruzjJf:C:vOkpmPH:", opts);
   int o, status = -1;
   while (status < 0 &&
-         (o = zf_getopt(&g, "Try 'tar --help' or 'tar --usage' for more "
-                           "information.\n",
+         (o = zf_getopt(&g,
+                        "Try 'tar --help' or 'tar --usage' for more "
+                        "information.\n",
                         "tar")) != -1) {
     switch (o) {
     case 'c':
@@ -878,16 +897,36 @@ static int tar_main(bi_ctx *c) {
       break;
     case 'z':
     case 'j':
-    case 'J': t.filter = o; break;
-    case O_ZSTD: t.filter = 'Z'; break;
-    case 'f': t.file = g.arg; break;
-    case 'C': t.dir = g.arg; break;
-    case 'v': t.verbose++; break;
-    case 'O': t.to_stdout = 1; break;
-    case 'k': t.keep_old = 1; break;
-    case 'p': t.keep_perms = 1; break;
-    case 'm': t.no_mtime = 1; break;
-    case 'P': t.absolute = 1; break;
+    case 'J':
+      t.filter = o;
+      break;
+    case O_ZSTD:
+      t.filter = 'Z';
+      break;
+    case 'f':
+      t.file = g.arg;
+      break;
+    case 'C':
+      t.dir = g.arg;
+      break;
+    case 'v':
+      t.verbose++;
+      break;
+    case 'O':
+      t.to_stdout = 1;
+      break;
+    case 'k':
+      t.keep_old = 1;
+      break;
+    case 'p':
+      t.keep_perms = 1;
+      break;
+    case 'm':
+      t.no_mtime = 1;
+      break;
+    case 'P':
+      t.absolute = 1;
+      break;
     case O_STRIP: {
       char *end;
       long v = strtol(g.arg, &end, 10);
@@ -901,17 +940,27 @@ static int tar_main(bi_ctx *c) {
       t.strip = (int)(v > 1000000 ? 1000000 : v);
       break;
     }
-    case O_EXCLUDE: t.excl[t.nexcl++] = g.arg; break;
-    case O_NUMERIC: t.numeric = 1; break;
-    case 'H': t.format = g.arg; break;
+    case O_EXCLUDE:
+      t.excl[t.nexcl++] = g.arg;
+      break;
+    case O_NUMERIC:
+      t.numeric = 1;
+      break;
+    case 'H':
+      t.format = g.arg;
+      break;
     case O_OVERWRITE:
-    case O_NOSAME: break;
-    case BI_OPT_HELP: status = bi_print_help(c); break;
+    case O_NOSAME:
+      break;
+    case BI_OPT_HELP:
+      status = bi_print_help(c);
+      break;
     case BI_OPT_VERSION:
       stream_puts(c->out, "tar (vsh) 1.34\n");
       status = 0;
       break;
-    default: status = 64;
+    default:
+      status = 64;
     }
   }
   if (status >= 0)
@@ -931,8 +980,7 @@ static int tar_main(bi_ctx *c) {
   const char *dir = t.dir ? t.dir : ".";
   t.dir = fu_canon(c, dir, FU_CANON_EXISTING, &err);
   if (!t.dir) {
-    stream_printf(c->err, "tar: %s: Cannot open: %s\n", dir,
-                  bi_strerror(err));
+    stream_printf(c->err, "tar: %s: Cannot open: %s\n", dir, bi_strerror(err));
     stream_puts(c->err, "tar: Error is not recoverable: exiting now\n");
     return 2;
   }
@@ -944,15 +992,20 @@ static int tar_main(bi_ctx *c) {
     return 2;
   }
   t.tz = bi_tz_open(c);
-  wr_init(&t.w, t.file && strcmp(t.file, "-") == 0 && t.mode == 'c'
-                    ? c->err
-                    : c->out);
+  wr_init(&t.w, t.file && strcmp(t.file, "-") == 0 && t.mode == 'c' ? c->err
+                                                                    : c->out);
   int rc;
   switch (t.mode) {
-  case 'c': rc = create(&t); break;
+  case 'c':
+    rc = create(&t);
+    break;
   case 'r':
-  case 'u': rc = append(&t); break;
-  default: rc = read_archive(&t); break;
+  case 'u':
+    rc = append(&t);
+    break;
+  default:
+    rc = read_archive(&t);
+    break;
   }
   wr_flush(&t.w);
   if (rc)

@@ -73,8 +73,7 @@ static const char *safe_name(uz *u, const char *name) {
   }
   if (skipped) {
     wr_flush(&u->w);
-    stream_printf(c->err,
-                  "warning:  skipped \"../\" path component(s) in %s\n",
+    stream_printf(c->err, "warning:  skipped \"../\" path component(s) in %s\n",
                   name);
     if (!u->status)
       u->status = 1;
@@ -91,12 +90,11 @@ static void list_row(uz *u, const tz_zone *z, struct archive_entry *e,
   buf tb;
   buf_init(&tb, u->c->m);
   tz_format(&tb, "%Y-%m-%d %H:%M", &tm, 0);
-  uint64_t size = archive_entry_size_is_set(e)
-                      ? (uint64_t)archive_entry_size(e)
-                      : 0;
+  uint64_t size =
+      archive_entry_size_is_set(e) ? (uint64_t)archive_entry_size(e) : 0;
   *total += size;
-  wr_printf(&u->w, "%9llu  %s   %s\n", (unsigned long long)size,
-            buf_cstr(&tb), archive_entry_pathname(e));
+  wr_printf(&u->w, "%9llu  %s   %s\n", (unsigned long long)size, buf_cstr(&tb),
+            archive_entry_pathname(e));
   buf_free(&tb);
 }
 
@@ -125,10 +123,16 @@ static int may_replace(uz *u, const char *shown) {
     return 0;
   }
   switch (len ? line[0] : 'n') {
-  case 'y': return 1;
-  case 'A': u->all = 1; return 1;
-  case 'N': u->none = 1; return 0;
-  default: return 0;
+  case 'y':
+    return 1;
+  case 'A':
+    u->all = 1;
+    return 1;
+  case 'N':
+    u->none = 1;
+    return 0;
+  default:
+    return 0;
   }
 }
 
@@ -304,11 +308,21 @@ int bi_unzip(bi_ctx *c) {
     if (a[0] == '-' && a[1]) {
       for (const char *p = a + 1; *p; p++) {
         switch (*p) {
-        case 'l': u.list = 1; break;
-        case 'p': u.pipe = 1; break;
-        case 'o': u.over = 1; break;
-        case 'n': u.never = 1; break;
-        case 'q': u.quiet++; break;
+        case 'l':
+          u.list = 1;
+          break;
+        case 'p':
+          u.pipe = 1;
+          break;
+        case 'o':
+          u.over = 1;
+          break;
+        case 'n':
+          u.never = 1;
+          break;
+        case 'q':
+          u.quiet++;
+          break;
         case 'd':
           if (p[1]) {
             dir = p + 1;

@@ -33,18 +33,13 @@ const char bi_help_xzcat[] =
     "are xz's.\n";
 
 static int xz_main(bi_ctx *c, int decompress, int to_stdout) {
-  static const bi_opt opts[] = {{"compress", 'z', BI_ARG_NONE},
-                                {"decompress", 'd', BI_ARG_NONE},
-                                {"uncompress", 'd', BI_ARG_NONE},
-                                {"test", 't', BI_ARG_NONE},
-                                {"keep", 'k', BI_ARG_NONE},
-                                {"force", 'f', BI_ARG_NONE},
-                                {"stdout", 'c', BI_ARG_NONE},
-                                {"to-stdout", 'c', BI_ARG_NONE},
-                                {"quiet", 'q', BI_ARG_NONE},
-                                {"verbose", 'v', BI_ARG_NONE},
-                                {"suffix", 'S', BI_ARG_REQUIRED},
-                                BI_OPTS_END};
+  static const bi_opt opts[] = {
+      {"compress", 'z', BI_ARG_NONE},   {"decompress", 'd', BI_ARG_NONE},
+      {"uncompress", 'd', BI_ARG_NONE}, {"test", 't', BI_ARG_NONE},
+      {"keep", 'k', BI_ARG_NONE},       {"force", 'f', BI_ARG_NONE},
+      {"stdout", 'c', BI_ARG_NONE},     {"to-stdout", 'c', BI_ARG_NONE},
+      {"quiet", 'q', BI_ARG_NONE},      {"verbose", 'v', BI_ARG_NONE},
+      {"suffix", 'S', BI_ARG_REQUIRED}, BI_OPTS_END};
   const char *prog = c->argv[0];
   zf_opts o;
   memset(&o, 0, sizeof o);
@@ -58,22 +53,42 @@ static int xz_main(bi_ctx *c, int decompress, int to_stdout) {
   while ((op = zf_getopt(&g, "%s: Try `%s --help' for more information.\n",
                          prog)) != -1) {
     switch (op) {
-    case 'z': o.decompress = 0; break;
-    case 'd': o.decompress = 1; break;
-    case 't': o.test = 1; break;
-    case 'k': o.keep = 1; break;
-    case 'f': o.force = 1; break;
-    case 'c': o.to_stdout = 1; break;
-    case 'q': o.quiet = 1; break;
-    case 'v': o.verbose = 1; break;
-    case 'S': o.suffix = g.arg; break;
+    case 'z':
+      o.decompress = 0;
+      break;
+    case 'd':
+      o.decompress = 1;
+      break;
+    case 't':
+      o.test = 1;
+      break;
+    case 'k':
+      o.keep = 1;
+      break;
+    case 'f':
+      o.force = 1;
+      break;
+    case 'c':
+      o.to_stdout = 1;
+      break;
+    case 'q':
+      o.quiet = 1;
+      break;
+    case 'v':
+      o.verbose = 1;
+      break;
+    case 'S':
+      o.suffix = g.arg;
+      break;
     case 'h':
-    case BI_OPT_HELP: return bi_print_help(c);
+    case BI_OPT_HELP:
+      return bi_print_help(c);
     case 'V':
     case BI_OPT_VERSION:
       stream_printf(c->out, "%s (vsh) 5.4.1\n", prog);
       return 0;
-    case '?': return 1;
+    case '?':
+      return 1;
     default:
       if (op >= '0' && op <= '9')
         o.level = op - '0';
@@ -82,6 +97,12 @@ static int xz_main(bi_ctx *c, int decompress, int to_stdout) {
   return zf_run(c, ZC_XZ, prog, &o, g.operands, g.noperands);
 }
 
-int bi_xz(bi_ctx *c) { return xz_main(c, 0, 0); }
-int bi_unxz(bi_ctx *c) { return xz_main(c, 1, 0); }
-int bi_xzcat(bi_ctx *c) { return xz_main(c, 1, 1); }
+int bi_xz(bi_ctx *c) {
+  return xz_main(c, 0, 0);
+}
+int bi_unxz(bi_ctx *c) {
+  return xz_main(c, 1, 0);
+}
+int bi_xzcat(bi_ctx *c) {
+  return xz_main(c, 1, 1);
+}

@@ -65,7 +65,10 @@ int zc_magic(int kind, const unsigned char *b, size_t n) {
   case ZC_BZIP2:
     return n >= 3 && b[0] == 'B' && b[1] == 'Z' && b[2] == 'h';
   default:
-    return n >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0;
+    return n >= 6 && memcmp(b,
+                            "\xfd"
+                            "7zXZ\0",
+                            6) == 0;
   }
 }
 
@@ -110,19 +113,25 @@ static void *z_alloc(void *ud, unsigned items, unsigned size) {
     return NULL;
   return mem_alloc(ud, (size_t)items * size);
 }
-static void z_free(void *ud, void *p) { mem_free(ud, p); }
+static void z_free(void *ud, void *p) {
+  mem_free(ud, p);
+}
 static void *bz_alloc(void *ud, int items, int size) {
   if (items < 0 || size < 0 || (size && (size_t)items > SIZE_MAX / size))
     return NULL;
   return mem_alloc(ud, (size_t)items * (size_t)size);
 }
-static void bz_free(void *ud, void *p) { mem_free(ud, p); }
+static void bz_free(void *ud, void *p) {
+  mem_free(ud, p);
+}
 static void *lz_alloc(void *ud, size_t items, size_t size) {
   if (size && items > SIZE_MAX / size)
     return NULL;
   return mem_alloc(ud, items * size);
 }
-static void lz_free(void *ud, void *p) { mem_free(ud, p); }
+static void lz_free(void *ud, void *p) {
+  mem_free(ud, p);
+}
 
 /* ---- shared ------------------------------------------------------------- */
 
@@ -405,8 +414,8 @@ static int gz_decompress(job *j, zc_src *src, zc_gzinfo *gz) {
       break;
     uint32_t tcrc = (uint32_t)t[0] | (uint32_t)t[1] << 8 |
                     (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
-    uint32_t tsz = (uint32_t)t[4] | (uint32_t)t[5] << 8 |
-                   (uint32_t)t[6] << 16 | (uint32_t)t[7] << 24;
+    uint32_t tsz = (uint32_t)t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 |
+                   (uint32_t)t[7] << 24;
     if (tcrc != (uint32_t)crc || tsz != (uint32_t)size) {
       rc = ZC_CORRUPT;
       break;
@@ -449,8 +458,8 @@ static int bz_compress(job *j, int level, zc_src *src) {
       rc = put(j, j->obuf, ZC_CHUNK - z.avail_out);
       if (br == BZ_STREAM_END)
         done = 1;
-    } while (rc == ZC_OK && !done && (z.avail_in > 0 || z.avail_out == 0 ||
-                                      action == BZ_FINISH));
+    } while (rc == ZC_OK && !done &&
+             (z.avail_in > 0 || z.avail_out == 0 || action == BZ_FINISH));
   }
   BZ2_bzCompressEnd(&z);
   return rc;
@@ -570,9 +579,8 @@ static int xz_code(job *j, int level, zc_src *src, int enc) {
   lzma_allocator al = {lz_alloc, lz_free, j->c->m};
   lzma_stream z = LZMA_STREAM_INIT;
   z.allocator = &al;
-  lzma_ret lr =
-      enc ? lzma_easy_encoder(&z, (uint32_t)level, LZMA_CHECK_CRC64)
-          : lzma_stream_decoder(&z, UINT64_MAX, LZMA_CONCATENATED);
+  lzma_ret lr = enc ? lzma_easy_encoder(&z, (uint32_t)level, LZMA_CHECK_CRC64)
+                    : lzma_stream_decoder(&z, UINT64_MAX, LZMA_CONCATENATED);
   if (lr != LZMA_OK) {
     lzma_end(&z);
     return ZC_NOMEM;
@@ -604,8 +612,8 @@ int zc_compress(bi_ctx *c, int kind, int level, zc_src *src, stream *out,
   return rc;
 }
 
-int zc_decompress(bi_ctx *c, int kind, zc_src *src, stream *out,
-                  zc_gzinfo *gz, zc_stats *st, int *err) {
+int zc_decompress(bi_ctx *c, int kind, zc_src *src, stream *out, zc_gzinfo *gz,
+                  zc_stats *st, int *err) {
   job j;
   int rc = job_open(&j, c, out, st, err);
   if (rc == ZC_OK) {

@@ -23,13 +23,13 @@ enum zc_kind { ZC_GZIP = 0, ZC_BZIP2 = 1, ZC_XZ = 2 };
 /* What went wrong (0: nothing). */
 enum zc_res {
   ZC_OK = 0,
-  ZC_BADMAGIC,  /* not in this format at all */
-  ZC_TRUNC,     /* ends in the middle of a stream */
-  ZC_CORRUPT,   /* damaged data or a check that does not match */
-  ZC_TRAILING,  /* decompressed fine, junk after the last stream */
-  ZC_NOMEM,     /* the sandbox allocator said no */
-  ZC_READ,      /* reading the input failed (err set) */
-  ZC_WRITE      /* writing the output failed (err set) */
+  ZC_BADMAGIC, /* not in this format at all */
+  ZC_TRUNC,    /* ends in the middle of a stream */
+  ZC_CORRUPT,  /* damaged data or a check that does not match */
+  ZC_TRAILING, /* decompressed fine, junk after the last stream */
+  ZC_NOMEM,    /* the sandbox allocator said no */
+  ZC_READ,     /* reading the input failed (err set) */
+  ZC_WRITE     /* writing the output failed (err set) */
 };
 
 /* The input: pre[0..npre) first, then s (NULL: nothing more). */
@@ -55,7 +55,7 @@ typedef struct zc_gzinfo {
 } zc_gzinfo;
 
 typedef struct zc_stats {
-  uint64_t in, out; /* bytes read and written */
+  uint64_t in, out;  /* bytes read and written */
   uint64_t overhead; /* gzip: header and trailer bytes of the members */
 } zc_stats;
 
@@ -65,8 +65,8 @@ int zc_compress(bi_ctx *c, int kind, int level, zc_src *src, stream *out,
                 const zc_gzinfo *gz, zc_stats *st, int *err);
 /* Decompresses every concatenated stream of src into out (NULL: test
  * only). gz (may be NULL) gets the first gzip member's header. */
-int zc_decompress(bi_ctx *c, int kind, zc_src *src, stream *out,
-                  zc_gzinfo *gz, zc_stats *st, int *err);
+int zc_decompress(bi_ctx *c, int kind, zc_src *src, stream *out, zc_gzinfo *gz,
+                  zc_stats *st, int *err);
 
 /* The format's magic at the start of buf (n bytes): 1 when it is there. */
 int zc_magic(int kind, const unsigned char *buf, size_t n);

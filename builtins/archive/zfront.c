@@ -16,14 +16,14 @@
 #include "vfs/vfs.h"
 
 enum ev {
-  EV_OPEN,     /* name, errno */
-  EV_DIR,      /* name is a directory */
-  EV_HAS_SUF,  /* compress: name already has the suffix */
-  EV_UNKNOWN,  /* decompress: no known suffix */
-  EV_EXISTS,   /* the output exists */
-  EV_WRITE,    /* writing the output failed (errno) */
+  EV_OPEN,    /* name, errno */
+  EV_DIR,     /* name is a directory */
+  EV_HAS_SUF, /* compress: name already has the suffix */
+  EV_UNKNOWN, /* decompress: no known suffix */
+  EV_EXISTS,  /* the output exists */
+  EV_WRITE,   /* writing the output failed (errno) */
   EV_NOMEM,
-  EV_NOT_REG   /* neither a file nor a directory */
+  EV_NOT_REG /* neither a file nor a directory */
 };
 
 typedef struct zf {
@@ -59,7 +59,9 @@ static void set_status(zf *z, int st) {
   }
 }
 
-static const char *strerr(int e) { return bi_strerror(e); }
+static const char *strerr(int e) {
+  return bi_strerror(e);
+}
 
 /* The plain events: file names, directories, suffixes, existing output. */
 static void event(zf *z, int ev, const char *name, int err) {
@@ -125,8 +127,8 @@ static void event(zf *z, int ev, const char *name, int err) {
       set_status(z, 1);
       break;
     case EV_UNKNOWN:
-      say(z, "%s: Can't guess original name for %s -- using %s.out\n", p,
-          name, name);
+      say(z, "%s: Can't guess original name for %s -- using %s.out\n", p, name,
+          name);
       break;
     case EV_EXISTS:
       say(z, "%s: Output file %s already exists.\n", p, name);
@@ -152,8 +154,7 @@ static void event(zf *z, int ev, const char *name, int err) {
       set_status(z, 2);
       break;
     case EV_HAS_SUF:
-      say(z, "%s: %s: File already has `%s' suffix, skipping\n", p, name,
-          suf);
+      say(z, "%s: %s: File already has `%s' suffix, skipping\n", p, name, suf);
       set_status(z, 2);
       break;
     case EV_UNKNOWN:
@@ -339,8 +340,8 @@ static const char *cat2(bi_ctx *c, const char *a, const char *b) {
 static stream *open_out(zf *z, const char *oname, int *err) {
   bi_ctx *c = z->c;
   vfs_file *f;
-  int rc = vfs_open(c->vfs, c->cwd, oname, O_WRONLY | O_CREAT | O_EXCL, 0600,
-                    &f);
+  int rc =
+      vfs_open(c->vfs, c->cwd, oname, O_WRONLY | O_CREAT | O_EXCL, 0600, &f);
   if (rc < 0) {
     *err = -rc;
     return NULL;
@@ -520,8 +521,8 @@ static int one(zf *z, const char *name, int depth) {
         return 0;
       }
       if (!zc_magic(z->kind, src.pre, k)) {
-        codec_result(z, z->kind == ZC_GZIP && k < 2 ? ZC_TRUNC : ZC_BADMAGIC,
-                     0, name, oname);
+        codec_result(z, z->kind == ZC_GZIP && k < 2 ? ZC_TRUNC : ZC_BADMAGIC, 0,
+                     name, oname);
         stream_unref(in);
         return 0;
       }

@@ -157,8 +157,7 @@ static int add(zp *z, const char *path, int depth) {
     if (store)
       wr_printf(&z->w, "%s: %s (stored 0%%)\n", verb, name);
     else
-      wr_printf(&z->w, "%s: %s (deflated %d%%)\n", verb, name,
-                 pct(len, dsize));
+      wr_printf(&z->w, "%s: %s (deflated %d%%)\n", verb, name, pct(len, dsize));
   }
   int r = 0;
   z->nadded++;
@@ -363,8 +362,8 @@ int bi_zip(bi_ctx *c) {
     return 12;
   }
   if (r == 0) {
-    int e = vfs_write_file(c->vfs, c->cwd, arch, nb.data ? nb.data : "",
-                           nb.len, 0666);
+    int e = vfs_write_file(c->vfs, c->cwd, arch, nb.data ? nb.data : "", nb.len,
+                           0666);
     if (e < 0) {
       stream_printf(c->out, "\nzip I/O error: %s\n", bi_strerror(-e));
       r = -1;

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <zlib.h>
 
-#include "builtins/fileutil.h"
 #include "archive_fixtures.inc"
+#include "builtins/fileutil.h"
 
 #define RUN(...) bh_run(h, NULL, __VA_ARGS__, NULL)
 #define OUT_IS(s) assert_string_equal(bh_out(h), s)
@@ -77,15 +77,15 @@ static void test_gzip_bytes_and_list(void **state) {
   /* from stdin: no name, no time */
   assert_int_equal(bh_run(h, "hello\n", "gzip", NULL), 0);
   assert_int_equal(h->out.len, 26);
-  assert_memory_equal(h->out.data,
-                      "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10);
+  assert_memory_equal(h->out.data, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03",
+                      10);
   assert_int_equal(bh_run(h, "hello\n", "gzip", "-9", NULL), 0);
   assert_int_equal((unsigned char)h->out.data[8], 2);
   assert_int_equal(bh_run(h, "hello\n", "gzip", "-1", NULL), 0);
   assert_int_equal((unsigned char)h->out.data[8], 4);
   assert_int_equal(RUN("gzip", "-n", "-c", "f"), 0);
-  assert_memory_equal(h->out.data,
-                      "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10);
+  assert_memory_equal(h->out.data, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03",
+                      10);
   assert_int_equal(RUN("gzip", "-t", "f.gz"), 0);
   OUT_IS("");
   ERR_IS("");
@@ -151,8 +151,8 @@ static void test_gzip_messages(void **state) {
   memcpy(fj + sizeof gnu_hello_gz, "junk", 4);
   bh_writen(h, "fj.gz", fj, sizeof fj);
   const bh_case cases[] = {
-      BH_CASE(NULL, 1, "", "gzip: nosuch: No such file or directory\n",
-              "gzip", "nosuch"),
+      BH_CASE(NULL, 1, "", "gzip: nosuch: No such file or directory\n", "gzip",
+              "nosuch"),
       BH_CASE(NULL, 0, "", "gzip: f.gz already has .gz suffix -- unchanged\n",
               "gzip", "f.gz"),
       BH_CASE(NULL, 2, "", "gzip: f.gz already exists;\tnot overwritten\n",
@@ -178,15 +178,14 @@ static void test_gzip_messages(void **state) {
               "gzip: unrecognized option '--bogus'\nTry `gzip --help' for "
               "more information.\n",
               "gzip", "--bogus"),
-      BH_CASE(NULL, 1, "hello\n", "\ngzip: j.gz: not in gzip format\n",
-              "gzip", "-dc", "j.gz", "f.gz"),
+      BH_CASE(NULL, 1, "hello\n", "\ngzip: j.gz: not in gzip format\n", "gzip",
+              "-dc", "j.gz", "f.gz"),
       BH_CASE(NULL, 2, "hello\n",
               "\ngzip: fj.gz: decompression OK, trailing garbage ignored\n",
               "zcat", "fj.gz"),
       BH_CASE(NULL, 1, "", "gzip: nosuch.gz: No such file or directory\n",
               "zcat", "nosuch"),
-      BH_CASE(NULL, 1, "", "gzip: invalid suffix ''\n", "gzip", "-S", "",
-              "f"),
+      BH_CASE(NULL, 1, "", "gzip: invalid suffix ''\n", "gzip", "-S", "", "f"),
       BH_CASE("junk", 1, "", "\ngzip: stdin: not in gzip format\n", "gzip",
               "-d"),
       BH_CASE("", 1, "", "\ngzip: stdin: unexpected end of file\n", "gzip",
@@ -307,17 +306,18 @@ static void test_xz(void **state) {
   assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "d", 0755), 0);
   const bh_case cases[] = {
       BH_CASE(NULL, 1, "", "xz: f.xz: File exists\n", "xz", "-k", "f"),
-      BH_CASE(NULL, 2, "", "xz: f.xz: File already has `.xz' suffix, "
-                           "skipping\n",
+      BH_CASE(NULL, 2, "",
+              "xz: f.xz: File already has `.xz' suffix, "
+              "skipping\n",
               "xz", "f.xz"),
       BH_CASE(NULL, 1, "", "xz: f: File format not recognized\n", "xz", "-d",
               "f"),
-      BH_CASE(NULL, 1, "", "unxz: nosuch: No such file or directory\n",
-              "unxz", "nosuch"),
+      BH_CASE(NULL, 1, "", "unxz: nosuch: No such file or directory\n", "unxz",
+              "nosuch"),
       BH_CASE(NULL, 1, "", "unxz: j.xz: File format not recognized\n", "unxz",
               "j.xz"),
-      BH_CASE(NULL, 1, "", "xzcat: j.xz: File format not recognized\n",
-              "xzcat", "j.xz"),
+      BH_CASE(NULL, 1, "", "xzcat: j.xz: File format not recognized\n", "xzcat",
+              "j.xz"),
       BH_CASE(NULL, 1, "", "xz: t.xz: Unexpected end of input\n", "xz", "-dc",
               "t.xz"),
       BH_CASE(NULL, 1, "", "xz: t.xz: Unexpected end of input\n", "xz", "-t",
@@ -437,9 +437,8 @@ static void test_tar_round_trip(void **state) {
   size_t n;
   char *b = binary(&n);
   make_tree(h, b, n);
-  static const char *const flags[] = {"cf",   "czf", "cjf", "cJf",
-                                      "--zstd", "--format=ustar",
-                                      "--format=pax"};
+  static const char *const flags[] = {
+      "cf", "czf", "cjf", "cJf", "--zstd", "--format=ustar", "--format=pax"};
   for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
     if (flags[i][0] == '-')
       assert_int_equal(RUN("tar", "-c", flags[i], "-f", "x.tar", "d"), 0);
@@ -574,8 +573,9 @@ static void test_tar_refusals(void **state) {
       BH_CASE(NULL, 0, "/etc/evil\n",
               "tar: Removing leading `/' from member names\n", "tar", "-xvf",
               "abs.tgz", "-C", "t/a"),
-      BH_CASE(NULL, 0, "-rw-r--r-- user/user         2 2024-01-02 03:04 "
-                       "/etc/evil\n",
+      BH_CASE(NULL, 0,
+              "-rw-r--r-- user/user         2 2024-01-02 03:04 "
+              "/etc/evil\n",
               "tar: Removing leading `/' from member names\n", "tar", "-tvf",
               "abs.tgz"),
       BH_CASE(NULL, 2, "ok\n",
@@ -609,8 +609,8 @@ static void test_tar_refusals(void **state) {
   assert_true(exists(h, "t/a/etc/evil"));
   assert_false(exists(h, "/etc/evil"));
   assert_true(exists(h, "t/b/ok"));
-  assert_false(exists(h, "t/evil") || exists(h, "evil") ||
-               exists(h, "evil2") || exists(h, "t/evil2"));
+  assert_false(exists(h, "t/evil") || exists(h, "evil") || exists(h, "evil2") ||
+               exists(h, "t/evil2"));
   assert_int_equal(st_of(h, "t/c/l").type, VFS_LNK);
   assert_false(exists(h, "/tmp/evil"));
   assert_int_equal(st_of(h, "t/d/l").type, VFS_LNK);
@@ -635,8 +635,8 @@ static void test_zip(void **state) {
   for (int i = 1; i <= 1000; i++)
     sl += (size_t)snprintf(seq + sl, sizeof seq - sl, "%d\n", i);
   bh_writen(h, "d/big", seq, sl);
-  const char *names[] = {"d/a", "d/sub/b", "d/sub", "d", "d/bin", "d/empty",
-                         "d/big"};
+  const char *names[] = {"d/a",   "d/sub/b", "d/sub", "d",
+                         "d/bin", "d/empty", "d/big"};
   for (int i = 0; i < 7; i++)
     set_mtime(h, names[i], T0);
   assert_int_equal(RUN("zip", "-r", "x.zip", "d"), 0);
@@ -727,9 +727,9 @@ static void test_zip(void **state) {
 static void test_help_and_version(void **state) {
   (void)state;
   bh *h = bh_new();
-  static const char *const cmds[] = {"gzip",  "gunzip", "zcat",  "bzip2",
-                                     "bunzip2", "bzcat", "xz",   "unxz",
-                                     "xzcat", "tar",    "zip",   "unzip"};
+  static const char *const cmds[] = {"gzip",    "gunzip", "zcat", "bzip2",
+                                     "bunzip2", "bzcat",  "xz",   "unxz",
+                                     "xzcat",   "tar",    "zip",  "unzip"};
   for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
     assert_int_equal(RUN(cmds[i], "--help"), 0);
     assert_true(strncmp(bh_out(h), "Usage: ", 7) == 0);
