@@ -438,7 +438,26 @@ static int one(zf *z, const char *name, int depth) {
     return 0;
   }
   fu_stat st;
-  int rc = vfs_stat(c->vfs, c->cwd, name, &st);
+  int rc = vfs_lstat(c->vfs, c->cwd, name, &st);
+  if (rc == 0 && st.type == VFS_LNK && !o->force) {
+    /* As the tools do: gzip opens with O_NOFOLLOW, bzip2 wants a normal
+     * file, xz follows only when the link itself is left alone. */
+    if (z->kind == ZC_GZIP) {
+      event(z, EV_OPEN, name, ELOOP);
+      return 0;
+    }
+    if (z->kind == ZC_BZIP2) {
+      event(z, EV_NOT_REG, name, 0);
+      return 0;
+    }
+    if (!o->keep && !o->to_stdout && !o->test && !o->list) {
+      say(z, "%s: %s: Is a symbolic link, skipping\n", z->prog, name);
+      set_status(z, 2);
+      return 0;
+    }
+  }
+  if (rc == 0 && st.type == VFS_LNK)
+    rc = vfs_stat(c->vfs, c->cwd, name, &st);
   if (rc == -ENOENT && z->kind == ZC_GZIP && (o->decompress || o->list) &&
       !plain_name(z, name)) {
     const char *alt = cat2(c, name, o->suffix);

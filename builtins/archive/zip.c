@@ -89,7 +89,7 @@ static int add_dir(zp *z, const char *path, int depth) {
 
 static int add(zp *z, const char *path, int depth) {
   bi_ctx *c = z->c;
-  if (fu_poll(c) || depth > 256)
+  if (fu_poll(c) || depth > 64)
     return -1;
   fu_stat st;
   int rc = z->links ? vfs_lstat(c->vfs, c->cwd, path, &st)
