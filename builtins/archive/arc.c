@@ -133,6 +133,17 @@ int arc_name_check(const char *name, size_t *drop) {
   return dotdot;
 }
 
+const char *arc_strip(const char *name, int n) {
+  const char *rel = name;
+  for (int k = 0; k < n && *rel; k++) {
+    const char *sl = strchr(rel, '/');
+    rel = sl ? sl + 1 : rel + strlen(rel);
+    while (*rel == '/')
+      rel++;
+  }
+  return rel;
+}
+
 /* ---- extraction ---------------------------------------------------------- */
 
 typedef struct arc_defer {
@@ -255,7 +266,10 @@ int arc_extract(arc_x *x, struct archive *a, struct archive_entry *e,
     *what = "Cannot hard link";
     if (arc_name_check(hl, &drop))
       return EPERM;
-    const char *t = fu_join(c, x->dir, hl + drop);
+    const char *hs = arc_strip(hl + drop, x->strip);
+    if (!*hs)
+      return ENOENT;
+    const char *t = fu_join(c, x->dir, hs);
     rc = t ? vfs_link(c->vfs, "/", t, path) : -ENOMEM;
     return rc < 0 ? -rc : 0;
   }

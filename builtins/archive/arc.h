@@ -43,6 +43,9 @@ int arc_type(struct archive_entry *e);
  * and the result says whether ".." remains inside (refused). */
 int arc_name_check(const char *name, size_t *drop);
 
+/* name without its first n components ("" when it has no more). */
+const char *arc_strip(const char *name, int n);
+
 /* The extraction of members into the vfs, relative to dir. */
 typedef struct arc_x {
   bi_ctx *c;
@@ -50,6 +53,7 @@ typedef struct arc_x {
   int keep_old;    /* -k: never replace */
   int keep_perms;  /* -p: no umask */
   int no_mtime;    /* -m */
+  int strip;       /* --strip-components, for hard link targets */
   /* deferred work: directories' modes and times, symlinks */
   struct arc_defer *defer;
   size_t ndefer, cap;

@@ -83,6 +83,10 @@ typedef struct tar {
   writer w;
   const char *arch_abs; /* the archive's own path when a file */
   int depth;
+  /* files with more than one link already written: inode, name */
+  uint64_t *link_ino;
+  const char **link_name;
+  size_t nlinks, caplinks;
 } tar;
 
 static void terr(tar *t, const char *fmt, ...)
@@ -268,6 +272,7 @@ static int read_archive(tar *t) {
   x.keep_old = t->keep_old;
   x.keep_perms = t->keep_perms;
   x.no_mtime = t->no_mtime;
+  x.strip = t->strip;
   int n = 0, stop = 0;
   for (;;) {
     struct archive_entry *e;
@@ -321,13 +326,7 @@ static int read_archive(tar *t) {
       t->status = 2;
       continue;
     }
-    const char *rel = name + drop;
-    for (int k = 0; k < t->strip && *rel; k++) {
-      const char *sl = strchr(rel, '/');
-      rel = sl ? sl + 1 : rel + strlen(rel);
-      while (*rel == '/')
-        rel++;
-    }
+    const char *rel = arc_strip(name + drop, t->strip);
     if (!*rel || strcmp(rel, ".") == 0 || strcmp(rel, "./") == 0) {
       if (t->strip || !*rel)
         continue;
@@ -447,6 +446,34 @@ typedef struct wctx {
 
 static int add_path(wctx *w, const char *fs, const char *name);
 
+static const char *seen_link(tar *t, const fu_stat *st) {
+  for (size_t i = 0; i < t->nlinks; i++)
+    if (t->link_ino[i] == st->ino)
+      return t->link_name[i];
+  return NULL;
+}
+
+static void add_link(tar *t, const fu_stat *st, const char *name) {
+  arena *a = t->c->scratch;
+  if (t->nlinks == t->caplinks) {
+    size_t nc = t->caplinks ? t->caplinks * 2 : 16;
+    uint64_t *i2 = arena_alloc(a, nc * sizeof *i2);
+    const char **n2 = arena_alloc(a, nc * sizeof *n2);
+    if (!i2 || !n2)
+      return;
+    if (t->nlinks) {
+      memcpy(i2, t->link_ino, t->nlinks * sizeof *i2);
+      memcpy(n2, t->link_name, t->nlinks * sizeof *n2);
+    }
+    t->link_ino = i2, t->link_name = n2, t->caplinks = nc;
+  }
+  const char *n = arena_strdup(a, name);
+  if (!n)
+    return;
+  t->link_ino[t->nlinks] = st->ino;
+  t->link_name[t->nlinks++] = n;
+}
+
 static int add_dir(wctx *w, const char *fs, const char *name) {
   tar *t = w->t;
   bi_ctx *c = t->c;
@@ -502,7 +529,7 @@ static int add_path(wctx *w, const char *fs, const char *name) {
     arc_name_check(name, &drop);
     while (name[drop] == '/')
       drop++;
-    if (drop && name[0] == '/') {
+    if (drop) {
       say_prefix(t, name, drop);
       aname = name + drop;
     }
@@ -543,8 +570,15 @@ static int add_path(wctx *w, const char *fs, const char *name) {
     archive_entry_set_symlink(e, target);
     archive_entry_set_size(e, 0);
     vfs_release(c->vfs, target);
+  } else if (st.type == VFS_REG && st.nlink > 1 && seen_link(t, &st)) {
+    /* another name of a file already written: a hard link to it */
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_hardlink(e, seen_link(t, &st));
+    archive_entry_set_size(e, 0);
   } else if (st.type == VFS_REG) {
     int err = 0;
+    if (st.nlink > 1)
+      add_link(t, &st, aname);
     in = bi_open_read(c, fs, &err);
     if (!in) {
       archive_entry_free(e);

@@ -488,6 +488,27 @@ static void test_tar_round_trip(void **state) {
   assert_int_equal(RUN("tar", "uf", "x.tar", "new"), 0);
   assert_int_equal(RUN("tar", "tf", "x.tar"), 0);
   OUT_IS("d/\nd/a\nd/empty\nd/sub/\nd/sub/bin\nd/sub/l\nnew\n");
+  /* hard links are written once, then as links (GNU's "link to") */
+  assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "hl", 0755), 0);
+  bh_write(h, "hl/f", "x\n");
+  assert_int_equal(vfs_link(h->vfs, h->cwd, "hl/f", "hl/g"), 0);
+  set_mtime(h, "hl/f", T0);
+  set_mtime(h, "hl", T0);
+  assert_int_equal(RUN("tar", "cf", "h.tar", "hl"), 0);
+  assert_int_equal(RUN("tar", "tvf", "h.tar"), 0);
+  OUT_IS("drwxr-xr-x user/user         0 2024-01-02 03:04 hl/\n"
+         "-rw-r--r-- user/user         2 2024-01-02 03:04 hl/f\n"
+         "hrw-r--r-- user/user         0 2024-01-02 03:04 hl/g link to hl/f\n");
+  assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "ho", 0755), 0);
+  assert_int_equal(
+      RUN("tar", "xf", "h.tar", "-C", "ho", "--strip-components=1"), 0);
+  ERR_IS("");
+  assert_int_equal(st_of(h, "ho/f").ino, st_of(h, "ho/g").ino);
+  /* leading ../ is removed on creation too */
+  assert_int_equal(RUN("tar", "cf", "u.tar", "../user/hl/f"), 0);
+  ERR_IS("tar: Removing leading `../' from member names\n");
+  assert_int_equal(RUN("tar", "tf", "u.tar"), 0);
+  OUT_IS("user/hl/f\n");
   /* -f - both ways */
   assert_int_equal(RUN("tar", "-cf", "-", "d/a"), 0);
   size_t tl = h->out.len;
