@@ -427,6 +427,39 @@ static void do_dir(zf *z, const char *name, int depth) {
   vfs_free_names(c->vfs, names, n);
 }
 
+/* The original name (NUL-ended, "" when none) and time in the header of
+ * the gzip file path: 0, or -1 when it cannot be read. */
+static int gz_peek(bi_ctx *c, const char *path, char name[256],
+                   int64_t *mtime) {
+  vfs_file *f;
+  name[0] = 0;
+  if (vfs_open(c->vfs, c->cwd, path, O_RDONLY, 0, &f) < 0)
+    return -1;
+  size_t cap = 10 + 2 + 65535 + 256;
+  unsigned char *h = arena_alloc(c->scratch, cap);
+  long n = h ? vfs_pread(f, h, cap, 0) : -1;
+  vfs_close(f);
+  if (n < 10 || h[0] != 0x1f || h[1] != 0x8b)
+    return -1;
+  *mtime = (int64_t)((uint32_t)h[4] | (uint32_t)h[5] << 8 |
+                     (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24);
+  size_t p = 10;
+  if (h[3] & 4) {
+    if ((size_t)n < p + 2)
+      return -1;
+    p += 2 + ((size_t)h[10] | (size_t)h[11] << 8);
+  }
+  if (h[3] & 8) {
+    size_t k = 0;
+    while (p < (size_t)n && h[p] && k + 1 < 256)
+      name[k++] = (char)h[p++];
+    name[k] = 0;
+    if (p >= (size_t)n || h[p]) /* no end in sight: not used */
+      name[0] = 0;
+  }
+  return 0; /* the caller keeps only the name's last component */
+}
+
 /* Returns -1 when the command must stop (a limit or a closed stdout). */
 static int one(zf *z, const char *name, int depth) {
   bi_ctx *c = z->c;
@@ -520,6 +553,19 @@ static int one(zf *z, const char *name, int depth) {
   }
   if (!oname)
     oname = name;
+  int64_t hdr_mtime = 0;
+  if (dec && z->kind == ZC_GZIP && o->name == 1 && !o->to_stdout && !o->test) {
+    /* -N: the name and time the header keeps */
+    char hn[256];
+    if (gz_peek(c, name, hn, &hdr_mtime) == 0 && hn[0]) {
+      size_t dl = fu_dir_len(oname);
+      const char *base = fu_basename(c, hn);
+      oname =
+          dl ? fu_join(c, arena_strndup(c->scratch, oname, dl), base) : base;
+      if (!oname)
+        oname = name;
+    }
+  }
   zc_gzinfo gi;
   memset(&gi, 0, sizeof gi);
   if (!dec && z->kind == ZC_GZIP && o->name != 0) {
@@ -583,7 +629,8 @@ static int one(zf *z, const char *name, int depth) {
   }
   if (to_file) {
     vfs_chmod(c->vfs, c->cwd, oname, st.mode & 07777);
-    vfs_utimes(c->vfs, c->cwd, oname, st.atime_ns, st.mtime_ns, 0);
+    vfs_utimes(c->vfs, c->cwd, oname, st.atime_ns,
+               hdr_mtime ? hdr_mtime * 1000000000 : st.mtime_ns, 0);
     if (!o->keep)
       vfs_unlink(c->vfs, c->cwd, name);
   }

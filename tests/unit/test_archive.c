@@ -89,6 +89,15 @@ static void test_gzip_bytes_and_list(void **state) {
   assert_int_equal(RUN("gzip", "-t", "f.gz"), 0);
   OUT_IS("");
   ERR_IS("");
+  /* -N restores the stored name and time */
+  bh_writen(h, "other.gz", gnu_hello_gz, sizeof gnu_hello_gz);
+  assert_int_equal(RUN("gunzip", "-N", "other.gz"), 2);
+  ERR_IS("gzip: f already exists;\tnot overwritten\n");
+  assert_int_equal(vfs_unlink(h->vfs, h->cwd, "f"), 0);
+  assert_int_equal(RUN("gunzip", "-N", "other.gz"), 0);
+  assert_file(h, "f", "hello\n", 6);
+  assert_int_equal(st_of(h, "f").mtime_ns, T0);
+  assert_false(exists(h, "other.gz"));
   bh_free(h);
 }
 
