@@ -420,6 +420,8 @@ static int gz_decompress(job *j, zc_src *src, zc_gzinfo *gz) {
       rc = ZC_CORRUPT;
       break;
     }
+    if (gz)
+      gz->crc = tcrc;
   }
   inflateEnd(&z);
   j->st->in = src->total;

@@ -52,6 +52,7 @@ typedef struct zc_gzinfo {
   char name[256];  /* original name ("" = none) */
   int xfl;         /* extra flags written: 2 best, 4 fastest */
   uint64_t hdrlen; /* bytes of header and trailer (for the ratio) */
+  uint32_t crc;    /* decompression: the last member's CRC */
 } zc_gzinfo;
 
 typedef struct zc_stats {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/tzutil.h"
 #include "vfs/vfs.h"
 
 enum ev {
@@ -367,16 +368,29 @@ static int code(zf *z, zc_src *src, stream *out, zc_gzinfo *gi, zc_stats *st,
 
 static void list_header(zf *z) {
   if (z->nlisted++ == 0)
-    stream_puts(z->c->out, "         compressed        uncompressed  ratio "
-                           "uncompressed_name\n");
+    stream_printf(z->c->out,
+                  "%s         compressed        uncompressed  ratio "
+                  "uncompressed_name\n",
+                  z->o->verbose ? "method  crc     date  time  " : "");
 }
 
+/* gzip -l's row; with -v, method, CRC and the header's time first. */
 static void list_row(zf *z, uint64_t comp, uint64_t plain, uint64_t overhead,
-                     const char *name) {
+                     const zc_gzinfo *gi, const char *name) {
   char r[32];
   ratio(r, sizeof r, (int64_t)plain - (int64_t)(comp - overhead),
         (int64_t)plain);
   list_header(z);
+  if (z->o->verbose) {
+    tz_tm tm;
+    tz_localtime(bi_tz_open(z->c), gi->mtime, 0, &tm);
+    buf tb;
+    buf_init(&tb, z->c->m);
+    tz_format(&tb, "%b %e %H:%M", &tm, 0);
+    stream_printf(z->c->out, "defla %08x %s ", (unsigned)gi->crc,
+                  buf_cstr(&tb));
+    buf_free(&tb);
+  }
   stream_printf(z->c->out, "%19llu %19llu %s %s\n", (unsigned long long)comp,
                 (unsigned long long)plain, r, name);
 }
@@ -624,7 +638,7 @@ static int one(zf *z, const char *name, int depth) {
   if (o->list) {
     z->tot_in += stt.in;
     z->tot_out += stt.out;
-    list_row(z, stt.in, stt.out, stt.overhead, oname);
+    list_row(z, stt.in, stt.out, stt.overhead, &gi, oname);
     return 0;
   }
   if (to_file) {

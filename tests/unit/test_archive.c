@@ -74,6 +74,11 @@ static void test_gzip_bytes_and_list(void **state) {
   assert_int_equal(RUN("gzip", "-l", "f.gz"), 0);
   OUT_IS("         compressed        uncompressed  ratio uncompressed_name\n"
          "                 28                   6 -33.3% f\n");
+  assert_int_equal(RUN("gzip", "-lv", "f.gz"), 0);
+  OUT_IS("method  crc     date  time           compressed        uncompressed "
+         " ratio uncompressed_name\n"
+         "defla 363a3020 Jan  2 03:04                  28                   "
+         "6 -33.3% f\n");
   /* from stdin: no name, no time */
   assert_int_equal(bh_run(h, "hello\n", "gzip", NULL), 0);
   assert_int_equal(h->out.len, 26);
