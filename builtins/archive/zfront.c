@@ -35,6 +35,7 @@ typedef struct zf {
   int status;
   uint64_t tot_in, tot_out; /* gzip -l totals */
   int nlisted;
+  int longest; /* bzip2 -v: the longest operand, at least 7 */
 } zf;
 
 static void say(zf *z, const char *fmt, ...)
@@ -277,6 +278,16 @@ static void ratio(char *out, size_t cap, int64_t num, int64_t den) {
     r = -r;
   }
   snprintf(out, cap, "%c%2ld.%1ld%%", sign, (long)(r / 10), (long)(r % 10));
+}
+
+/* xz's sizes: bytes up to 10 KiB, then KiB and MiB with one decimal. */
+static void nice_size(char *out, size_t cap, uint64_t v) {
+  if (v < 10240)
+    snprintf(out, cap, "%llu B", (unsigned long long)v);
+  else if (v < 10485760)
+    snprintf(out, cap, "%.1f KiB", (double)v / 1024);
+  else
+    snprintf(out, cap, "%.1f MiB", (double)v / 1048576);
 }
 
 /* ---- names --------------------------------------------------------------- */
@@ -659,14 +670,39 @@ static int one(zf *z, const char *name, int depth) {
     if (z->kind == ZC_GZIP) {
       if (o->test)
         say(z, "%s:\t OK\n", name);
-      else if (to_file)
-        say(z, "%s:\t%s -- replaced with %s\n", name, r, oname);
       else
-        say(z, "%s:\t%s\n", name, r);
+        say(z, "%s:\t%s -- %s %s\n", name, r,
+            to_file && o->keep ? "created" : "replaced with",
+            to_file ? oname : "stdout");
     } else if (z->kind == ZC_BZIP2) {
-      say(z, "  %s: %s\n", name, o->test ? "ok" : "done");
+      /* names padded to the longest operand, at least "(stdin)" */
+      int pad = z->longest - (int)strlen(name);
+      if (dec || o->test)
+        say(z, "  %s: %*s%s\n", name, pad > 0 ? pad : 0, "",
+            o->test ? "ok" : "done");
+      else if (stt.in && stt.out)
+        say(z,
+            "  %s: %*s%6.3f:1, %6.3f bits/byte, %5.2f%% saved, %llu in, "
+            "%llu out.\n",
+            name, pad > 0 ? pad : 0, "", (double)stt.in / (double)stt.out,
+            8.0 * (double)stt.out / (double)stt.in,
+            100.0 * (1.0 - (double)stt.out / (double)stt.in),
+            (unsigned long long)stt.in, (unsigned long long)stt.out);
+      else
+        say(z, "  %s: %*sno data compressed.\n", name, pad > 0 ? pad : 0, "");
     } else {
-      say(z, "%s (1/1)\n", name);
+      uint64_t comp = dec ? stt.in : stt.out, plain = dec ? stt.out : stt.in;
+      char a1[32], a2[32], rr[32];
+      nice_size(a1, sizeof a1, comp);
+      nice_size(a2, sizeof a2, plain);
+      double q = plain ? (double)comp / (double)plain : 0;
+      if (!plain)
+        snprintf(rr, sizeof rr, "= ---");
+      else if (q > 9.999)
+        snprintf(rr, sizeof rr, "> 9.999");
+      else
+        snprintf(rr, sizeof rr, "= %.3f", q);
+      say(z, "%s: %s / %s %s\n", name, a1, a2, rr);
     }
   }
   return 0;
@@ -674,7 +710,10 @@ static int one(zf *z, const char *name, int depth) {
 
 int zf_run(bi_ctx *c, int kind, const char *prog, zf_opts *o, char **ops,
            int n) {
-  zf z = {c, kind, prog, o, 0, 0, 0, 0};
+  zf z = {c, kind, prog, o, 0, 0, 0, 0, 7};
+  for (int i = 0; i < n; i++)
+    if ((int)strlen(ops[i]) > z.longest)
+      z.longest = (int)strlen(ops[i]);
   if (n == 0) {
     do_stdin(&z);
   } else {

@@ -761,6 +761,31 @@ static void test_zip(void **state) {
   bh_free(h);
 }
 
+/* -v as each tool words it (recorded from gzip, bzip2 and xz). */
+static void test_verbose(void **state) {
+  (void)state;
+  bh *h = bh_new();
+  bh_write(h, "f", "hello\n");
+  const bh_case cases[] = {
+      BH_CASE(NULL, 0, NULL, "f:\t-33.3% -- replaced with stdout\n", "gzip",
+              "-cv", "f"),
+      BH_CASE(NULL, 0, "", "f:\t-33.3% -- created f.gz\n", "gzip", "-kv", "f"),
+      BH_CASE(NULL, 0, "", "f.gz:\t OK\n", "gzip", "-tv", "f.gz"),
+      BH_CASE(NULL, 0, "hello\n", "f.gz:\t-33.3% -- replaced with stdout\n",
+              "gzip", "-dcv", "f.gz"),
+      BH_CASE(NULL, 0, "",
+              "  f:        0.143:1, 56.000 bits/byte, -600.00% saved, 6 in, "
+              "42 out.\n",
+              "bzip2", "-kv", "f"),
+      BH_CASE(NULL, 0, "", "  f.bz2:   ok\n", "bzip2", "-tv", "f.bz2"),
+      BH_CASE(NULL, 0, "", "  f.bz2:   done\n", "bzip2", "-dkvf", "f.bz2"),
+      BH_CASE(NULL, 0, "", "f: 64 B / 6 B > 9.999\n", "xz", "-kv", "f"),
+      BH_CASE(NULL, 0, "", "f.xz: 64 B / 6 B > 9.999\n", "xz", "-tv", "f.xz"),
+  };
+  bh_check_all(h, cases);
+  bh_free(h);
+}
+
 static void test_help_and_version(void **state) {
   (void)state;
   bh *h = bh_new();
@@ -789,6 +814,7 @@ int main(void) {
       cmocka_unit_test(test_tar_messages),
       cmocka_unit_test(test_tar_refusals),
       cmocka_unit_test(test_zip),
+      cmocka_unit_test(test_verbose),
       cmocka_unit_test(test_help_and_version),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
