@@ -67,8 +67,18 @@ struct archive *arc_reader(arc_io *io, bi_ctx *c, stream *s, int kinds) {
     archive_read_support_format_tar(a);
     archive_read_support_format_gnutar(a);
   }
-  if (kinds & ARC_ZIP)
+  if (kinds & ARC_ZIP) {
+    /* A file's bytes are at hand (zero copy): read it as Info-ZIP does,
+     * from the central directory, which alone keeps modes and symlinks. */
+    const char *p;
+    size_t n;
+    if (stream_take_all(s, &p, &n) == 0) {
+      archive_read_support_format_zip_seekable(a);
+      archive_read_open_memory(a, p, n);
+      return a;
+    }
     archive_read_support_format_zip_streamable(a);
+  }
   if (archive_read_open(a, io, NULL, rd_cb, NULL) != ARCHIVE_OK)
     return a; /* the caller sees archive_errno / the first header fail */
   return a;

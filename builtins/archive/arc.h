@@ -26,8 +26,9 @@ typedef struct arc_io {
 } arc_io;
 
 /* A reader over s for the given kinds of archive (ARC_TAR: the tar formats
- * with the gzip, bzip2, xz, lzma and zstd filters; ARC_ZIP: zip). Only
- * filters built into libarchive are enabled: none runs a program. */
+ * with the gzip, bzip2, xz, lzma and zstd filters; ARC_ZIP: zip, from its
+ * central directory when s is a file). Only filters built into libarchive
+ * are enabled: none runs a program. */
 enum { ARC_TAR = 1, ARC_ZIP = 2 };
 struct archive *arc_reader(arc_io *io, bi_ctx *c, stream *s, int kinds);
 /* A writer to s; format and filter set by the caller before arc_open_w. */

@@ -92,6 +92,8 @@ static void list_row(uz *u, const tz_zone *z, struct archive_entry *e,
   tz_format(&tb, "%Y-%m-%d %H:%M", &tm, 0);
   uint64_t size =
       archive_entry_size_is_set(e) ? (uint64_t)archive_entry_size(e) : 0;
+  if (arc_type(e) == VFS_LNK && archive_entry_symlink(e))
+    size = strlen(archive_entry_symlink(e)); /* a link's data: its target */
   *total += size;
   wr_printf(&u->w, "%9llu  %s   %s\n", (unsigned long long)size, buf_cstr(&tb),
             archive_entry_pathname(e));
@@ -155,6 +157,8 @@ static int run(uz *u, const char *arch, const char *shown) {
   x.c = c;
   x.dir = u->dir;
   uint64_t total = 0;
+  const char *lnk_name[64], *lnk_target[64];
+  int nlinks = 0;
   unsigned long count = 0;
   int stop = 0, n = 0;
   if (u->list)
@@ -239,9 +243,15 @@ static int run(uz *u, const char *arch, const char *shown) {
     if (u->quiet < 1 && !dir_there) {
       if (type == VFS_DIR)
         wr_printf(&u->w, "   creating: %s\n", shown_path);
-      else if (type == VFS_LNK)
-        wr_printf(&u->w, "    linking: %s\n", shown_path);
-      else {
+      else if (type == VFS_LNK) {
+        const char *tg =
+            archive_entry_symlink(e) ? archive_entry_symlink(e) : "";
+        wr_printf(&u->w, "    linking: %-22s  -> %s \n", shown_path, tg);
+        if (nlinks < 64) {
+          lnk_name[nlinks] = shown_path;
+          lnk_target[nlinks++] = arena_strdup(c->scratch, tg);
+        }
+      } else {
         const char *fmt = archive_format_name(a);
         int stored = fmt && strstr(fmt, "uncompressed");
         wr_printf(&u->w, "%s: %-22s  \n",
@@ -264,6 +274,12 @@ static int run(uz *u, const char *arch, const char *shown) {
   }
   if (!u->list && !u->pipe)
     arc_finish(&x, NULL, NULL);
+  if (nlinks && u->quiet < 1) {
+    wr_puts(&u->w, "finishing deferred symbolic links:\n");
+    for (int i = 0; i < nlinks; i++)
+      wr_printf(&u->w, "  %-22s -> %s\n", lnk_name[i],
+                lnk_target[i] ? lnk_target[i] : "");
+  }
   if (u->list)
     wr_printf(&u->w,
               "---------                     -------\n%9llu                "

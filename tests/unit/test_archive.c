@@ -746,6 +746,22 @@ static void test_zip(void **state) {
               "d/a"),
   };
   bh_check_all(h, cases);
+  /* symlinks kept with -y, made last on extraction */
+  assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "s", 0755), 0);
+  bh_write(h, "s/a", "a\n");
+  assert_int_equal(vfs_symlink(h->vfs, h->cwd, "a", "s/l"), 0);
+  assert_int_equal(RUN("zip", "-qry", "s.zip", "s"), 0);
+  assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "so", 0755), 0);
+  assert_int_equal(RUN("unzip", "s.zip", "-d", "so"), 0);
+  OUT_IS("Archive:  s.zip\n"
+         "   creating: so/s/\n"
+         " extracting: so/s/a                  \n"
+         "    linking: so/s/l                  -> a \n"
+         "finishing deferred symbolic links:\n"
+         "  so/s/l                 -> a\n");
+  assert_int_equal(st_of(h, "so/s/l").type, VFS_LNK);
+  assert_int_equal(RUN("unzip", "-l", "s.zip", "s/l"), 0);
+  assert_non_null(strstr(bh_out(h), "        1  "));
   /* hostile members */
   bh_writen(h, "evil.zip", fx_evil_zip, sizeof fx_evil_zip);
   assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "z", 0755), 0);
