@@ -48,9 +48,19 @@ static int had(zp *z, const char *name) {
 }
 
 /* The deflated size of data (for the stored/deflated choice and ratio). */
+static void *zp_alloc(void *ud, unsigned items, unsigned size) {
+  if (size && items > SIZE_MAX / size)
+    return NULL;
+  return mem_alloc(ud, (size_t)items * size);
+}
+static void zp_free(void *ud, void *p) { mem_free(ud, p); }
+
 static uint64_t deflated(zp *z, const void *data, size_t n) {
   z_stream s;
   memset(&s, 0, sizeof s);
+  s.zalloc = zp_alloc;
+  s.zfree = zp_free;
+  s.opaque = z->c->m;
   if (deflateInit2(&s, z->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) !=
       Z_OK)
     return n + 1;
