@@ -252,6 +252,22 @@ static stream *open_archive_in(tar *t) {
   return s;
 }
 
+/* Reads past a member's data block by block, polling the budget: left to
+ * libarchive, skipping a compressed member decompresses all of it between
+ * two reads of the input (a bomb would run unchecked). -1: stop. */
+static int drain(bi_ctx *c, struct archive *a) {
+  const void *p;
+  size_t n;
+  la_int64_t off;
+  for (;;) {
+    if (fu_poll(c))
+      return -1;
+    int r = archive_read_data_block(a, &p, &n, &off);
+    if (r != ARCHIVE_OK)
+      return 0; /* the end, or an error the next header reports */
+  }
+}
+
 static int read_archive(tar *t) {
   bi_ctx *c = t->c;
   stream *s = open_archive_in(t);
@@ -303,8 +319,13 @@ static int read_archive(tar *t) {
     const char *name = archive_entry_pathname(e);
     if (!name)
       name = "";
-    if (!selected(t, name) || excluded(t, name))
+    if (!selected(t, name) || excluded(t, name)) {
+      if (drain(c, a) < 0) {
+        stop = 1;
+        break;
+      }
       continue;
+    }
     size_t drop = 0;
     int dotdot = arc_name_check(name, &drop);
     if (drop && !t->absolute)
@@ -316,8 +337,10 @@ static int read_archive(tar *t) {
         wr_puts(&t->w, name);
         wr_putc(&t->w, '\n');
       }
-      if (t->w.err)
+      if (t->w.err || drain(c, a) < 0) {
+        stop = 1;
         break;
+      }
       continue;
     }
     /* extraction */
