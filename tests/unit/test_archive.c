@@ -382,6 +382,54 @@ static unsigned char *zero_bomb(size_t mb, size_t *n) {
   return out;
 }
 
+/* A ustar header for a regular file "z" of size bytes. */
+static void tar_header(unsigned char h[512], uint64_t size) {
+  memset(h, 0, 512);
+  strcpy((char *)h, "z");
+  strcpy((char *)h + 100, "0000644");
+  strcpy((char *)h + 108, "0001750");
+  strcpy((char *)h + 116, "0001750");
+  snprintf((char *)h + 124, 12, "%011llo", (unsigned long long)size);
+  strcpy((char *)h + 136, "14544676445");
+  h[156] = '0';
+  memcpy(h + 257,
+         "ustar\0"
+         "00",
+         8);
+  memset(h + 148, ' ', 8);
+  unsigned sum = 0;
+  for (int i = 0; i < 512; i++)
+    sum += h[i];
+  snprintf((char *)h + 148, 8, "%06o", sum);
+}
+
+/* A gzip'ed tar holding "z", mb MiB of zeros. */
+static unsigned char *tar_bomb(size_t mb, size_t *n) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY),
+                   Z_OK);
+  size_t cap = mb * 2048 + 8192;
+  unsigned char *out = malloc(cap);
+  static unsigned char zeros[1 << 20];
+  unsigned char h[512];
+  tar_header(h, (uint64_t)mb << 20);
+  z.next_out = out;
+  z.avail_out = (uInt)cap;
+  z.next_in = h;
+  z.avail_in = 512;
+  assert_int_equal(deflate(&z, Z_NO_FLUSH), Z_OK);
+  for (size_t i = 0; i <= mb; i++) { /* the data, then the end blocks */
+    z.next_in = zeros;
+    z.avail_in = i < mb ? sizeof zeros : 10240 - 512;
+    assert_int_equal(deflate(&z, i == mb ? Z_FINISH : Z_NO_FLUSH),
+                     i == mb ? Z_STREAM_END : Z_OK);
+  }
+  *n = cap - z.avail_out;
+  deflateEnd(&z);
+  return out;
+}
+
 static void test_bomb(void **state) {
   (void)state;
   bh *h = bh_new();
@@ -402,8 +450,22 @@ static void test_bomb(void **state) {
   assert_int_equal(st, 1);
   ERR_IS("gzip: bomb: No space left on device\n");
   assert_false(exists(h, "bomb"));
-  /* -t reads it all without output; the deadline still ends it */
+  free(bomb);
+  /* a tar bomb: extracting meets the quota, -O the output limit */
+  bomb = tar_bomb(100, &n);
+  bh_writen(h, "bomb.tgz", bomb, n);
+  assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "x", 0755), 0);
+  st = RUN("tar", "xzf", "bomb.tgz", "-C", "x");
+  assert_int_equal(st, 2);
+  ERR_IS("tar: z: Cannot write: No space left on device\n"
+         "tar: Exiting with failure status due to previous errors\n");
+  h->bud.lim.max_output_bytes = 1 << 20;
+  st = RUN("tar", "xzOf", "bomb.tgz");
+  assert_int_not_equal(st, 0);
+  assert_int_equal(h->bud.stop, BUDGET_OUTPUT);
   h->bud.lim.max_output_bytes = 64 << 20;
+  assert_int_equal(RUN("tar", "tzvf", "bomb.tgz"), 0);
+  OUT_IS("-rw-r--r-- 1000/1000 104857600 2024-01-02 03:04 z\n");
   free(bomb);
   bh_free(h);
 }
