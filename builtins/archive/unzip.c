@@ -159,6 +159,7 @@ static int run(uz *u, const char *arch, const char *shown) {
   uint64_t total = 0;
   const char *lnk_name[64], *lnk_target[64];
   int nlinks = 0;
+  int open_line = 0; /* an "inflating:" line waits for its end */
   unsigned long count = 0;
   int stop = 0, n = 0;
   if (u->list)
@@ -219,7 +220,8 @@ static int run(uz *u, const char *arch, const char *shown) {
           break;
         }
       if (rr < ARCHIVE_WARN && !stop) {
-        stream_printf(c->err, "error:  invalid compressed data to inflate\n");
+        stream_printf(
+            c->err, "  error:  invalid compressed data to inflate %s\n", name);
         u->status = 2;
       }
       if (stop)
@@ -254,8 +256,10 @@ static int run(uz *u, const char *arch, const char *shown) {
       } else {
         const char *fmt = archive_format_name(a);
         int stored = fmt && strstr(fmt, "uncompressed");
-        wr_printf(&u->w, "%s: %-22s  \n",
-                  stored ? " extracting" : "  inflating", shown_path);
+        /* the line ends once the member is out (or after its error) */
+        wr_printf(&u->w, "%s: %-22s  ", stored ? " extracting" : "  inflating",
+                  shown_path);
+        open_line = 1;
       }
     }
     const char *what;
@@ -265,12 +269,22 @@ static int run(uz *u, const char *arch, const char *shown) {
       stop = 1;
       break;
     }
-    if (err) {
+    if (err == EIO && open_line) {
+      /* the data did not inflate: Info-ZIP's words, on the open line */
       wr_flush(&u->w);
-      stream_printf(c->err, "error:  cannot create %s\n        %s\n",
-                    shown_path, bi_strerror(err));
-      u->status = u->status > 1 ? u->status : 1;
+      stream_puts(c->err, "\n  error:  invalid compressed data to inflate\n");
+      u->status = 2;
+    } else {
+      if (open_line)
+        wr_putc(&u->w, '\n');
+      if (err) {
+        wr_flush(&u->w);
+        stream_printf(c->err, "error:  cannot create %s\n        %s\n",
+                      shown_path, bi_strerror(err));
+        u->status = u->status > 1 ? u->status : 1;
+      }
     }
+    open_line = 0;
   }
   if (!u->list && !u->pipe)
     arc_finish(&x, NULL, NULL);

@@ -808,6 +808,26 @@ static void test_zip(void **state) {
               "d/a"),
   };
   bh_check_all(h, cases);
+  /* damaged deflate data: Info-ZIP's words and status 2 */
+  {
+    char sq[20000];
+    size_t ql = 0;
+    for (int i = 1; i <= 3000; i++)
+      ql += (size_t)snprintf(sq + ql, sizeof sq - ql, "%d\n", i);
+    bh_writen(h, "big", sq, ql);
+    assert_int_equal(RUN("zip", "-q", "v.zip", "big"), 0);
+    size_t vl = 0;
+    char *v = bh_read(h, "v.zip", &vl);
+    for (size_t i = 60; i < 200 && i < vl; i++)
+      v[i] ^= 0x55;
+    bh_writen(h, "y.zip", v, vl);
+    free(v);
+    assert_int_equal(RUN("unzip", "-o", "y.zip", "-d", "yo"), 2);
+    OUT_IS("Archive:  y.zip\n  inflating: yo/big                  ");
+    ERR_IS("\n  error:  invalid compressed data to inflate\n");
+    assert_int_equal(RUN("unzip", "-p", "y.zip"), 2);
+    ERR_IS("  error:  invalid compressed data to inflate big\n");
+  }
   /* symlinks kept with -y, made last on extraction */
   assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "s", 0755), 0);
   bh_write(h, "s/a", "a\n");
