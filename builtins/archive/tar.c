@@ -106,6 +106,18 @@ static void terr(tar *t, const char *fmt, ...) {
   buf_free(&b);
 }
 
+/* GNU's quote() as the locale has it: ‘name’ under UTF-8, 'name' else. */
+static const char *tquote(bi_ctx *c, const char *s) {
+  if (!tu_utf8_locale(c))
+    return fu_quote(c, s);
+  buf b;
+  buf_init(&b, c->m);
+  buf_printf(&b, "\xe2\x80\x98%s\xe2\x80\x99", s);
+  const char *r = arena_strdup(c->scratch, buf_cstr(&b));
+  buf_free(&b);
+  return r ? r : s;
+}
+
 static int fatal(tar *t) {
   terr(t, "Error is not recoverable: exiting now");
   return 2;
@@ -388,10 +400,10 @@ static int read_archive(tar *t) {
     }
     if (err) {
       if (strcmp(what, "Cannot create symlink") == 0)
-        terr(t, "%s: %s to %s: %s", rel, what,
-             fu_quote(c,
-                      archive_entry_symlink(e) ? archive_entry_symlink(e) : ""),
-             bi_strerror(err));
+        terr(
+            t, "%s: %s to %s: %s", rel, what,
+            tquote(c, archive_entry_symlink(e) ? archive_entry_symlink(e) : ""),
+            bi_strerror(err));
       else
         terr(t, "%s: %s: %s", rel, what, bi_strerror(err));
       t->status = 2;
@@ -989,7 +1001,7 @@ static int tar_main(bi_ctx *c) {
       long v = strtol(g.arg, &end, 10);
       if (*end || v < 0 || end == g.arg) {
         stream_printf(c->err, "tar: %s: Invalid number of elements\n",
-                      fu_quote(c, g.arg));
+                      tquote(c, g.arg));
         stream_puts(c->err, "Try 'tar --help' or 'tar --usage' for more "
                             "information.\n");
         status = 2;

@@ -556,6 +556,19 @@ static void test_tar_round_trip(void **state) {
   ERR_IS("tar: a: Cannot open: File exists\n"
          "tar: Exiting with failure status due to previous errors\n");
   assert_file(h, "out/a", "mine\n", 5);
+  /* the quotes follow the locale, as GNU's do */
+  assert_int_equal(RUN("tar", "-xkf", "x.tar", "-C", "out",
+                       "--strip-components=1", "d/sub/l"),
+                   2);
+  ERR_IS("tar: sub/l: Cannot create symlink to '../a': File exists\n"
+         "tar: Exiting with failure status due to previous errors\n");
+  bh_setenv(h, "LANG", "C.UTF-8");
+  assert_int_equal(RUN("tar", "-xkf", "x.tar", "-C", "out",
+                       "--strip-components=1", "d/sub/l"),
+                   2);
+  ERR_IS("tar: sub/l: Cannot create symlink to \xe2\x80\x98../a\xe2\x80\x99: "
+         "File exists\n"
+         "tar: Exiting with failure status due to previous errors\n");
   /* -r appends, -u only what is newer */
   bh_write(h, "new", "n\n");
   assert_int_equal(RUN("tar", "rf", "x.tar", "new"), 0);
