@@ -8,6 +8,7 @@ apt-get install -y -qq --no-install-recommends \
   libpcre2-dev libutf8proc-dev libcmocka-dev libcurl4-openssl-dev zlib1g-dev \
   libssl-dev libedit-dev tzdata \
   groff-base man-db \
+  libarchive-dev libbz2-dev liblzma-dev libzstd-dev \
   openssl ca-certificates python3 \
   python3-pytest \
   dpkg-dev file man-db >/dev/null

@@ -287,6 +287,20 @@ static const script scripts[] = {
 #endif
                "test 1 -lt 2; [ a != b ]\n"
                "echo end\n"},
+    {"archive", "set -eo pipefail\n"
+                "cd data\n"
+                "gzip -k words.txt; zcat words.txt.gz | head -2; gzip -l "
+                "words.txt.gz | tail -1\n"
+                "gunzip -c words.txt.gz | wc -l; gzip -t words.txt.gz\n"
+                "bzip2 -k nums.csv; bzcat nums.csv.bz2 | wc -l; bunzip2 -c "
+                "nums.csv.bz2 | head -1\n"
+                "xz -k -1 nums.csv; xzcat nums.csv.xz | wc -c; unxz -c "
+                "nums.csv.xz | tail -1\n"
+                "cd ..; tar czf a.tgz data; tar tzf a.tgz | wc -l; mkdir x; "
+                "tar xzf a.tgz -C x --strip-components=1; ls x | wc -l\n"
+                "tar -cf - data/words.txt | tar -xOf - | head -1\n"
+                "zip -qr a.zip data; unzip -l a.zip | tail -1; unzip -p a.zip "
+                "data/nums.csv | wc -l; unzip -qo a.zip -d y\n"},
 };
 #define NSCRIPTS (sizeof scripts / sizeof scripts[0])
 
