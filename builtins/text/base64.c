@@ -94,6 +94,9 @@ static void encode_end(writer *w, enc *e) {
 static int decode(writer *w, const char *d, size_t n, int ignore) {
   int q[4], nq = 0, pads = 0, bad = 0;
   for (size_t i = 0; i < n; i++) {
+    /* a writer that failed (a limit, a closed pipe) ends the decoding */
+    if ((i & 4095) == 0 && w->err)
+      return 0;
     unsigned char ch = (unsigned char)d[i];
     if (ch == '\n')
       continue;
