@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/textutil.h"
 
 const char bi_usage_ls[] = "Usage: ls [OPTION]... [FILE]...";
 const char bi_help_ls[] =
@@ -823,18 +824,19 @@ static int parse_width(lsx *x, const char *s) {
   char *end;
   long v = strtol(s, &end, 10);
   if (*s == 0 || *end || v < 0) {
-    bi_error(x->c, "invalid line width: %s", fu_quote(x->c, s));
+    bi_error(x->c, "invalid line width: %s", tu_quote(x->c, s));
     return -1;
   }
   x->width = (int)v;
   return 0;
 }
 
-/* An option argument outside its set: a usage error, status 2 for ls. */
+/* An option argument outside its set: status 1 as GNU's argmatch gives,
+ * 2 (ls's usage status) for a time style. */
 static int bad_arg(lsx *x, const char *opt, const char *arg,
                    const char *valid) {
   fu_bad_arg(x->c, opt, arg, valid);
-  return 2;
+  return strcmp(opt, "time style") ? 1 : 2;
 }
 
 int bi_ls(bi_ctx *c) {
@@ -1091,7 +1093,7 @@ int bi_ls(bi_ctx *c) {
       } else if (!strcmp(s, "locale")) {
         x.time_style = TS_LOCALE;
       } else {
-        return bad_arg(&x, "time style", g.arg,
+        return bad_arg(&x, "time style", s,
                        "  - [posix-]full-iso\n  - [posix-]long-iso\n"
                        "  - [posix-]iso\n  - [posix-]locale\n"
                        "  - +FORMAT (e.g., +%H:%M) for a 'date'-style "
