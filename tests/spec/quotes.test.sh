@@ -817,3 +817,52 @@ ls: unrecognized option '--foo=x=y'
 Try 'ls --help' for more information.
 [2]
 ## END
+
+#### nl and fold name a count too large for its type
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  nl -w 99999999999999999999 /dev/null 2>&1; echo "[$?]"
+  nl -v 99999999999999999999999 /dev/null 2>&1; echo "[$?]"
+  fold -w 99999999999999999999 /dev/null 2>&1; echo "[$?]"
+  fold -w 0 /dev/null 2>&1; echo "[$?]"
+done
+## STDOUT:
+nl: invalid line number field width: '99999999999999999999': Value too large for defined data type
+[1]
+nl: invalid starting line number: '99999999999999999999999': Value too large for defined data type
+[1]
+fold: invalid number of columns: '99999999999999999999': Value too large for defined data type
+[1]
+fold: invalid number of columns: '0': Numerical result out of range
+[1]
+nl: invalid line number field width: ‘99999999999999999999’: Value too large for defined data type
+[1]
+nl: invalid starting line number: ‘99999999999999999999999’: Value too large for defined data type
+[1]
+fold: invalid number of columns: ‘99999999999999999999’: Value too large for defined data type
+[1]
+fold: invalid number of columns: ‘0’: Numerical result out of range
+[1]
+## END
+
+#### find quotes an odd file name for the locale
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  find "/nope/a'b" 2>&1; echo "[$?]"
+  find "$(printf '/nope/\tx')" 2>&1; echo "[$?]"
+  find /nope/"$(printf '\303\251')" 2>&1; echo "[$?]"
+done
+## STDOUT:
+find: '/nope/a\'b': No such file or directory
+[1]
+find: '/nope/\tx': No such file or directory
+[1]
+find: '/nope/\303\251': No such file or directory
+[1]
+find: ‘/nope/a'b’: No such file or directory
+[1]
+find: ‘/nope/\tx’: No such file or directory
+[1]
+find: ‘/nope/é’: No such file or directory
+[1]
+## END
