@@ -436,7 +436,26 @@ int tu_extra_operand(bi_ctx *c, const char *op) {
   return 1;
 }
 
-int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt) {
+/* Whether a is an option that takes the next argument as its value: -<opt>
+ * alone or ending a cluster of letters, or --<longname> abbreviated. */
+static int takes_next(const char *a, int opt, const char *longname) {
+  if (a[0] != '-')
+    return 0;
+  if (a[1] == '-') {
+    size_t n = strlen(a + 2);
+    return n >= 1 && !strchr(a + 2, '=') && !strncmp(longname, a + 2, n);
+  }
+  size_t n = strlen(a);
+  if (n < 2 || a[n - 1] != opt)
+    return 0;
+  for (size_t i = 1; i + 1 < n; i++)
+    if (!((a[i] >= 'a' && a[i] <= 'z') || (a[i] >= 'A' && a[i] <= 'Z')) ||
+        a[i] == opt)
+      return 0;
+  return 1;
+}
+
+int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt, const char *longname) {
   *sub = *c;
   char **av = NULL; /* copied at the first argument to rewrite */
   for (int i = 1; i < c->argc; i++) {
@@ -444,6 +463,8 @@ int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt) {
     if (!strcmp(a, "--"))
       break;
     if (a[0] != '-' || a[1] < '0' || a[1] > '9')
+      continue;
+    if (takes_next(c->argv[i - 1], opt, longname))
       continue;
     if (!av) {
       av = arena_alloc(c->scratch, sizeof(char *) * (size_t)(c->argc + 1));

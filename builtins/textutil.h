@@ -113,8 +113,10 @@ int tu_extra_operand(bi_ctx *c, const char *op);
 
 /* The obsolete "-NUM" options (fold -40, expand -4,8): sub starts as a
  * copy of c; each argument before "--" made of '-' and a digit is given to
- * sub as "-<opt>NUM..." instead. Returns 0, or -1 out of memory. */
-int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt);
+ * sub as "-<opt>NUM..." instead, unless it is the value of -<opt> or of
+ * --<longname> (or an abbreviation) just before it (fold -w -5). Returns
+ * 0, or -1 out of memory. */
+int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt, const char *longname);
 
 /* Option parsing for a command whose only options are --help and
  * --version (whoami, yes, sleep): sets up g and runs it. Returns 1 when

@@ -87,7 +87,7 @@ int bi_fold(bi_ctx *c) {
   size_t width = 80;
   /* GNU still accepts the obsolete -NUMBER form (fold -40). */
   bi_ctx sub;
-  if (tu_obsolete_num(c, &sub, 'w'))
+  if (tu_obsolete_num(c, &sub, 'w', "width"))
     return 1;
   bi_getopt g;
   bi_getopt_init(&g, &sub, "bsw:", opts);

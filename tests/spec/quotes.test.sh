@@ -866,3 +866,35 @@ find: ‘/nope/\tx’: No such file or directory
 find: ‘/nope/é’: No such file or directory
 [1]
 ## END
+
+#### a value after -w or -t that looks like -NUM is the option's value
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  fold -w -5 /dev/null 2>&1; echo "[$?]"
+  fold --wid -5 /dev/null 2>&1; echo "[$?]"
+  expand -t -1 /dev/null 2>&1; echo "[$?]"
+  expand --tabs -1 /dev/null 2>&1; echo "[$?]"
+  printf 'a\tb\n' | expand -2,4 2>&1; echo "[$?]"
+done
+## STDOUT:
+fold: invalid number of columns: '-5'
+[1]
+fold: invalid number of columns: '-5'
+[1]
+expand: tab size contains invalid character(s): '-1'
+[1]
+expand: tab size contains invalid character(s): '-1'
+[1]
+a b
+[0]
+fold: invalid number of columns: ‘-5’
+[1]
+fold: invalid number of columns: ‘-5’
+[1]
+expand: tab size contains invalid character(s): ‘-1’
+[1]
+expand: tab size contains invalid character(s): ‘-1’
+[1]
+a b
+[0]
+## END
