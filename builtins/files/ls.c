@@ -839,6 +839,37 @@ static int bad_arg(lsx *x, const char *opt, const char *arg,
   return strcmp(opt, "time style") ? 1 : 2;
 }
 
+enum { W_ALWAYS, W_NEVER, W_AUTO };
+
+/* The WHEN of --color and --classify as GNU's argmatch reads it (a unique
+ * abbreviation, or one shared by synonyms): W_*, or -1 after the
+ * complaint. */
+static int when_arg(lsx *x, const char *opt, const char *a) {
+  static const char *const words[] = {"always", "yes",  "force", "never", "no",
+                                      "none",   "auto", "tty",   "if-tty"};
+  size_t n = strlen(a);
+  int hit = -1, ambiguous = 0;
+  for (int i = 0; i < 9; i++) {
+    if (strncmp(words[i], a, n) != 0)
+      continue;
+    if (words[i][n] == 0) {
+      hit = i;
+      ambiguous = 0;
+      break;
+    }
+    if (hit >= 0 && hit / 3 != i / 3)
+      ambiguous = 1;
+    hit = i;
+  }
+  if (hit >= 0 && !ambiguous)
+    return hit / 3;
+  tu_bad_arg(x->c, hit >= 0 ? "ambiguous" : "invalid", opt, a,
+             "  - 'always', 'yes', 'force'\n"
+             "  - 'never', 'no', 'none'\n"
+             "  - 'auto', 'tty', 'if-tty'\n");
+  return -1;
+}
+
 int bi_ls(bi_ctx *c) {
   static const bi_opt opts[] = {
       {"all", 'a', BI_ARG_NONE},
@@ -952,22 +983,14 @@ int bi_ls(bi_ctx *c) {
       if (x.format == F_LONG)
         x.format = F_ONE;
       break;
-    case 'F':
-      if (g.arg && strcmp(g.arg, "always") && strcmp(g.arg, "yes") &&
-          strcmp(g.arg, "force") && strcmp(g.arg, "auto") &&
-          strcmp(g.arg, "tty") && strcmp(g.arg, "if-tty") &&
-          strcmp(g.arg, "never") && strcmp(g.arg, "no") &&
-          strcmp(g.arg, "none"))
-        return bad_arg(&x, "--classify", g.arg,
-                       "  - 'always', 'yes', 'force'\n"
-                       "  - 'never', 'no', 'none'\n"
-                       "  - 'auto', 'tty', 'if-tty'\n");
-      if (!g.arg || g.arg[0] == 'a' || g.arg[0] == 'y' || g.arg[0] == 'f' ||
-          ((g.arg[0] == 't' || g.arg[0] == 'i') && tty))
-        x.indicator = I_CLASSIFY;
-      else if (g.arg[0] == 'n')
-        x.indicator = I_NONE;
+    case 'F': {
+      int w = g.arg ? when_arg(&x, "--classify", g.arg) : W_ALWAYS;
+      if (w < 0)
+        return 1;
+      if (w == W_ALWAYS || (w == W_AUTO && tty))
+        x.indicator = I_CLASSIFY; /* GNU: "never" keeps what was asked */
       break;
+    }
     case 'p':
       x.indicator = I_SLASH;
       break;
@@ -1113,7 +1136,9 @@ int bi_ls(bi_ctx *c) {
       break;
     case 'k':
     case 'q':
-    case OPT_COLOR:
+    case OPT_COLOR: /* checked; the listing has no colours */
+      if (g.arg && when_arg(&x, "--color", g.arg) < 0)
+        return 1;
       break;
     }
   }

@@ -898,3 +898,90 @@ expand: tab size contains invalid character(s): ‘-1’
 a b
 [0]
 ## END
+
+#### ls checks the WHEN of --color and --classify as argmatch does
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  ls --color=x 2>&1; echo "[$?]"
+  ls --color=a 2>&1; echo "[$?]"
+  ls --color= 2>&1; echo "[$?]"
+  ls --color=nev /nope 2>&1; echo "[$?]"
+  ls --classify=x 2>&1; echo "[$?]"
+  ls --classify=a 2>&1; echo "[$?]"
+done
+## STDOUT:
+ls: invalid argument 'x' for '--color'
+Valid arguments are:
+  - 'always', 'yes', 'force'
+  - 'never', 'no', 'none'
+  - 'auto', 'tty', 'if-tty'
+Try 'ls --help' for more information.
+[1]
+ls: ambiguous argument 'a' for '--color'
+Valid arguments are:
+  - 'always', 'yes', 'force'
+  - 'never', 'no', 'none'
+  - 'auto', 'tty', 'if-tty'
+Try 'ls --help' for more information.
+[1]
+ls: ambiguous argument '' for '--color'
+Valid arguments are:
+  - 'always', 'yes', 'force'
+  - 'never', 'no', 'none'
+  - 'auto', 'tty', 'if-tty'
+Try 'ls --help' for more information.
+[1]
+ls: cannot access '/nope': No such file or directory
+[2]
+ls: invalid argument 'x' for '--classify'
+Valid arguments are:
+  - 'always', 'yes', 'force'
+  - 'never', 'no', 'none'
+  - 'auto', 'tty', 'if-tty'
+Try 'ls --help' for more information.
+[1]
+ls: ambiguous argument 'a' for '--classify'
+Valid arguments are:
+  - 'always', 'yes', 'force'
+  - 'never', 'no', 'none'
+  - 'auto', 'tty', 'if-tty'
+Try 'ls --help' for more information.
+[1]
+ls: invalid argument ‘x’ for ‘--color’
+Valid arguments are:
+  - ‘always’, ‘yes’, ‘force’
+  - ‘never’, ‘no’, ‘none’
+  - ‘auto’, ‘tty’, ‘if-tty’
+Try 'ls --help' for more information.
+[1]
+ls: ambiguous argument ‘a’ for ‘--color’
+Valid arguments are:
+  - ‘always’, ‘yes’, ‘force’
+  - ‘never’, ‘no’, ‘none’
+  - ‘auto’, ‘tty’, ‘if-tty’
+Try 'ls --help' for more information.
+[1]
+ls: ambiguous argument ‘’ for ‘--color’
+Valid arguments are:
+  - ‘always’, ‘yes’, ‘force’
+  - ‘never’, ‘no’, ‘none’
+  - ‘auto’, ‘tty’, ‘if-tty’
+Try 'ls --help' for more information.
+[1]
+ls: cannot access '/nope': No such file or directory
+[2]
+ls: invalid argument ‘x’ for ‘--classify’
+Valid arguments are:
+  - ‘always’, ‘yes’, ‘force’
+  - ‘never’, ‘no’, ‘none’
+  - ‘auto’, ‘tty’, ‘if-tty’
+Try 'ls --help' for more information.
+[1]
+ls: ambiguous argument ‘a’ for ‘--classify’
+Valid arguments are:
+  - ‘always’, ‘yes’, ‘force’
+  - ‘never’, ‘no’, ‘none’
+  - ‘auto’, ‘tty’, ‘if-tty’
+Try 'ls --help' for more information.
+[1]
+## END
