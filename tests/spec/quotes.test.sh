@@ -985,3 +985,38 @@ Valid arguments are:
 Try 'ls --help' for more information.
 [1]
 ## END
+
+#### ln words a bad -t target as GNU ln does; cp and mv theirs
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  touch fz 2>&1; echo "[$?]"
+  ln -t /nope a 2>&1; echo "[$?]"
+  ln -t fz a 2>&1; echo "[$?]"
+  cp -t /nope a 2>&1; echo "[$?]"
+  cp -t fz a 2>&1; echo "[$?]"
+  mv -t fz a 2>&1; echo "[$?]"
+done
+## STDOUT:
+[0]
+ln: failed to access '/nope': No such file or directory
+[1]
+ln: target 'fz' is not a directory
+[1]
+cp: target directory '/nope': No such file or directory
+[1]
+cp: target directory 'fz': Not a directory
+[1]
+mv: target directory 'fz': Not a directory
+[1]
+[0]
+ln: failed to access '/nope': No such file or directory
+[1]
+ln: target 'fz' is not a directory
+[1]
+cp: target directory '/nope': No such file or directory
+[1]
+cp: target directory 'fz': Not a directory
+[1]
+mv: target directory 'fz': Not a directory
+[1]
+## END
