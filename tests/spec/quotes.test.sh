@@ -1020,3 +1020,25 @@ cp: target directory 'fz': Not a directory
 mv: target directory 'fz': Not a directory
 [1]
 ## END
+
+#### mktemp refuses a suffix after the X's that holds a slash
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  mktemp -u a/XXX/b 2>&1; echo "[$?]"
+  mktemp -u a/b 2>&1; echo "[$?]"
+  mktemp -u --suffix=x/y XXX 2>&1; echo "[$?]"
+done
+## STDOUT:
+mktemp: invalid suffix '/b', contains directory separator
+[1]
+mktemp: too few X's in template 'a/b'
+[1]
+mktemp: invalid suffix 'x/y', contains directory separator
+[1]
+mktemp: invalid suffix ‘/b’, contains directory separator
+[1]
+mktemp: too few X's in template ‘a/b’
+[1]
+mktemp: invalid suffix ‘x/y’, contains directory separator
+[1]
+## END
