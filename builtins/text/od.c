@@ -351,7 +351,7 @@ int bi_od(bi_ctx *c) {
       break;
     case 'w': {
       uint64_t v = 32;
-      if (g.arg && (tu_parse_count(g.arg, &v) || v == 0 || v > 4096)) {
+      if (g.arg && (tu_parse_count(g.arg, &v) || v > 4096)) {
         bad_size(c, &g, "width");
         return 1;
       }
@@ -393,11 +393,21 @@ int bi_od(bi_ctx *c) {
     return g.status;
   if (!o.nt)
     parse_type(c, "o2", o.t, &o.nt);
-  for (int k = 0; k < o.nt; k++) {
-    if (o.width % o.t[k].size) {
-      bi_error(c, "invalid --width argument '%d'", o.width);
-      return 1;
+  int lcm = 1;
+  for (int k = 0; k < o.nt; k++) { /* sizes are 1, 2, 4, 8, 10, 12 or 16 */
+    int a = lcm, b = o.t[k].size;
+    while (b) {
+      int r = a % b;
+      a = b;
+      b = r;
     }
+    lcm = lcm / a * o.t[k].size;
+  }
+  if (o.width == 0 || o.width % lcm) {
+    bi_error(c, "warning: invalid width %d; using %d instead", o.width, lcm);
+    o.width = lcm;
+  }
+  for (int k = 0; k < o.nt; k++) {
     /* GNU sizes every field by the widest per-byte field of any type. */
     int lc = o.width / o.t[k].size * o.t[k].width;
     if (lc > o.line_chars)

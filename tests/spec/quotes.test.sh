@@ -1042,3 +1042,55 @@ mktemp: too few X's in template ‘a/b’
 mktemp: invalid suffix ‘x/y’, contains directory separator
 [1]
 ## END
+
+#### od warns about a width that is not a multiple of the types' sizes
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  echo abcdef | od -w0 2>&1; echo "[$?]"
+  echo abcdef | od -w3 -t x2 2>&1; echo "[$?]"
+  echo abcdef | od -w6 -t x4 -t x2 2>&1; echo "[$?]"
+done
+## STDOUT:
+od: warning: invalid width 0; using 2 instead
+0000000 061141
+0000002 062143
+0000004 063145
+0000006 000012
+0000007
+[0]
+od: warning: invalid width 3; using 2 instead
+0000000 6261
+0000002 6463
+0000004 6665
+0000006 000a
+0000007
+[0]
+od: warning: invalid width 6; using 4 instead
+0000000  64636261
+        6261 6463
+0000004  000a6665
+        6665 000a
+0000007
+[0]
+od: warning: invalid width 0; using 2 instead
+0000000 061141
+0000002 062143
+0000004 063145
+0000006 000012
+0000007
+[0]
+od: warning: invalid width 3; using 2 instead
+0000000 6261
+0000002 6463
+0000004 6665
+0000006 000a
+0000007
+[0]
+od: warning: invalid width 6; using 4 instead
+0000000  64636261
+        6261 6463
+0000004  000a6665
+        6665 000a
+0000007
+[0]
+## END
