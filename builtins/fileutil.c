@@ -676,9 +676,7 @@ int fu_out_end(writer *w, int status) {
 
 void fu_bad_arg(bi_ctx *c, const char *option, const char *arg,
                 const char *valid) {
-  bi_error(c, "invalid argument %s for '%s'", fu_quote(c, arg), option);
-  stream_printf(c->err, "Valid arguments are:\n%s", valid);
-  bi_try_help(c);
+  tu_bad_arg(c, "invalid", option, arg, valid);
 }
 
 /* ---- a command's job ---------------------------------------------------- */

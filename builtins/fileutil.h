@@ -181,8 +181,8 @@ int fu_out_end(writer *w, int status);
 
 /* GNU's complaint about an argument outside an option's fixed set:
  * "invalid argument 'ARG' for 'OPTION'", "Valid arguments are:" and the
- * list (lines "  - 'word'\n"), then the --help hint. The caller returns
- * its usage status. */
+ * list (lines "  - 'word'\n"), then the --help hint, quoted for the
+ * locale (tu_bad_arg). The caller returns its usage status. */
 void fu_bad_arg(bi_ctx *c, const char *option, const char *arg,
                 const char *valid);
 

@@ -42,7 +42,7 @@ static int do_long(bi_getopt *g, const char *a) {
     hit = o;
   }
   if (!hit) {
-    bi_error(g->c, "unrecognized option '%.*s'", (int)(nlen + 2), a);
+    bi_error(g->c, "unrecognized option '%s'", a); /* with any =VALUE */
     try_help(g);
     return '?';
   }
@@ -52,8 +52,8 @@ static int do_long(bi_getopt *g, const char *a) {
     for (const bi_opt *o = g->longopts; o->name; o++)
       if (strncmp(o->name, name, nlen) == 0)
         buf_printf(&b, " '--%s'", o->name);
-    bi_error(g->c, "option '%.*s' is ambiguous; possibilities:%s",
-             (int)(nlen + 2), a, buf_cstr(&b));
+    bi_error(g->c, "option '%s' is ambiguous; possibilities:%s", a,
+             buf_cstr(&b));
     buf_free(&b);
     try_help(g);
     return '?';

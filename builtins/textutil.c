@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins/fileutil.h"
 #include "core/utf8.h"
 
 int tu_hexval(int ch) {
@@ -318,7 +319,7 @@ int tu_slurp(bi_ctx *c, stream *s, const char **data, size_t *len, buf *copy,
 }
 
 void tu_files0_conflict(bi_ctx *c, const char *op) {
-  bi_error(c, "extra operand %s", tu_quote(c, op));
+  bi_error(c, "extra operand %s", fu_quote(c, op));
   stream_puts(c->err, "file operands cannot be combined with --files0-from\n");
   bi_try_help(c);
 }
@@ -435,7 +436,26 @@ int tu_extra_operand(bi_ctx *c, const char *op) {
   return 1;
 }
 
-int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt) {
+/* Whether a is an option that takes the next argument as its value: -<opt>
+ * alone or ending a cluster of letters, or --<longname> abbreviated. */
+static int takes_next(const char *a, int opt, const char *longname) {
+  if (a[0] != '-')
+    return 0;
+  if (a[1] == '-') {
+    size_t n = strlen(a + 2);
+    return n >= 1 && !strchr(a + 2, '=') && !strncmp(longname, a + 2, n);
+  }
+  size_t n = strlen(a);
+  if (n < 2 || a[n - 1] != opt)
+    return 0;
+  for (size_t i = 1; i + 1 < n; i++)
+    if (!((a[i] >= 'a' && a[i] <= 'z') || (a[i] >= 'A' && a[i] <= 'Z')) ||
+        a[i] == opt)
+      return 0;
+  return 1;
+}
+
+int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt, const char *longname) {
   *sub = *c;
   char **av = NULL; /* copied at the first argument to rewrite */
   for (int i = 1; i < c->argc; i++) {
@@ -443,6 +463,8 @@ int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt) {
     if (!strcmp(a, "--"))
       break;
     if (a[0] != '-' || a[1] < '0' || a[1] > '9')
+      continue;
+    if (takes_next(c->argv[i - 1], opt, longname))
       continue;
     if (!av) {
       av = arena_alloc(c->scratch, sizeof(char *) * (size_t)(c->argc + 1));
@@ -504,4 +526,41 @@ const char *tu_quote(bi_ctx *c, const char *name) {
   char *r = b.oom ? NULL : arena_strndup(c->scratch, buf_cstr(&b), b.len);
   buf_free(&b);
   return r ? r : name;
+}
+
+void tu_bad_arg(bi_ctx *c, const char *kind, const char *option,
+                const char *arg, const char *valid) {
+  int utf8 = tu_utf8_locale(c);
+  bi_error(c, "%s argument %s for %s", kind, tu_quote(c, arg),
+           tu_quote(c, option));
+  stream_puts(c->err, "Valid arguments are:\n");
+  while (*valid) {
+    const char *nl = strchr(valid, '\n');
+    size_t n = nl ? (size_t)(nl - valid) + 1 : strlen(valid);
+    if (!utf8 || strncmp(valid, "  - '", 5) != 0) {
+      stream_write(c->err, valid, n);
+    } else {
+      int open = 0;
+      for (size_t i = 0; i < n; i++) {
+        if (valid[i] == '\'') {
+          stream_puts(c->err, open ? "\xe2\x80\x99" : "\xe2\x80\x98");
+          open = !open;
+        } else {
+          stream_write(c->err, valid + i, 1);
+        }
+      }
+    }
+    valid += n;
+  }
+  bi_try_help(c);
+}
+
+void tu_bad_choice(bi_ctx *c, const char *kind, const char *option,
+                   const char *arg, const char *const *valid) {
+  bi_error(c, "%s argument %s for %s", kind, tu_quote(c, arg),
+           tu_quote(c, option));
+  stream_puts(c->err, "Valid arguments are:\n");
+  for (int i = 0; valid[i]; i++)
+    stream_printf(c->err, "  - %s\n", tu_quote(c, valid[i]));
+  bi_try_help(c);
 }

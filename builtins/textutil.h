@@ -113,8 +113,10 @@ int tu_extra_operand(bi_ctx *c, const char *op);
 
 /* The obsolete "-NUM" options (fold -40, expand -4,8): sub starts as a
  * copy of c; each argument before "--" made of '-' and a digit is given to
- * sub as "-<opt>NUM..." instead. Returns 0, or -1 out of memory. */
-int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt);
+ * sub as "-<opt>NUM..." instead, unless it is the value of -<opt> or of
+ * --<longname> (or an abbreviation) just before it (fold -w -5). Returns
+ * 0, or -1 out of memory. */
+int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt, const char *longname);
 
 /* Option parsing for a command whose only options are --help and
  * --version (whoami, yes, sleep): sets up g and runs it. Returns 1 when
@@ -122,9 +124,23 @@ int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt);
  * answered; g->status is its exit status), 0 with the operands in g. */
 int tu_getopt_bare(bi_ctx *c, bi_getopt *g);
 
-/* "'NAME'" quoting of a file name in messages, as GNU's quote() does in
- * the C locale for simple names (scratch memory). */
+/* A name or value quoted for a message as GNU's quote() does in the
+ * sandbox's locale: ‘NAME’ under UTF-8, 'NAME' (\\' inside) elsewhere
+ * (scratch memory). */
 const char *tu_quote(bi_ctx *c, const char *name);
+
+/* GNU argmatch's complaint about an option argument outside a fixed set:
+ * "KIND argument ARG for OPTION" (KIND "invalid" or "ambiguous"), "Valid
+ * arguments are:" and the list, then the --help hint. valid holds the
+ * list as the C locale prints it, lines "  - 'word', 'synonym'\n"; in a
+ * UTF-8 locale the quotes of those lines become ‘ and ’ (other lines are
+ * kept as they are). */
+void tu_bad_arg(bi_ctx *c, const char *kind, const char *option,
+                const char *arg, const char *valid);
+/* The same with the valid arguments as a NULL-terminated list, one a
+ * line. */
+void tu_bad_choice(bi_ctx *c, const char *kind, const char *option,
+                   const char *arg, const char *const *valid);
 
 /* Open a file for writing (truncating, or appending), created 0666 &
  * ~umask; /dev/stdout and /dev/stderr are the command's own streams.

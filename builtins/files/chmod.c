@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/textutil.h"
 
 const char bi_usage_chmod[] =
     "Usage: chmod [OPTION]... MODE[,MODE]... FILE...\n"
@@ -214,7 +215,7 @@ int bi_chmod(bi_ctx *c) {
     goto restore;
   }
   if (n == 0) {
-    bi_error(c, "missing operand after %s", fu_quote(c, mode_text));
+    bi_error(c, "missing operand after %s", tu_quote(c, mode_text));
     bi_try_help(c);
     status = 1;
     goto restore;
@@ -233,7 +234,7 @@ int bi_chmod(bi_ctx *c) {
   } else {
     x.mode = fu_mode_parse(c, mode_text);
     if (!x.mode) {
-      bi_error(c, "invalid mode: %s", fu_quote(c, mode_text));
+      bi_error(c, "invalid mode: %s", tu_quote(c, mode_text));
       bi_try_help(c);
       status = 1;
       goto restore;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/textutil.h"
 
 const char bi_usage_ls[] = "Usage: ls [OPTION]... [FILE]...";
 const char bi_help_ls[] =
@@ -823,18 +824,50 @@ static int parse_width(lsx *x, const char *s) {
   char *end;
   long v = strtol(s, &end, 10);
   if (*s == 0 || *end || v < 0) {
-    bi_error(x->c, "invalid line width: %s", fu_quote(x->c, s));
+    bi_error(x->c, "invalid line width: %s", tu_quote(x->c, s));
     return -1;
   }
   x->width = (int)v;
   return 0;
 }
 
-/* An option argument outside its set: a usage error, status 2 for ls. */
+/* An option argument outside its set: status 1 as GNU's argmatch gives,
+ * 2 (ls's usage status) for a time style. */
 static int bad_arg(lsx *x, const char *opt, const char *arg,
                    const char *valid) {
   fu_bad_arg(x->c, opt, arg, valid);
-  return 2;
+  return strcmp(opt, "time style") ? 1 : 2;
+}
+
+enum { W_ALWAYS, W_NEVER, W_AUTO };
+
+/* The WHEN of --color and --classify as GNU's argmatch reads it (a unique
+ * abbreviation, or one shared by synonyms): W_*, or -1 after the
+ * complaint. */
+static int when_arg(lsx *x, const char *opt, const char *a) {
+  static const char *const words[] = {"always", "yes",  "force", "never", "no",
+                                      "none",   "auto", "tty",   "if-tty"};
+  size_t n = strlen(a);
+  int hit = -1, ambiguous = 0;
+  for (int i = 0; i < 9; i++) {
+    if (strncmp(words[i], a, n) != 0)
+      continue;
+    if (words[i][n] == 0) {
+      hit = i;
+      ambiguous = 0;
+      break;
+    }
+    if (hit >= 0 && hit / 3 != i / 3)
+      ambiguous = 1;
+    hit = i;
+  }
+  if (hit >= 0 && !ambiguous)
+    return hit / 3;
+  tu_bad_arg(x->c, hit >= 0 ? "ambiguous" : "invalid", opt, a,
+             "  - 'always', 'yes', 'force'\n"
+             "  - 'never', 'no', 'none'\n"
+             "  - 'auto', 'tty', 'if-tty'\n");
+  return -1;
 }
 
 int bi_ls(bi_ctx *c) {
@@ -950,22 +983,14 @@ int bi_ls(bi_ctx *c) {
       if (x.format == F_LONG)
         x.format = F_ONE;
       break;
-    case 'F':
-      if (g.arg && strcmp(g.arg, "always") && strcmp(g.arg, "yes") &&
-          strcmp(g.arg, "force") && strcmp(g.arg, "auto") &&
-          strcmp(g.arg, "tty") && strcmp(g.arg, "if-tty") &&
-          strcmp(g.arg, "never") && strcmp(g.arg, "no") &&
-          strcmp(g.arg, "none"))
-        return bad_arg(&x, "--classify", g.arg,
-                       "  - 'always', 'yes', 'force'\n"
-                       "  - 'never', 'no', 'none'\n"
-                       "  - 'auto', 'tty', 'if-tty'\n");
-      if (!g.arg || g.arg[0] == 'a' || g.arg[0] == 'y' || g.arg[0] == 'f' ||
-          ((g.arg[0] == 't' || g.arg[0] == 'i') && tty))
-        x.indicator = I_CLASSIFY;
-      else if (g.arg[0] == 'n')
-        x.indicator = I_NONE;
+    case 'F': {
+      int w = g.arg ? when_arg(&x, "--classify", g.arg) : W_ALWAYS;
+      if (w < 0)
+        return 1;
+      if (w == W_ALWAYS || (w == W_AUTO && tty))
+        x.indicator = I_CLASSIFY; /* GNU: "never" keeps what was asked */
       break;
+    }
     case 'p':
       x.indicator = I_SLASH;
       break;
@@ -1091,7 +1116,7 @@ int bi_ls(bi_ctx *c) {
       } else if (!strcmp(s, "locale")) {
         x.time_style = TS_LOCALE;
       } else {
-        return bad_arg(&x, "time style", g.arg,
+        return bad_arg(&x, "time style", s,
                        "  - [posix-]full-iso\n  - [posix-]long-iso\n"
                        "  - [posix-]iso\n  - [posix-]locale\n"
                        "  - +FORMAT (e.g., +%H:%M) for a 'date'-style "
@@ -1111,7 +1136,9 @@ int bi_ls(bi_ctx *c) {
       break;
     case 'k':
     case 'q':
-    case OPT_COLOR:
+    case OPT_COLOR: /* checked; the listing has no colours */
+      if (g.arg && when_arg(&x, "--color", g.arg) < 0)
+        return 1;
       break;
     }
   }

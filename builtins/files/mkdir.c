@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/textutil.h"
 
 const char bi_usage_mkdir[] = "Usage: mkdir [OPTION]... DIRECTORY...";
 const char bi_help_mkdir[] =
@@ -75,7 +76,7 @@ static int make_parents(mk *k, const char *path, unsigned mode) {
     else if (rc == -ENOENT)
       rc = make(k, pre, (0777 & ~k->umask) | 0300);
     if (rc < 0) {
-      bi_error(c, "cannot create directory %s: %s", fu_quote(c, pre),
+      bi_error(c, "cannot create directory %s: %s", tu_quote(c, pre),
                bi_strerror(-rc));
       return -1;
     }
@@ -89,7 +90,7 @@ static int make_parents(mk *k, const char *path, unsigned mode) {
       return 0;
   }
   if (rc < 0) {
-    bi_error(c, "cannot create directory %s: %s", fu_quote(c, path),
+    bi_error(c, "cannot create directory %s: %s", tu_quote(c, path),
              bi_strerror(-rc));
     return -1;
   }
@@ -130,7 +131,7 @@ int bi_mkdir(bi_ctx *c) {
   if (mode_text) {
     fu_mode *m = fu_mode_parse(c, mode_text);
     if (!m) {
-      bi_error(c, "invalid mode %s", fu_quote(c, mode_text));
+      bi_error(c, "invalid mode %s", tu_quote(c, mode_text));
       return 1;
     }
     mode = fu_mode_apply(m, 0777, 1, k.umask);
@@ -147,7 +148,7 @@ int bi_mkdir(bi_ctx *c) {
     } else {
       rc = make(&k, p, mode);
       if (rc < 0) {
-        bi_error(c, "cannot create directory %s: %s", fu_quote(c, p),
+        bi_error(c, "cannot create directory %s: %s", tu_quote(c, p),
                  bi_strerror(-rc));
         rc = -1;
       } else if (created(&k, p) < 0) {

@@ -98,9 +98,14 @@ int bi_mktemp(bi_ctx *c) {
   size_t xe = tl;
   if (!suffix) {
     const char *lastx = strrchr(tmpl, 'X');
-    if (lastx && !strchr(lastx, '/')) {
+    if (lastx) {
       xe = (size_t)(lastx - tmpl) + 1;
       suffix = tmpl + xe;
+      if (strchr(suffix, '/')) {
+        bi_error(c, "invalid suffix %s, contains directory separator",
+                 tu_quote(c, suffix));
+        return 1;
+      }
     } else {
       suffix = "";
       xe = tl;

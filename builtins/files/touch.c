@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/textutil.h"
 #include "builtins/tzutil.h"
 
 const char bi_usage_touch[] = "Usage: touch [OPTION]... FILE...";
@@ -289,7 +290,7 @@ int bi_touch(bi_ctx *c) {
     int bad = parse_date(c, zone, date, &t) < 0;
     tz_close(zone);
     if (bad) {
-      bi_error(c, "invalid date format %s", fu_quote(c, date));
+      bi_error(c, "invalid date format %s", tu_quote(c, date));
       return 1;
     }
     at = mt = t;
@@ -300,7 +301,7 @@ int bi_touch(bi_ctx *c) {
     int bad = parse_stamp(c, zone, stamp, &t) < 0;
     tz_close(zone);
     if (bad) {
-      bi_error(c, "invalid date format %s", fu_quote(c, stamp));
+      bi_error(c, "invalid date format %s", tu_quote(c, stamp));
       return 1;
     }
     at = mt = t;

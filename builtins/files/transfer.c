@@ -41,6 +41,16 @@ int fu_targets_resolve(bi_ctx *c, fu_targets *t, unsigned flags) {
   fu_stat st;
   if (t->dir) {
     int rc = vfs_stat(c->vfs, c->cwd, t->dir, &st);
+    if (flags & FU_TARGET_ALONE) { /* ln words these its own way */
+      if (rc < 0)
+        bi_error(c, "failed to access %s: %s", fu_quote(c, t->dir),
+                 bi_strerror(-rc));
+      else if (st.type != VFS_DIR)
+        bi_error(c, "target %s is not a directory", fu_quote(c, t->dir));
+      if (rc < 0 || st.type != VFS_DIR)
+        return 1;
+      return 0;
+    }
     if (rc == 0 && st.type != VFS_DIR)
       rc = -ENOTDIR;
     if (rc < 0) {

@@ -597,11 +597,7 @@ static int parse_date(const tz_zone *zone, const char *str, int64_t now,
 
 static int bad_arg(bi_ctx *c, const char *arg, const char *opt,
                    const char *const *valid) {
-  bi_error(c, "invalid argument %s for '%s'", tu_quote(c, arg), opt);
-  stream_puts(c->err, "Valid arguments are:\n");
-  for (int i = 0; valid[i]; i++)
-    stream_printf(c->err, "  - '%s'\n", valid[i]);
-  bi_try_help(c);
+  tu_bad_choice(c, "invalid", opt, arg, valid);
   return 1;
 }
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "builtins/fileutil.h"
 #include "builtins/textutil.h"
 #include "vfs/vfs.h"
 
@@ -276,7 +277,7 @@ int bi_env(bi_ctx *c) {
     if (r == 0 && st.type != VFS_DIR)
       r = -ENOTDIR;
     if (r) {
-      bi_error(c, "cannot change directory to %s: %s", tu_quote(c, dir),
+      bi_error(c, "cannot change directory to %s: %s", fu_quote(c, dir),
                bi_strerror(-r));
       return 125;
     }

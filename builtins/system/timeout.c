@@ -95,7 +95,7 @@ int bi_timeout(bi_ctx *c) {
       break;
     case 's':
       if ((sig = parse_signal(g.arg)) < 0) {
-        bi_error(c, "%s: invalid signal", g.arg);
+        bi_error(c, "%s: invalid signal", tu_quote(c, g.arg));
         bi_try_help(c);
         return 125;
       }
@@ -107,10 +107,7 @@ int bi_timeout(bi_ctx *c) {
   }
   if (ch == BI_OPT_STOP)
     return g.status;
-  if (g.noperands < 2) {
-    if (g.noperands == 1) {
-      bi_error(c, "missing operand after %s", tu_quote(c, g.operands[0]));
-    }
+  if (g.noperands < 2) { /* GNU says no more than the --help hint */
     bi_try_help(c);
     return 125;
   }

@@ -616,7 +616,7 @@ int bi_xargs(bi_ctx *c) {
   if (argfile) {
     in = bi_open_read(c, argfile, &err);
     if (!in) {
-      bi_error(c, "Cannot open input file %s: %s", fu_quote(c, argfile),
+      bi_error(c, "Cannot open input file %s: %s", tu_quote(c, argfile),
                bi_strerror(err));
       return 1;
     }

@@ -79,36 +79,38 @@ static range *parse_list(bi_ctx *c, const char *list, int fields, size_t *nr) {
   size_t n = 0;
   const char *p = list;
   for (;;) {
-    const char *item = p;
     size_t lo = 1, hi;
     int has_lo = parse_num(&p, &lo);
     int ranged = *p == '-';
     const char *why = NULL;
+    int has_hi = 0;
     if (ranged) {
       p++;
-      int has_hi = parse_num(&p, &hi);
-      if (!has_lo && !has_hi)
-        why = "invalid range with no endpoint: -";
-      else if (!has_hi)
+      has_hi = parse_num(&p, &hi);
+      if (!has_hi)
         hi = SIZE_MAX;
     } else {
       hi = has_lo ? lo : 0;
     }
-    if (!why && has_lo && lo == 0)
+    /* GNU reads the list a character at a time: a second '-' or a stray
+     * character is the first complaint (quoting the list from there) */
+    if (*p == '-')
+      why = fields ? "invalid field range" : "invalid byte or character range";
+    else if (*p != ',' && *p != 0 && *p != ' ' && *p != '\t') {
+      bi_error(c, "invalid %s %s",
+               fields ? "field value" : "byte/character position",
+               tu_quote(c, p));
+      bi_try_help(c);
+      return NULL;
+    } else if (ranged && !has_lo && !has_hi)
+      why = "invalid range with no endpoint: -";
+    else if ((has_lo && lo == 0) || hi == 0)
       why = fields ? "fields are numbered from 1"
                    : "byte/character positions are numbered from 1";
-    else if (!why && ranged && hi < lo)
+    else if (ranged && hi < lo)
       why = "invalid decreasing range";
     if (why) {
       bi_error(c, "%s", why);
-      bi_try_help(c);
-      return NULL;
-    }
-    if ((*p != ',' && *p != 0 && *p != ' ' && *p != '\t') || hi == 0) {
-      size_t l = strcspn(item, ", \t");
-      bi_error(c, "invalid %s '%.*s'",
-               fields ? "field value" : "byte/character position", (int)l,
-               item);
       bi_try_help(c);
       return NULL;
     }

@@ -64,7 +64,7 @@ static int parse_tabs(bi_ctx *c, const char *s, tabs *t) {
     char *e;
     errno = 0;
     unsigned long long v = strtoull(p, &e, 10);
-    if (e == p || errno) {
+    if (e == p || errno || *p < '0' || *p > '9') { /* no sign, no blank */
       bi_error(c, "tab size contains invalid character(s): %s", tu_quote(c, p));
       return -1;
     }
@@ -123,7 +123,7 @@ static int tab_main(bi_ctx *c, int un) {
   int initial = 0, all = 0, first_only = 0, ch;
   /* Obsolete "-4" / "-4,8" forms become -t. */
   bi_ctx sub;
-  if (tu_obsolete_num(c, &sub, 't'))
+  if (tu_obsolete_num(c, &sub, 't', "tabs"))
     return 1;
   bi_getopt g;
   bi_getopt_init(&g, &sub, un ? "at:" : "it:", un ? uopts : eopts);

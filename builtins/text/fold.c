@@ -87,7 +87,7 @@ int bi_fold(bi_ctx *c) {
   size_t width = 80;
   /* GNU still accepts the obsolete -NUMBER form (fold -40). */
   bi_ctx sub;
-  if (tu_obsolete_num(c, &sub, 'w'))
+  if (tu_obsolete_num(c, &sub, 'w', "width"))
     return 1;
   bi_getopt g;
   bi_getopt_init(&g, &sub, "bsw:", opts);
@@ -104,7 +104,10 @@ int bi_fold(bi_ctx *c) {
       errno = 0;
       long long v = strtoll(g.arg, &e, 10);
       if (!*g.arg || *e || errno || v < 0) {
-        bi_error(c, "invalid number of columns: %s", tu_quote(c, g.arg));
+        bi_error(c, "invalid number of columns: %s%s", tu_quote(c, g.arg),
+                 *g.arg && !*e && errno == ERANGE && v > 0
+                     ? ": Value too large for defined data type"
+                     : "");
         return 1;
       }
       if (v == 0) {

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "builtins/fileutil.h"
+
 const char *ht_count_arg(ht_opt *o, int ch, const char *arg) {
   o->bytes = ch == 'c';
   o->sign = 0;
@@ -20,8 +22,8 @@ const char *ht_count_arg(ht_opt *o, int ch, const char *arg) {
 
 int ht_bad_count(bi_ctx *c, const ht_opt *o, const char *text,
                  const char *reason) {
-  bi_error(c, "invalid number of %s: '%s'%s", o->bytes ? "bytes" : "lines",
-           text, reason ? reason : "");
+  bi_error(c, "invalid number of %s: %s%s", o->bytes ? "bytes" : "lines",
+           tu_quote(c, text), reason ? reason : "");
   return 1;
 }
 
@@ -174,7 +176,7 @@ int ht_files(bi_ctx *c, char **names, int n, const ht_opt *o, ht_file_fn fn) {
     int err = 0;
     stream *in = bi_open_read(c, name, &err);
     if (!in && err != EISDIR) {
-      bi_error(c, "cannot open %s for reading: %s", tu_quote(c, name),
+      bi_error(c, "cannot open %s for reading: %s", fu_quote(c, name),
                bi_strerror(err));
       status = 1;
       continue;
@@ -185,7 +187,7 @@ int ht_files(bi_ctx *c, char **names, int n, const ht_opt *o, ht_file_fn fn) {
       first = 0;
     }
     if (!in) { /* GNU opens a directory and fails reading it */
-      bi_error(c, "error reading %s: %s", tu_quote(c, name), bi_strerror(err));
+      bi_error(c, "error reading %s: %s", fu_quote(c, name), bi_strerror(err));
       status = 1;
       continue;
     }
@@ -197,7 +199,7 @@ int ht_files(bi_ctx *c, char **names, int n, const ht_opt *o, ht_file_fn fn) {
     if (r > 0) {
       if (rerr == ECANCELED)
         return 1;
-      bi_error(c, "error reading %s: %s", tu_quote(c, name), bi_strerror(rerr));
+      bi_error(c, "error reading %s: %s", fu_quote(c, name), bi_strerror(rerr));
       status = 1;
     }
   }

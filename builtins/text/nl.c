@@ -95,7 +95,10 @@ static int parse_num(bi_ctx *c, const char *a, int64_t *v, int64_t lo,
   errno = 0;
   long long x = strtoll(a, &e, 10);
   if (!*a || *e || errno) {
-    bi_error(c, "invalid %s: %s", what, tu_quote(c, a));
+    bi_error(c, "invalid %s: %s%s", what, tu_quote(c, a),
+             *a && !*e && errno == ERANGE
+                 ? ": Value too large for defined data type"
+                 : "");
     return -1;
   }
   if (x < lo) {

@@ -282,6 +282,24 @@ static void dump_block(writer *w, odst *o, const unsigned char *b, size_t n) {
   o->addr += n;
 }
 
+/* GNU's complaint about a size option's argument (gnulib's xstrtol_fatal):
+ * named as it was given ("-j" or "--skip-bytes"), the value as it is
+ * between apostrophes in every locale. */
+static void bad_size(bi_ctx *c, bi_getopt *g, const char *name) {
+  char **av = c->argv;
+  int i = g->idx - 1;
+  if (i >= 2 && g->arg == av[i]) /* the value was the next argument */
+    i--;
+  if (i >= 1 && av[i][0] == '-' && av[i][1] == '-')
+    bi_error(c, "invalid --%s argument '%s'", name, g->arg);
+  else
+    bi_error(c, "invalid -%c argument '%s'",
+             name[0] == 'w'   ? 'w'
+             : name[0] == 's' ? 'j'
+                              : 'N',
+             g->arg);
+}
+
 int bi_od(bi_ctx *c) {
   static const bi_opt opts[] = {{"address-radix", 'A', BI_ARG_REQUIRED},
                                 {"skip-bytes", 'j', BI_ARG_REQUIRED},
@@ -302,11 +320,11 @@ int bi_od(bi_ctx *c) {
     const char *trad = NULL;
     switch (ch) {
     case 'A':
-      if (strlen(g.arg) != 1 || !strchr("doxn", g.arg[0])) {
+      if (!g.arg[0] || !strchr("doxn", g.arg[0])) {
         bi_error(c,
-                 "invalid output address radix '%s'; it must be one "
+                 "invalid output address radix '%c'; it must be one "
                  "character from [doxn]",
-                 g.arg);
+                 g.arg[0] ? g.arg[0] : ' ');
         return 1;
       }
       o.radix = g.arg[0];
@@ -315,9 +333,7 @@ int bi_od(bi_ctx *c) {
     case 'N': {
       uint64_t v;
       if (tu_parse_count(g.arg, &v)) {
-        bi_error(c, "invalid %s argument %s",
-                 ch == 'j' ? "--skip-bytes" : "--read-bytes",
-                 tu_quote(c, g.arg));
+        bad_size(c, &g, ch == 'j' ? "skip-bytes" : "read-bytes");
         return 1;
       }
       if (ch == 'j')
@@ -335,8 +351,8 @@ int bi_od(bi_ctx *c) {
       break;
     case 'w': {
       uint64_t v = 32;
-      if (g.arg && (tu_parse_count(g.arg, &v) || v == 0 || v > 4096)) {
-        bi_error(c, "invalid --width argument %s", tu_quote(c, g.arg));
+      if (g.arg && (tu_parse_count(g.arg, &v) || v > 4096)) {
+        bad_size(c, &g, "width");
         return 1;
       }
       o.width = (int)v;
@@ -377,11 +393,21 @@ int bi_od(bi_ctx *c) {
     return g.status;
   if (!o.nt)
     parse_type(c, "o2", o.t, &o.nt);
-  for (int k = 0; k < o.nt; k++) {
-    if (o.width % o.t[k].size) {
-      bi_error(c, "invalid --width argument '%d'", o.width);
-      return 1;
+  int lcm = 1;
+  for (int k = 0; k < o.nt; k++) { /* sizes are 1, 2, 4, 8, 10, 12 or 16 */
+    int a = lcm, b = o.t[k].size;
+    while (b) {
+      int r = a % b;
+      a = b;
+      b = r;
     }
+    lcm = lcm / a * o.t[k].size;
+  }
+  if (o.width == 0 || o.width % lcm) {
+    bi_error(c, "warning: invalid width %d; using %d instead", o.width, lcm);
+    o.width = lcm;
+  }
+  for (int k = 0; k < o.nt; k++) {
     /* GNU sizes every field by the widest per-byte field of any type. */
     int lc = o.width / o.t[k].size * o.t[k].width;
     if (lc > o.line_chars)

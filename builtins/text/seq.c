@@ -57,12 +57,13 @@ static int scan(bi_ctx *c, const char *a, operand *o) {
   errno = 0;
   o->v = strtold(a, &end);
   if (end == a || *end || isspace((unsigned char)a[0])) {
-    bi_error(c, "invalid floating point argument: '%s'", a);
+    bi_error(c, "invalid floating point argument: %s", tu_quote(c, a));
     bi_try_help(c);
     return -1;
   }
   if (isnan(o->v)) {
-    bi_error(c, "invalid 'not-a-number' argument: '%s'", a);
+    bi_error(c, "invalid %s argument: %s", tu_quote(c, "not-a-number"),
+             tu_quote(c, a));
     bi_try_help(c);
     return -1;
   }
@@ -121,7 +122,7 @@ static long check_format(bi_ctx *c, const char *f) {
       continue;
     }
     if (conv >= 0) {
-      bi_error(c, "format '%s' has too many %% directives", f);
+      bi_error(c, "format %s has too many %% directives", tu_quote(c, f));
       return -1;
     }
     size_t j = i + 1;
@@ -133,16 +134,17 @@ static long check_format(bi_ctx *c, const char *f) {
     }
     if (!f[j] || !strchr("aAeEfFgG", f[j])) {
       if (!f[j])
-        bi_error(c, "format '%s' ends in %%", f);
+        bi_error(c, "format %s ends in %%", tu_quote(c, f));
       else
-        bi_error(c, "format '%s' has unknown %%%c directive", f, f[j]);
+        bi_error(c, "format %s has unknown %%%c directive", tu_quote(c, f),
+                 f[j]);
       return -1;
     }
     conv = (long)j;
     i = j;
   }
   if (conv < 0)
-    bi_error(c, "format '%s' has no %% directive", f);
+    bi_error(c, "format %s has no %% directive", tu_quote(c, f));
   return conv;
 }
 
@@ -413,7 +415,7 @@ int bi_seq(bi_ctx *c) {
   int n = 0;
   for (int i = 0; i < g.noperands; i++) {
     if (n == 3) {
-      bi_error(c, "extra operand '%s'", g.operands[i]);
+      bi_error(c, "extra operand %s", tu_quote(c, g.operands[i]));
       bi_try_help(c);
       return 1;
     }
@@ -421,7 +423,7 @@ int bi_seq(bi_ctx *c) {
   }
   for (int i = g.idx; i < c->argc; i++) {
     if (n == 3) {
-      bi_error(c, "extra operand '%s'", c->argv[i]);
+      bi_error(c, "extra operand %s", tu_quote(c, c->argv[i]));
       bi_try_help(c);
       return 1;
     }
@@ -444,7 +446,7 @@ int bi_seq(bi_ctx *c) {
     if (scan(c, args[1], &step))
       return 1;
     if (step.v == 0) {
-      bi_error(c, "invalid Zero increment value: '%s'", args[1]);
+      bi_error(c, "invalid Zero increment value: %s", tu_quote(c, args[1]));
       bi_try_help(c);
       return 1;
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins/fileutil.h"
 #include "builtins/textutil.h"
 
 const char bi_usage_sort[] = "Usage: sort [OPTION]... [FILE]...\n"
@@ -639,7 +640,7 @@ static const char *count(const char *p, size_t *v, int *ok) {
 }
 
 static int bad_key(bi_ctx *c, const char *msg, const char *spec) {
-  bi_error(c, "%s: invalid field specification '%s'", msg, spec);
+  bi_error(c, "%s: invalid field specification %s", msg, tu_quote(c, spec));
   return -1;
 }
 
@@ -650,7 +651,8 @@ static const char *key_count(bi_ctx *c, const char *p, size_t *v,
   int ok;
   const char *q = count(p, v, &ok);
   if (!ok) {
-    bi_error(c, "invalid number %s: invalid count at start of '%s'", where, p);
+    bi_error(c, "invalid number %s: invalid count at start of %s", where,
+             tu_quote(c, p));
     return NULL;
   }
   return q;
@@ -836,11 +838,10 @@ int bi_sort(bi_ctx *c) {
         if (strcmp(g.arg, w[i]) == 0)
           hit = i;
       if (hit < 0) {
-        bi_error(c, "invalid argument '%s' for '--sort'", g.arg);
-        stream_puts(c->err, "Valid arguments are:\n  - 'general-numeric'\n"
-                            "  - 'human-numeric'\n  - 'month'\n  - "
-                            "'numeric'\n  - 'random'\n  - 'version'\n");
-        bi_try_help(c);
+        tu_bad_arg(c, "invalid", "--sort", g.arg,
+                   "  - 'general-numeric'\n  - 'human-numeric'\n"
+                   "  - 'month'\n  - 'numeric'\n  - 'random'\n"
+                   "  - 'version'\n");
         return 1; /* argmatch fails with 1, unlike the rest of sort */
       }
       char one[2] = {letters[hit], 0};
@@ -859,10 +860,8 @@ int bi_sort(bi_ctx *c) {
       } else if (strcmp(g.arg, "quiet") == 0 || strcmp(g.arg, "silent") == 0) {
         check = 2;
       } else {
-        bi_error(c, "invalid argument '%s' for '--check'", g.arg);
-        stream_puts(c->err, "Valid arguments are:\n  - 'quiet', 'silent'\n"
-                            "  - 'diagnose-first'\n");
-        bi_try_help(c);
+        tu_bad_arg(c, "invalid", "--check", g.arg,
+                   "  - 'quiet', 'silent'\n  - 'diagnose-first'\n");
         return 1;
       }
       break;
@@ -893,7 +892,7 @@ int bi_sort(bi_ctx *c) {
           s.tab = 0;
           break;
         }
-        bi_error(c, "multi-character tab '%s'", g.arg);
+        bi_error(c, "multi-character tab %s", tu_quote(c, g.arg));
         return 2;
       }
       if (s.tab >= 0 && s.tab != (unsigned char)g.arg[0]) {
@@ -962,8 +961,11 @@ int bi_sort(bi_ctx *c) {
     buf copy;
     buf_init(&copy, c->m);
     if (!fs || tu_slurp(c, fs, &p, &n, &copy, &err)) {
-      bi_error(c, "cannot open %s for reading: %s", tu_quote(c, files0),
-               bi_strerror(err));
+      if (!fs)
+        bi_error(c, "open failed: %s: %s", fu_quotef(c, files0),
+                 bi_strerror(err));
+      else
+        bi_error(c, "cannot read file names from %s", fu_quote(c, files0));
       stream_unref(fs);
       buf_free(&copy);
       return 2;
@@ -978,9 +980,8 @@ int bi_sort(bi_ctx *c) {
     nfiles = 1;
   }
   if (check && nfiles > 1) {
-    bi_error(c, "extra operand %s not allowed with -%c", tu_quote(c, files[1]),
+    bi_error(c, "extra operand %s not allowed with -%c", fu_quote(c, files[1]),
              check == 1 ? 'c' : 'C');
-    bi_try_help(c);
     return 2;
   }
   buf all;

@@ -12,6 +12,7 @@
 #include <regex.h>
 #include <string.h>
 
+#include "builtins/fileutil.h"
 #include "builtins/textutil.h"
 
 const char bi_usage_tac[] = "Usage: tac [OPTION]... [FILE]...";
@@ -168,7 +169,7 @@ int bi_tac(bi_ctx *c) {
     int err = 0;
     stream *in = bi_open_read(c, files[i], &err);
     if (!in) {
-      bi_error(c, "failed to open %s for reading: %s", tu_quote(c, files[i]),
+      bi_error(c, "failed to open %s for reading: %s", fu_quote(c, files[i]),
                bi_strerror(err));
       status = 1;
       continue;
@@ -187,7 +188,7 @@ int bi_tac(bi_ctx *c) {
       if (err == ECANCELED)
         status = 1;
       else {
-        bi_error(c, "%s: read error: %s", tu_quote(c, files[i]),
+        bi_error(c, "%s: read error: %s", fu_quotef(c, files[i]),
                  bi_strerror(err));
         status = 1;
       }

@@ -7,6 +7,7 @@
  * skip and then copy as data arrives.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins/text/headtail.h"
@@ -149,6 +150,36 @@ static void obsolete(bi_ctx *c) {
   ht_rewrite_argv(c, opt, follow ? "-f" : NULL, NULL);
 }
 
+/* GNU's check of the values of -s (seconds, fractions allowed), --pid and
+ * --max-unchanged-stats (whole numbers); non-zero after its complaint. */
+static int bad_number(bi_ctx *c, int ch, const char *arg) {
+  char *end;
+  errno = 0;
+  int bad;
+  if (ch == 's') {
+    double v = strtod(arg, &end);
+    bad = end == arg || *end || !(v >= 0);
+  } else {
+    const char *p = arg;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    unsigned long long v = strtoull(p, &end, 10);
+    bad = end == p || *end || *p == '-';
+    if (!bad && (errno == ERANGE || (ch == 'P' && v > 0x7fffffffULL)))
+      bad = 2;
+  }
+  if (!bad)
+    return 0;
+  bi_error(c, "%s: %s%s",
+           ch == 's'   ? "invalid number of seconds"
+           : ch == 'P' ? "invalid PID"
+                       : "invalid maximum number of unchanged stats between "
+                         "opens",
+           tu_quote(c, arg),
+           bad == 2 ? ": Value too large for defined data type" : "");
+  return 1;
+}
+
 int bi_tail(bi_ctx *c) {
   static const bi_opt opts[] = {{"bytes", 'c', BI_ARG_REQUIRED},
                                 {"follow", 'f', BI_ARG_OPTIONAL},
@@ -165,7 +196,7 @@ int bi_tail(bi_ctx *c) {
   bi_ctx sub = *c;
   obsolete(&sub);
   ht_opt o = HT_OPTIONS_INIT;
-  int follow = 0, ch;
+  int follow = 0, pid = 0, ch;
   bi_getopt g;
   bi_getopt_init(&g, &sub, "c:fFn:qs:vz", opts);
   while ((ch = bi_getopt_each(&g, 1)) > 0) {
@@ -179,13 +210,24 @@ int bi_tail(bi_ctx *c) {
     case 'F':
       follow = 1;
       break;
-    default: /* -s, --retry, --pid and --max-unchanged-stats do nothing */
+    case 's':
+    case 'P':
+    case 'M':
+      /* they do nothing without -f, but their values are checked */
+      if (bad_number(c, ch, g.arg))
+        return 1;
+      pid |= ch == 'P';
+      break;
+    default: /* --retry does nothing */
       ht_flag(&o, ch);
       break;
     }
   }
   if (ch == BI_OPT_STOP)
     return g.status;
+  if (pid && !follow)
+    bi_error(c, "warning: PID ignored; --pid=PID is useful only when "
+                "following");
   if (follow) {
     bi_error(c, "cannot follow files: nothing can append to a file while "
                 "tail runs in this sandbox (drop -f/-F)");

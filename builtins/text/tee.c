@@ -73,12 +73,9 @@ int bi_tee(bi_ctx *c) {
         }
       }
       if (nhit != 1) {
-        bi_error(c, "%s argument '%s' for '--output-error'",
-                 nhit ? "ambiguous" : "invalid", g.arg);
-        stream_puts(c->err, "Valid arguments are:\n  - 'warn'\n  - "
-                            "'warn-nopipe'\n  - 'exit'\n  - "
-                            "'exit-nopipe'\n");
-        bi_try_help(c);
+        tu_bad_arg(c, nhit ? "ambiguous" : "invalid", "--output-error", g.arg,
+                   "  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n"
+                   "  - 'exit-nopipe'\n");
         return 1;
       }
       mode = M_WARN + hit;

@@ -102,6 +102,13 @@ static int push(bi_ctx *c, tset *s, unsigned char ch) {
   return 0;
 }
 
+/* GNU's complaint about the N of a [c*N] that is not a number. */
+static void bad_repeat(bi_ctx *c, const char *num, size_t n) {
+  const char *q = arena_strndup(c->scratch, num, n);
+  bi_error(c, "invalid repeat count %s in [c*n] construct",
+           tu_quote(c, q ? q : ""));
+}
+
 /* One possibly escaped character at str[*i]. */
 static unsigned char one_char(bi_ctx *c, const char *str, size_t len,
                               size_t *i) {
@@ -181,7 +188,9 @@ static int expand(bi_ctx *c, const char *str, tset *s, int is2) {
           size_t nl = (size_t)(close - name);
           if (d == ':') {
             if (class_match(name, nl, 'a') < 0) {
-              bi_error(c, "invalid character class '%.*s'", (int)nl, name);
+              const char *q = arena_strndup(c->scratch, name, nl);
+              bi_error(c, "invalid character class %s",
+                       tu_quote(c, q ? q : ""));
               return -1;
             }
             int ul = (nl == 5 && (memcmp(name, "upper", 5) == 0 ||
@@ -217,9 +226,14 @@ static int expand(bi_ctx *c, const char *str, tset *s, int is2) {
         unsigned char ch = one_char(c, str, len, &k);
         if (k < len && str[k] == '*') {
           size_t e = k + 1;
-          while (e < len && isdigit((unsigned char)str[e]))
+          while (e < len && str[e] != ']')
             e++;
-          if (e < len && str[e] == ']') {
+          if (e < len) {
+            for (size_t q = k + 1; q < e; q++)
+              if (!isdigit((unsigned char)str[q])) {
+                bad_repeat(c, str + k + 1, e - (k + 1));
+                return -1;
+              }
             if (!is2) {
               bi_error(c, "the [c*] repeat construct may not appear in "
                           "string1");
@@ -234,8 +248,7 @@ static int expand(bi_ctx *c, const char *str, tset *s, int is2) {
               if (dv < base)
                 cnt = cnt * (unsigned)base + (unsigned)dv;
               if (dv >= base || cnt > 100000000) {
-                bi_error(c, "invalid repeat count '%.*s' in [c*n] construct",
-                         (int)nd, num);
+                bad_repeat(c, num, nd);
                 return -1;
               }
             }

@@ -129,6 +129,9 @@ int bi_uniq(bi_ctx *c) {
       static const char *const am[] = {"none", "prepend", "separate", NULL};
       static const char *const gm[] = {"separate", "prepend", "append", "both",
                                        NULL};
+      /* the order of GNU's list of valid arguments */
+      static const char *const gshow[] = {"prepend", "append", "separate",
+                                          "both", NULL};
       const char *const *m = ch == O_ALLREP ? am : gm;
       int hit = 0;
       if (g.arg) {
@@ -142,13 +145,9 @@ int bi_uniq(bi_ctx *c) {
             hit = i;
           }
         if (hit < 0) {
-          bi_error(c, "%s argument '%s' for '--%s'",
-                   hit == -2 ? "ambiguous" : "invalid", g.arg,
-                   ch == O_ALLREP ? "all-repeated" : "group");
-          stream_puts(c->err, "Valid arguments are:\n");
-          for (int i = 0; m[i]; i++)
-            stream_printf(c->err, "  - '%s'\n", m[i]);
-          bi_try_help(c);
+          tu_bad_choice(c, hit == -2 ? "ambiguous" : "invalid",
+                        ch == O_ALLREP ? "--all-repeated" : "--group", g.arg,
+                        ch == O_ALLREP ? am : gshow);
           return 1;
         }
       }

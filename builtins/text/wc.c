@@ -16,6 +16,7 @@
 
 #include <utf8proc.h>
 
+#include "builtins/fileutil.h"
 #include "builtins/textutil.h"
 #include "core/utf8.h"
 #include "vfs/vfs.h"
@@ -266,7 +267,7 @@ static char **read_names(bi_ctx *c, const char *from, int *count) {
   int err = 0;
   stream *s = bi_open_read(c, from, &err);
   if (!s) {
-    bi_error(c, "cannot open %s for reading: %s", tu_quote(c, from),
+    bi_error(c, "cannot open %s for reading: %s", fu_quote(c, from),
              bi_strerror(err));
     return NULL;
   }

@@ -10,9 +10,10 @@
  * those are bounded (FX_MAX_NEST) so a hostile command line cannot exhaust
  * a fiber's stack.
  *
- * Messages: GNU findutils 4.9 wording, with plain ASCII quotes around the
- * quoted word everywhere (what findutils prints in the C locale for
- * quote(), and what newer releases print for the `%s' messages too).
+ * Messages: GNU findutils 4.9 wording. What findutils quotes with quote()
+ * (file names, dates, modes, user and group names, ...) is quoted for the
+ * sandbox's locale (tu_quote: ‘...’ under UTF-8); the words 4.9 writes
+ * between ` and ' get plain apostrophes, as newer releases print them.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +23,7 @@
 #include <time.h>
 
 #include "builtins/search/find/find.h"
+#include "builtins/textutil.h"
 #include "core/pattern.h"
 #include "core/regex.h"
 
@@ -367,12 +369,28 @@ static int set_regextype(parser *p, const char *t) {
       p->x->regtype = types[k].type;
       return 0;
     }
-  return perr(p,
-              "Unknown regular expression type '%s'; valid types are "
-              "'findutils-default', 'ed', 'emacs', 'gnu-awk', 'grep', "
-              "'posix-awk', 'awk', 'posix-basic', 'posix-egrep', 'egrep', "
-              "'posix-extended', 'posix-minimal-basic', 'sed'.%s",
-              t, "");
+  static const char *const names[] = {"findutils-default",
+                                      "ed",
+                                      "emacs",
+                                      "gnu-awk",
+                                      "grep",
+                                      "posix-awk",
+                                      "awk",
+                                      "posix-basic",
+                                      "posix-egrep",
+                                      "egrep",
+                                      "posix-extended",
+                                      "posix-minimal-basic",
+                                      "sed"};
+  bi_ctx *c = p->x->c;
+  buf b;
+  buf_init(&b, c->m);
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    buf_printf(&b, "%s%s", k ? ", " : "", tu_quote(c, names[k]));
+  perr(p, "Unknown regular expression type %s; valid types are %s.",
+       tu_quote(c, t), b.oom ? "..." : buf_cstr(&b));
+  buf_free(&b);
+  return -1;
 }
 
 /* ---- stat helpers ---------------------------------------------------------
@@ -937,7 +955,7 @@ static int ref_stat(parser *p, const char *path, vfs_stat_t *st) {
   int rc = x->follow == 'P' ? vfs_lstat(x->c->vfs, x->c->cwd, path, st)
                             : vfs_stat(x->c->vfs, x->c->cwd, path, st);
   if (rc < 0) {
-    fx_error(x, "%s: %s", fu_quote(x->c, path), bi_strerror(-rc));
+    fx_error(x, "%s: %s", tu_quote(x->c, path), bi_strerror(-rc));
     p->err = 1;
     return -1;
   }
@@ -994,8 +1012,8 @@ static int parse_depth_opt(parser *p, const char *pname, int *out) {
   if (parse_num(a, &cmp, &v) < 0 || cmp != 0 || v > INT32_MAX)
     return perr(p,
                 "Expected a positive decimal integer argument to %s, but "
-                "got '%s'",
-                pname, a);
+                "got %s",
+                pname, tu_quote(p->x->c, a));
   *out = (int)v;
   return 0;
 }
@@ -1178,9 +1196,9 @@ static fnode *parse_primary(parser *p) {
     if (nm[6] == 't') {
       if (parse_date(p->x->zone, arg, &n->t) < 0) {
         perr(p,
-             "I cannot figure out how to interpret '%s' as a date or "
+             "I cannot figure out how to interpret %s as a date or "
              "time%s",
-             arg, "");
+             tu_quote(x->c, arg), "");
         return NULL;
       }
     } else {
@@ -1197,7 +1215,7 @@ static fnode *parse_primary(parser *p) {
       n->permkind = *m++;
     fu_mode *fm = *m ? fu_mode_parse(x->c, m) : NULL;
     if (!fm) {
-      perr(p, "invalid mode '%s'%s", arg, "");
+      perr(p, "invalid mode %s%s", tu_quote(x->c, arg), "");
       return NULL;
     }
     n->mode = fu_mode_apply(fm, 0, 0, 0) & 07777;
@@ -1207,9 +1225,11 @@ static fnode *parse_primary(parser *p) {
     n->kind = grp ? N_GID : N_UID;
     if (id_of(arg, grp, &n->n) < 0) {
       if (grp)
-        perr(p, "'%s' is not the name of an existing group%s", arg, "");
+        perr(p, "%s is not the name of an existing group%s",
+             tu_quote(x->c, arg), "");
       else
-        perr(p, "'%s' is not the name of a known user%s", arg, "");
+        perr(p, "%s is not the name of a known user%s", tu_quote(x->c, arg),
+             "");
       return NULL;
     }
   } else if (IS("uid") || IS("gid") || IS("links") || IS("inum")) {

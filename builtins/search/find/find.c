@@ -517,7 +517,7 @@ int fx_delete(fx *x, fent *e) {
            : l->type == VFS_DIR ? vfs_rmdir(c->vfs, c->cwd, e->path)
                                 : vfs_unlink(c->vfs, c->cwd, e->path);
   if (rc < 0) {
-    fx_error(x, "cannot delete %s: %s", fu_quote(c, e->path), bi_strerror(-rc));
+    fx_error(x, "cannot delete %s: %s", tu_quote(c, e->path), bi_strerror(-rc));
     x->status = 1;
     return 0;
   }
@@ -626,8 +626,8 @@ static void visit(walk *w, fent *e) {
         fx_error(x,
                  "File system loop detected; %s is part of the same file "
                  "system loop as %s.",
-                 fu_quote(c, e->path),
-                 fu_quote(c, arena_strndup(c->scratch, w->path.data,
+                 tu_quote(c, e->path),
+                 tu_quote(c, arena_strndup(c->scratch, w->path.data,
                                            w->fr[k].plen)));
         x->status = 1;
         goto post;
@@ -635,7 +635,7 @@ static void visit(walk *w, fent *e) {
     vfs_dir *d;
     int rc = vfs_opendir(c->vfs, c->cwd, e->path, &d);
     if (rc < 0) {
-      fx_error(x, "%s: %s", fu_quote(c, e->path), bi_strerror(-rc));
+      fx_error(x, "%s: %s", tu_quote(c, e->path), bi_strerror(-rc));
       x->status = 1;
       goto post;
     }
@@ -658,7 +658,7 @@ static void walk_root(walk *w, const char *root) {
   size_t rl = strlen(root);
   buf_clear(&w->path);
   if (buf_append(&w->path, root, rl) || !w->path.data) {
-    fx_error(x, "%s: %s", fu_quote(c, root), bi_strerror(ENOMEM));
+    fx_error(x, "%s: %s", tu_quote(c, root), bi_strerror(ENOMEM));
     x->status = 1;
     return;
   }
@@ -680,13 +680,13 @@ static void walk_root(walk *w, const char *root) {
   e.nlen = end - s;
   e.follow = x->follow != 'P';
   if (rl == 0) {
-    fx_error(x, "%s: %s", fu_quote(c, root), bi_strerror(ENOENT));
+    fx_error(x, "%s: %s", tu_quote(c, root), bi_strerror(ENOENT));
     x->status = 1;
     return;
   }
   const vfs_stat_t *l = fx_lstat(x, &e);
   if (!l) {
-    fx_error(x, "%s: %s", fu_quote(c, root), bi_strerror(e.lst_err));
+    fx_error(x, "%s: %s", tu_quote(c, root), bi_strerror(e.lst_err));
     x->status = 1;
     return;
   }
@@ -709,7 +709,7 @@ static void walk_root(walk *w, const char *root) {
       w->path.data[f->plen] = 0;
       frame_entry(w, f, &pe);
       if (r < 0) {
-        fx_error(x, "%s: %s", fu_quote(c, pe.path), bi_strerror(-r));
+        fx_error(x, "%s: %s", tu_quote(c, pe.path), bi_strerror(-r));
         x->status = 1;
       }
       if (x->depth_first)
