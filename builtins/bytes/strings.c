@@ -209,7 +209,7 @@ int bi_strings(bi_ctx *c) {
   o.unit = 1;
   /* The obsolete -NUM form becomes -n NUM. */
   bi_ctx sub;
-  if (tu_obsolete_num(c, &sub, 'n')) {
+  if (tu_obsolete_num(c, &sub, 'n', "bytes")) {
     bi_error(c, "%s", bi_strerror(ENOMEM));
     return 1;
   }
