@@ -156,7 +156,7 @@ typedef struct bi_getopt {
   int optopt;       /* the offending option char on error */
   char **operands;  /* collected operands, in order */
   int noperands;
-  int status; /* exit status after BI_OPT_STOP (bi_getopt_each) */
+  int status;     /* exit status after BI_OPT_STOP (bi_getopt_each) */
   int try_prefix; /* "NAME: Try 'NAME --help'..." as diffutils words it */
 } bi_getopt;
 

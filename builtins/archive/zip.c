@@ -53,7 +53,9 @@ static void *zp_alloc(void *ud, unsigned items, unsigned size) {
     return NULL;
   return mem_alloc(ud, (size_t)items * size);
 }
-static void zp_free(void *ud, void *p) { mem_free(ud, p); }
+static void zp_free(void *ud, void *p) {
+  mem_free(ud, p);
+}
 
 static uint64_t deflated(zp *z, const void *data, size_t n) {
   z_stream s;

@@ -261,14 +261,16 @@ static const script scripts[] = {
     {"jq",
      "set -eo pipefail\n"
      "echo '{\"a\":[1,2,{\"b\":\"x\"}],\"c\":{\"d\":1.5}}' | jq .\n"
-     "echo '[{\"u\":\"a\",\"n\":1},{\"u\":\"b\",\"n\":2},{\"u\":\"a\",\"n\":3}]' | "
+     "echo "
+     "'[{\"u\":\"a\",\"n\":1},{\"u\":\"b\",\"n\":2},{\"u\":\"a\",\"n\":3}]' | "
      "jq -c '(group_by(.u) | map({u: .[0].u, s: (map(.n) | add)})), "
      "(.[] | select(.n > 1) | [.u, .n] | @tsv), paths, (.[0] | to_entries), "
      "(reduce .[] as {u: $u} ({}; .[$u] += 1)), ([.[].u] | join(\",\")), "
      "(\"a-b\" | sub(\"-\"; \"+\") | test(\"a\")), (.[1:] | del(.[0].u)), "
      "([limit(2; .[])] | length), (try error(\"x\") catch .), "
      "(. as [$x, {n: $y}] | $y), (\"\\(1 + 2)\" | @base64 | @base64d)'\n"
-     "jq -n --arg v 1 --argjson j '{\"k\":[1]}' '[$v, $j.k[0], ($j | tojson | fromjson)]'\n"
+     "jq -n --arg v 1 --argjson j '{\"k\":[1]}' '[$v, $j.k[0], ($j | tojson | "
+     "fromjson)]'\n"
      "printf '1 2 3' | jq -s 'map(. * 2) | sort_by(-.) | .[0]'\n"},
     {"system", "set -eo pipefail\n"
                "date -u -d @86400 '+%Y-%m-%d %H:%M'\n"
