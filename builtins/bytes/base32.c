@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtins/textutil.h"
+#include "builtins/codec.h"
 
 const char bi_usage_base32[] = "Usage: base32 [OPTION]... [FILE]";
 const char bi_help_base32[] =
@@ -40,23 +40,6 @@ static int b32val(unsigned char ch) {
   return -1;
 }
 
-typedef struct enc {
-  unsigned char part[5];
-  int np;
-  size_t col, wrap;
-} enc;
-
-static void put_enc(writer *w, enc *e, const char *q, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (e->wrap && e->col == e->wrap) {
-      wr_putc(w, '\n');
-      e->col = 0;
-    }
-    wr_putc(w, q[i]);
-    e->col++;
-  }
-}
-
 /* The 8 characters of a group of np (1..5) bytes, '=' padded. */
 static void enc_group(const unsigned char *p, int np, char q[8]) {
   unsigned char b[5] = {0, 0, 0, 0, 0};
@@ -68,23 +51,23 @@ static void enc_group(const unsigned char *p, int np, char q[8]) {
     q[i] = i < chars[np] ? b32[(v >> (35 - 5 * i)) & 31] : '=';
 }
 
-static void encode(writer *w, enc *e, const unsigned char *p, size_t n) {
+static void encode(writer *w, tu_enc *e, const unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; i++) {
     e->part[e->np++] = p[i];
     if (e->np == 5) {
       char q[8];
       enc_group(e->part, 5, q);
-      put_enc(w, e, q, 8);
+      tu_enc_put(w, e, q, 8);
       e->np = 0;
     }
   }
 }
 
-static void encode_end(writer *w, enc *e) {
+static void encode_end(writer *w, tu_enc *e) {
   if (e->np) {
     char q[8];
     enc_group(e->part, e->np, q);
-    put_enc(w, e, q, 8);
+    tu_enc_put(w, e, q, 8);
   }
   if (e->col && e->wrap)
     wr_putc(w, '\n');
@@ -147,86 +130,6 @@ static int decode(bi_ctx *c, writer *w, const char *d, size_t n, int ignore) {
 }
 
 int bi_base32(bi_ctx *c) {
-  static const bi_opt opts[] = {{"decode", 'd', BI_ARG_NONE},
-                                {"ignore-garbage", 'i', BI_ARG_NONE},
-                                {"wrap", 'w', BI_ARG_REQUIRED},
-                                BI_OPTS_END};
-  int dec = 0, ignore = 0, ch;
-  size_t wrap = 76;
-  bi_getopt g;
-  bi_getopt_init(&g, c, "diw:", opts);
-  while ((ch = bi_getopt_each(&g, 1)) > 0) {
-    switch (ch) {
-    case 'd':
-      dec = 1;
-      break;
-    case 'i':
-      ignore = 1;
-      break;
-    case 'w': {
-      char *e;
-      errno = 0;
-      long long v = strtoll(g.arg, &e, 10);
-      if (!*g.arg || *e || errno || v < 0) {
-        bi_error(c, "invalid wrap size: %s", tu_quote(c, g.arg));
-        return 1;
-      }
-      wrap = (size_t)v;
-      break;
-    }
-    }
-  }
-  if (ch == BI_OPT_STOP)
-    return g.status;
-  if (g.noperands > 1)
-    return tu_extra_operand(c, g.operands[1]);
-  const char *file = g.noperands ? g.operands[0] : "-";
-  int err;
-  stream *in = bi_open_read(c, file, &err);
-  if (!in) {
-    tu_file_error(c, file, err);
-    return 1;
-  }
-  writer w;
-  wr_init(&w, c->out);
-  int status = 0, rc;
-  if (dec) {
-    const char *d;
-    size_t n;
-    buf copy;
-    buf_init(&copy, c->m);
-    if (tu_slurp(c, in, &d, &n, &copy, &err)) {
-      if (err != ECANCELED)
-        tu_file_error(c, file, err);
-      status = 1;
-    } else if ((rc = decode(c, &w, d, n, ignore)) == -2) {
-      status = 1;
-    } else if (rc) {
-      wr_flush(&w);
-      bi_error(c, "invalid input");
-      status = 1;
-    }
-    buf_free(&copy);
-  } else {
-    enc e = {{0}, 0, 0, wrap};
-    reader r;
-    rd_init(&r, c->m, in);
-    rd_flush_to(&r, &w);
-    unsigned char tmp[10240];
-    long k;
-    while ((k = rd_read(&r, tmp, sizeof tmp)) > 0 && !w.err)
-      encode(&w, &e, tmp, (size_t)k);
-    if (k < 0) {
-      if (r.err != ECANCELED)
-        tu_file_error(c, file, r.err);
-      status = 1;
-    } else {
-      encode_end(&w, &e);
-    }
-    rd_free(&r);
-  }
-  stream_unref(in);
-  if (wr_flush(&w))
-    return bi_stream_status(w.err);
-  return status;
+  static const tu_codec k = {encode, encode_end, decode, 10240};
+  return tu_codec_main(c, &k);
 }
