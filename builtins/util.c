@@ -110,9 +110,23 @@ int bi_missing_operand(bi_ctx *c) {
 }
 
 int bi_print_version(bi_ctx *c) {
-  /* "GNU coreutils" stays in the line: scripts grep for it to pick GNU
-   * option syntax. */
-  stream_printf(c->out, "%s (GNU coreutils compatible; vsh) 9.1\n", c->argv[0]);
+  /* The tool set a command follows and its version, as the real one's
+   * first line names them. "GNU coreutils" stays in the line of the
+   * coreutils: scripts grep for it to pick GNU option syntax. */
+  static const struct {
+    const char *name, *line;
+  } others[] = {
+      {"strings", "GNU Binutils compatible; vsh) 2.40"},
+      {"tree", "tree compatible; vsh) v2.1.0"},
+      {"hexdump", "util-linux compatible; vsh) 2.38.1"},
+      {"hd", "util-linux compatible; vsh) 2.38.1"},
+      {"getconf", "GNU libc compatible; vsh) 2.36"},
+  };
+  const char *line = "GNU coreutils compatible; vsh) 9.1";
+  for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+    if (strcmp(c->argv[0], others[i].name) == 0)
+      line = others[i].line;
+  stream_printf(c->out, "%s (%s\n", c->argv[0], line);
   return 0;
 }
 
