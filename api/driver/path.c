@@ -266,13 +266,19 @@ int vsh_drv_write_with_parents(vsh_driver *d, const char *path,
     return 0;
   if (err->kind != VSH_DRV_ERRNO || err->code != ENOENT)
     return -1;
-  char *abs = vsh_resolve_path("/", path);
+  /* The parent as the driver will resolve it: an absolute path
+   * normalised, a relative one cut at its last '/' (the driver resolves it
+   * against its own cwd, as it does the file's path). */
+  char *abs = path[0] == '/' ? vsh_resolve_path("/", path) : strdup(path);
   if (!abs)
     return drv_fail(err, VSH_DRV_ERRNO, ENOMEM,
                     "ENOMEM: not enough memory, open '%s'", path);
+  size_t n = strlen(abs);
+  while (n > 1 && abs[n - 1] == '/')
+    abs[--n] = 0;
   char *slash = strrchr(abs, '/');
-  if (slash == abs) {
-    /* The parent is "/", which always exists: the ENOENT stands. */
+  if (!slash || slash == abs) {
+    /* The parent is "/" or the cwd, which exist: the ENOENT stands. */
     free(abs);
     return -1;
   }

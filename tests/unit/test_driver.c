@@ -524,6 +524,13 @@ static void test_write_with_parents(void **state) {
   assert_true(st.is_directory);
   /* Existing parent: a plain write. */
   assert_int_equal(vsh_drv_write_with_parents(d, P("/p/x"), "1", 1, &err), 0);
+  /* A relative path: its parents are made where the driver resolves it
+   * (its cwd, which is the tests' base), not under "/". */
+  assert_int_equal(
+      vsh_drv_write_with_parents(d, "rel/./sub/f.txt", "r", 1, &err), 0);
+  assert_int_equal(d->read_file(d, P("/rel/sub/f.txt"), &data, &len, &err), 0);
+  assert_string_equal(data, "r");
+  d->free_buf(d, data);
   /* A file in the way of a parent is an error, not a retry loop. */
   put(d, P("/blocker"), "f");
   assert_int_equal(
