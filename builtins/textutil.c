@@ -485,6 +485,28 @@ int tu_obsolete_num(bi_ctx *c, bi_ctx *sub, int opt, const char *longname) {
   return 0;
 }
 
+const char *tu_char_escape(unsigned ch) {
+  switch (ch) {
+  case 0:
+    return "\\0";
+  case '\a':
+    return "\\a";
+  case '\b':
+    return "\\b";
+  case '\f':
+    return "\\f";
+  case '\n':
+    return "\\n";
+  case '\r':
+    return "\\r";
+  case '\t':
+    return "\\t";
+  case '\v':
+    return "\\v";
+  }
+  return NULL;
+}
+
 const char *tu_quote(bi_ctx *c, const char *name) {
   /* GNU's quote(): in a UTF-8 locale between ‘ and ’, elsewhere between
    * apostrophes with an apostrophe inside escaped; a backslash, control

@@ -129,6 +129,10 @@ int tu_getopt_bare(bi_ctx *c, bi_getopt *g);
  * (scratch memory). */
 const char *tu_quote(bi_ctx *c, const char *name);
 
+/* The C escape od -c and hexdump -c print for ch ("\\0", "\\a", "\\b",
+ * "\\f", "\\n", "\\r", "\\t", "\\v"), or NULL when it has none. */
+const char *tu_char_escape(unsigned ch);
+
 /* GNU argmatch's complaint about an option argument outside a fixed set:
  * "KIND argument ARG for OPTION" (KIND "invalid" or "ambiguous"), "Valid
  * arguments are:" and the list, then the --help hint. valid holds the

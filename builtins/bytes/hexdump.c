@@ -64,33 +64,7 @@ static void unit(int fmt, const unsigned char *p, size_t n, char *out) {
     break;
   case HX_C: {
     unsigned char ch = p[0];
-    const char *esc = NULL;
-    switch (ch) {
-    case 0:
-      esc = "\\0";
-      break;
-    case '\a':
-      esc = "\\a";
-      break;
-    case '\b':
-      esc = "\\b";
-      break;
-    case '\f':
-      esc = "\\f";
-      break;
-    case '\n':
-      esc = "\\n";
-      break;
-    case '\r':
-      esc = "\\r";
-      break;
-    case '\t':
-      esc = "\\t";
-      break;
-    case '\v':
-      esc = "\\v";
-      break;
-    }
+    const char *esc = tu_char_escape(ch);
     if (esc)
       sprintf(out, " %s ", esc);
     else if (ch >= 0x20 && ch < 0x7f)

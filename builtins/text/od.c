@@ -151,33 +151,7 @@ static void elem_text(const odtype *t, const unsigned char *p, char *out) {
   }
   if (t->kind == 'c') {
     unsigned ch = p[0];
-    const char *esc = NULL;
-    switch (ch) {
-    case 0:
-      esc = "\\0";
-      break;
-    case '\a':
-      esc = "\\a";
-      break;
-    case '\b':
-      esc = "\\b";
-      break;
-    case '\f':
-      esc = "\\f";
-      break;
-    case '\n':
-      esc = "\\n";
-      break;
-    case '\r':
-      esc = "\\r";
-      break;
-    case '\t':
-      esc = "\\t";
-      break;
-    case '\v':
-      esc = "\\v";
-      break;
-    }
+    const char *esc = tu_char_escape(ch);
     if (esc)
       strcpy(out, esc);
     else if (ch >= 32 && ch < 127)
