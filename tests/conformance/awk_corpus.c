@@ -72,6 +72,20 @@ int main(int argc, char **argv) {
     free(rec);
     return 1;
   }
+  /* Programs such as p.47 and t.redir1 write files in the working
+     directory. The host copy may be read-only (mode 555), and a mount keeps
+     the host's modes, so the copy-on-write view is made writable first;
+     the host directory itself is never written. */
+  vsh_result cr;
+  memset(&cr, 0, sizeof cr);
+  if (vsh_exec(sb, "chmod u+w /c", NULL, &cr) != VSH_OK || cr.status != 0) {
+    fprintf(stderr, "awk_corpus: cannot make /c writable\n");
+    vsh_result_free(&cr);
+    vsh_close(sb);
+    free(rec);
+    return 1;
+  }
+  vsh_result_free(&cr);
   char *save = NULL;
   for (char *l = strtok_r(rec, "\n", &save); l;
        l = strtok_r(NULL, "\n", &save)) {
