@@ -50,7 +50,11 @@ struct bi_ctx {
   char **(*environ)(bi_ctx *c);
   /* Run a command line by argv (find -exec, xargs, env, timeout): looked up
    * like a simple command (functions excluded), with the given streams
-   * (NULL: inherit this builtin's). Returns its exit status. */
+   * (NULL: inherit this builtin's). Returns its exit status, or
+   * BI_NOT_FOUND when no command of that name exists (or a name with a
+   * slash names no file): nothing is printed then, since each tool words
+   * that failure itself (env: 'x': No such file or directory), and its
+   * status is 127. */
   int (*run_argv)(bi_ctx *c, char **argv, stream *in, stream *out, stream *err);
   /* Assign a shell variable (printf -v, read-like commands): 0, or -1 with
    * a message already printed (readonly, invalid name). */
@@ -72,6 +76,10 @@ struct bi_ctx {
 };
 
 typedef int (*bi_fn)(bi_ctx *c);
+
+/* What run_argv and run_argv_env return for a command that does not exist
+ * (see there). Never a real status: those are 0..255. */
+#define BI_NOT_FOUND (-127)
 
 enum {
   BI_NET = 1u << 0, /* exists only when a network policy is configured */

@@ -166,6 +166,14 @@ done:
   return rc;
 }
 
+/* A command that does not exist: GNU env's words for execvp's ENOENT. */
+static int not_found(bi_ctx *c, const char *name, int st) {
+  if (st != BI_NOT_FOUND)
+    return st;
+  bi_error(c, "%s: No such file or directory", tu_quote(c, name));
+  return 127;
+}
+
 int bi_env(bi_ctx *c) {
   static const bi_opt opts[] = {{"ignore-environment", 'i', BI_ARG_NONE},
                                 {"null", '0', BI_ARG_NONE},
@@ -284,7 +292,7 @@ int bi_env(bi_ctx *c) {
   }
   char **cmd = rest + k;
   if (!changed && !dir)
-    return c->run_argv ? c->run_argv(c, cmd, NULL, NULL, NULL) : 127;
+    return not_found(c, cmd[0], c->run_argv(c, cmd, NULL, NULL, NULL));
   if (!c->run_argv_env) {
     bi_error(c, "cannot run %s with a changed environment in this shell",
              tu_quote(c, cmd[0]));
@@ -294,8 +302,9 @@ int bi_env(bi_ctx *c) {
     e.n = 0;
   if (!e.v)
     return 125;
-  return c->run_argv_env(c, cmd, e.v, dir ? bi_path(c, dir) : NULL, NULL, NULL,
-                         NULL);
+  return not_found(c, cmd[0],
+                   c->run_argv_env(c, cmd, e.v, dir ? bi_path(c, dir) : NULL,
+                                   NULL, NULL, NULL));
 }
 
 int bi_printenv(bi_ctx *c) {

@@ -68,6 +68,15 @@ static int parse_signal(const char *s) {
   return -1;
 }
 
+/* A command that does not exist, in GNU timeout's words. */
+static int not_found(bi_ctx *c, const char *name, int st) {
+  if (st != BI_NOT_FOUND)
+    return st;
+  bi_error(c, "failed to run command %s: No such file or directory",
+           tu_quote(c, name));
+  return 127;
+}
+
 int bi_timeout(bi_ctx *c) {
   static const bi_opt opts[] = {{"foreground", 0x100, BI_ARG_NONE},
                                 {"kill-after", 'k', BI_ARG_REQUIRED},
@@ -119,11 +128,11 @@ int bi_timeout(bi_ctx *c) {
   }
   char **argv = g.operands + 1;
   if (secs == 0) /* 0 disables the timeout */
-    return c->run_argv(c, argv, NULL, NULL, NULL);
+    return not_found(c, argv[0], c->run_argv(c, argv, NULL, NULL, NULL));
   int64_t ns = secs >= 9e9 ? INT64_MAX / 4 : (int64_t)ceil(secs * 1e9);
   budget_deadline save;
   budget_deadline_push(c->bud, ns, &save);
-  int st = c->run_argv(c, argv, NULL, NULL, NULL);
+  int st = not_found(c, argv[0], c->run_argv(c, argv, NULL, NULL, NULL));
   if (!budget_deadline_pop(c->bud, &save))
     return st;
   if (verbose) {

@@ -126,6 +126,10 @@ static void run(xa *x, char **argv) {
   int st = c->run_argv(c, argv, in, NULL, NULL);
   if (in)
     stream_unref(in);
+  if (st == BI_NOT_FOUND) {
+    bi_error(c, "%s: No such file or directory", argv[0]);
+    st = 127;
+  }
   if (fu_poll(c)) {
     set_stop(x, 1);
     return;

@@ -17,6 +17,9 @@ int sh_wait_job(sh_exec *ex, int pid, int *found);
 void sh_after_command(sh_exec *ex, int status);
 void sh_xtrace_prefix(sh_exec *ex, buf *b);
 int sh_assign_one(sh_exec *ex, sh_assign *a, unsigned flags, buf *trace);
+/* Run an expanded simple command. no_funcs 1: functions are not looked up
+ * (a builtin's command); 2: also a missing command returns BI_NOT_FOUND
+ * unreported, for the tool that asked to word it (run_argv). */
 int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs);
 int sh_call_function(sh_exec *ex, sh_func *f, int argc, char **argv);
 int sh_run_script_file(sh_exec *ex, const char *path, const char *data,

@@ -516,7 +516,7 @@ static int svc_run_argv(bi_ctx *c, char **argv, stream *in, stream *out,
   while (argv[argc])
     argc++;
   return sh_run_argv(c->sh, argc, argv, in ? in : c->in, out ? out : c->out,
-                     err ? err : c->err, 1);
+                     err ? err : c->err, 2);
 }
 
 static int svc_run_argv_env(bi_ctx *c, char **argv, char **env, const char *cwd,
@@ -535,7 +535,11 @@ static int svc_run_argv_env(bi_ctx *c, char **argv, char **env, const char *cwd,
   int argc = 0;
   while (argv[argc])
     argc++;
-  int st = sh_dispatch(k, argc, argv, 1);
+  int st = sh_dispatch(k, argc, argv, 2);
+  if (st == BI_NOT_FOUND) {
+    st = sh_child_shell_finish(ex, k, 127);
+    return st == 127 ? BI_NOT_FOUND : st;
+  }
   return sh_child_shell_finish(ex, k, st);
 }
 
@@ -746,7 +750,10 @@ static int layout_has(sh_exec *ex, const char *name) {
   return vfs_command_stub_name(ex->run->v, "/", path, stub, sizeof stub) == 1;
 }
 
-static int not_found(sh_exec *ex, const char *name) {
+/* no_funcs 2 (a tool's run_argv, as execvp): the caller words it. */
+static int not_found(sh_exec *ex, const char *name, int no_funcs) {
+  if (no_funcs == 2)
+    return BI_NOT_FOUND;
   sh_err(ex, "%s: command not found", name);
   return 127;
 }
@@ -797,7 +804,7 @@ int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs) {
       /* A sandbox without the /usr/bin layout still has its commands. */
       if (d && !layout_has(ex, name))
         return run_bi(ex, d, argc, argv);
-      return not_found(ex, name);
+      return not_found(ex, name, no_funcs);
     }
     if (vfs_access(ex->run->v, ex->cwd, p, X_OK)) {
       sh_err(ex, "%s: Permission denied", p);
@@ -810,6 +817,8 @@ int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs) {
   vfs_stat_t st;
   int e = vfs_stat(ex->run->v, ex->cwd, name, &st);
   if (e) {
+    if (e == -ENOENT && no_funcs == 2)
+      return BI_NOT_FOUND;
     const char *msg;
     sh_errno_msg(-e, &msg);
     sh_err(ex, "%s: %s", name, msg);

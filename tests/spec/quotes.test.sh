@@ -1094,3 +1094,40 @@ od: warning: invalid width 6; using 4 instead
 0000007
 [0]
 ## END
+
+#### env, timeout, xargs and find word a missing command as the GNU tool does
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  env nosuch 2>&1; echo "[$?]"
+  env -i A=1 ./nope 2>&1; echo "[$?]"
+  timeout 5 nosuch 2>&1; echo "[$?]"
+  echo a | xargs nosuch 2>&1; echo "[$?]"
+  find /tmp -maxdepth 0 -exec nosuch {} \; 2>&1; echo "[$?]"
+  find /tmp -maxdepth 0 -exec nosuch {} + 2>&1; echo "[$?]"
+done
+## STDOUT:
+env: 'nosuch': No such file or directory
+[127]
+env: './nope': No such file or directory
+[127]
+timeout: failed to run command 'nosuch': No such file or directory
+[127]
+xargs: nosuch: No such file or directory
+[127]
+find: 'nosuch': No such file or directory
+[0]
+find: 'nosuch': No such file or directory
+[1]
+env: ‘nosuch’: No such file or directory
+[127]
+env: ‘./nope’: No such file or directory
+[127]
+timeout: failed to run command ‘nosuch’: No such file or directory
+[127]
+xargs: nosuch: No such file or directory
+[127]
+find: ‘nosuch’: No such file or directory
+[0]
+find: ‘nosuch’: No such file or directory
+[1]
+## END

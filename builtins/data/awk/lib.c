@@ -652,7 +652,8 @@ static char *sh_argv[4];
 static int run_cmd(awk *A, const char *cmd, stream *in, stream *out) {
   char *argv[4] = {"sh", "-c", (char *)cmd, NULL};
   (void)sh_argv;
-  return A->c->run_argv(A->c, argv, in, out, NULL);
+  int st = A->c->run_argv(A->c, argv, in, out, NULL);
+  return st == BI_NOT_FOUND ? 127 : st; /* sh itself is always there */
 }
 
 aio *io_get(awk *A, const char *name, int kind) {

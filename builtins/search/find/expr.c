@@ -503,6 +503,10 @@ static int run_cmd(fx *x, char **argv, int ok) {
   int st = c->run_argv(c, argv, in, NULL, NULL);
   if (in)
     stream_unref(in);
+  if (st == BI_NOT_FOUND) { /* as the child GNU find forks says it */
+    bi_error(c, "%s: No such file or directory", tu_quote(c, argv[0]));
+    st = 127;
+  }
   if (fu_poll(c)) {
     x->stop = 1;
     x->stop_rc = 1;
