@@ -49,20 +49,35 @@ static int dq_compatible(unsigned char ch) {
          (ch >= '0' && ch <= '9') || strchr(" %+,-./:@]_'", ch) != NULL;
 }
 
-/* Characters a shell never treats specially (quotef leaves such names
- * bare). */
+/* Characters a shell never treats specially anywhere in a word (quotef
+ * leaves names made of these bare). ':' is not among them: quotef is
+ * GNU's colon variant, so that "NAME: message" stays unambiguous. */
 static int shell_safe(unsigned char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-         (ch >= '0' && ch <= '9') || strchr("%+,-./:@_", ch) != NULL;
+         (ch >= '0' && ch <= '9') || strchr("%+,-./@]_", ch) != NULL;
+}
+
+/* The length of the character at s when it prints as itself: a valid UTF-8
+ * sequence of a printable character (not a C1 control) under a UTF-8
+ * locale; under C every byte above 0x7f is unprintable, as GNU's quoting
+ * sees it (0: escape it). */
+static size_t mb_printable(int utf8, const unsigned char *s, size_t n) {
+  if (!utf8)
+    return 0;
+  size_t l = utf8_len(s, n);
+  if (l == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+    return 0;
+  return l;
 }
 
 const char *fu_quote(bi_ctx *c, const char *s) {
   const unsigned char *u = (const unsigned char *)s;
   size_t n = strlen(s);
+  int utf8 = tu_utf8_locale(c);
   int has_sq = 0, all_compat = 1;
   for (size_t i = 0; i < n; i++) {
     if (u[i] >= 0x80) {
-      size_t l = utf8_len(u + i, n - i);
+      size_t l = mb_printable(utf8, u + i, n - i);
       if (!l) {
         all_compat = 0;
         break;
@@ -85,7 +100,7 @@ const char *fu_quote(bi_ctx *c, const char *s) {
     int in_esc = 0; /* inside a $'...' run */
     buf_putc(&b, '\'');
     for (size_t i = 0; i < n; i++) {
-      size_t l = u[i] >= 0x80 ? utf8_len(u + i, n - i) : 0;
+      size_t l = u[i] >= 0x80 ? mb_printable(utf8, u + i, n - i) : 0;
       int printable = (u[i] >= 0x20 && u[i] < 0x7f) || l > 0;
       if (printable) {
         if (in_esc) {
@@ -125,13 +140,17 @@ const char *fu_quotef(bi_ctx *c, const char *s) {
   size_t n = strlen(s);
   if (n == 0 || u[0] == '~' || u[0] == '#')
     return fu_quote(c, s);
+  /* a lone brace would be a group's word; "{}" or "a}" are plain */
+  if (n == 1 && (u[0] == '{' || u[0] == '}'))
+    return fu_quote(c, s);
+  int utf8 = tu_utf8_locale(c);
   for (size_t i = 0; i < n; i++) {
     if (u[i] >= 0x80) {
-      size_t l = utf8_len(u + i, n - i);
+      size_t l = mb_printable(utf8, u + i, n - i);
       if (!l)
         return fu_quote(c, s);
       i += l - 1;
-    } else if (!shell_safe(u[i])) {
+    } else if (!shell_safe(u[i]) && !strchr("{}~#", u[i])) {
       return fu_quote(c, s);
     }
   }

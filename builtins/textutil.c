@@ -242,6 +242,10 @@ void tu_verror(bi_ctx *c, const char *prefix, const char *fmt, va_list ap) {
 }
 
 void tu_file_error(bi_ctx *c, const char *name, int err) {
+  bi_error(c, "%s: %s", fu_quotef(c, name), bi_strerror(err));
+}
+
+void tu_file_error_raw(bi_ctx *c, const char *name, int err) {
   bi_error(c, "%s: %s", name, bi_strerror(err));
 }
 

@@ -52,8 +52,12 @@ int tu_utf8_locale(bi_ctx *c);
 void tu_verror(bi_ctx *c, const char *prefix, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
-/* "NAME: FILE: strerror" for a file operand (GNU quotes nothing here). */
+/* "NAME: FILE: strerror" for a file operand, the name quoted only when it
+ * needs it (GNU coreutils' quotef). */
 void tu_file_error(bi_ctx *c, const char *name, int err);
+/* The same with the name as given, never quoted: the tools outside
+ * coreutils that print it so (hexdump, xxd, cmp, diff). */
+void tu_file_error_raw(bi_ctx *c, const char *name, int err);
 
 /*
  * The records of a filter's file operands, one file after the other:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtins/builtin.h"
+#include "builtins/fileutil.h"
 
 int bi_error(bi_ctx *c, const char *fmt, ...) {
   /* Formatted on the stack when it fits: the message that says memory is
@@ -149,7 +150,7 @@ stream *bi_inputs_next(bi_inputs *in) {
       in->name = name;
       return s;
     }
-    bi_error(in->c, "%s: %s", name, bi_strerror(err));
+    bi_error(in->c, "%s: %s", fu_quotef(in->c, name), bi_strerror(err));
     in->status = 1;
   }
   return NULL;

@@ -134,9 +134,11 @@ static int ck_begin(ck_state *s) {
   return 0;
 }
 
-/* The checksum of one file operand, printed. 0, or 1 after a message. */
-static int ck_file(bi_ctx *c, ck_state *s, const char *name, int tagged,
-                   int zero, writer *w) {
+/* The checksum of one file operand, printed. 0, or 1 after a message.
+ * named: the file was an operand (even "-"), so the crc/sum lines end with
+ * its name; standard input read for want of operands is unnamed. */
+static int ck_file(bi_ctx *c, ck_state *s, const char *name, int named,
+                   int tagged, int zero, writer *w) {
   int err = 0;
   stream *in = bi_open_read(c, name, &err);
   if (!in) {
@@ -192,7 +194,6 @@ static int ck_file(bi_ctx *c, ck_state *s, const char *name, int tagged,
     }
     return 1;
   }
-  int dash = !strcmp(name, "-");
   char end = zero ? '\0' : '\n';
   switch (s->a->kind) {
   case CK_CRC: {
@@ -251,7 +252,7 @@ static int ck_file(bi_ctx *c, ck_state *s, const char *name, int tagged,
     return 0;
   }
   }
-  if (!dash)
+  if (named)
     wr_printf(w, " %s", name);
   wr_putc(w, end);
   return 0;
@@ -513,13 +514,57 @@ int bi_cksum(bi_ctx *c) {
   wr_init(&w, c->out);
   int status = 0;
   for (int i = 0; i < nfiles && !w.err; i++) {
-    if (ck_file(c, s, files[i], tagged, zero, &w))
+    if (ck_file(c, s, files[i], g.noperands > 0, tagged, zero, &w))
       status = 1;
     if (c->bud && budget_poll(c->bud))
       break;
   }
   if (s->ctx)
     EVP_MD_CTX_free(s->ctx);
+  if (wr_flush(&w))
+    return bi_stream_status(w.err);
+  return status;
+}
+
+const char bi_usage_sum[] = "Usage: sum [OPTION]... [FILE]...";
+const char bi_help_sum[] =
+    "Print a 16-bit checksum and the size in blocks of each FILE (standard\n"
+    "input when no FILE is given and for a FILE named -).\n"
+    "\n"
+    "  -r              the BSD checksum over 1024-byte blocks (the default)\n"
+    "  -s, --sysv      the System V checksum over 512-byte blocks\n"
+    "      --help      print this summary and quit\n"
+    "      --version   print the version line and quit\n";
+
+/* sum: cksum -a bsd (or sysv), whose lines are sum's. */
+int bi_sum(bi_ctx *c) {
+  static const bi_opt opts[] = {{"sysv", 's', BI_ARG_NONE}, BI_OPTS_END};
+  const ck_alg *a = &ck_algs[0]; /* bsd */
+  int ch;
+  bi_getopt g;
+  bi_getopt_init(&g, c, "rs", opts);
+  while ((ch = bi_getopt_each(&g, 1)) > 0)
+    a = &ck_algs[ch == 's' ? 1 : 0];
+  if (ch == BI_OPT_STOP)
+    return g.status;
+  static char *dash[] = {"-", NULL};
+  char **files = g.noperands ? g.operands : dash;
+  int nfiles = g.noperands ? g.noperands : 1;
+  ck_state *s = arena_calloc(c->scratch, sizeof *s);
+  if (!s) {
+    bi_error(c, "%s", bi_strerror(ENOMEM));
+    return 1;
+  }
+  s->a = a;
+  writer w;
+  wr_init(&w, c->out);
+  int status = 0;
+  for (int i = 0; i < nfiles && !w.err; i++) {
+    if (ck_file(c, s, files[i], g.noperands > 0, 0, 0, &w))
+      status = 1;
+    if (c->bud && budget_poll(c->bud))
+      break;
+  }
   if (wr_flush(&w))
     return bi_stream_status(w.err);
   return status;

@@ -262,7 +262,7 @@ static int run(bi_ctx *c, int canon_only) {
     stream *in = bi_open_read(c, files[i], &err);
     if (!in) {
       wr_flush(&w);
-      tu_file_error(c, files[i], err);
+      tu_file_error_raw(c, files[i], err);
       failed++;
       status = 1;
       continue;
@@ -305,7 +305,7 @@ static int run(bi_ctx *c, int canon_only) {
     if (k < 0) {
       if (r.err != ECANCELED) {
         wr_flush(&w);
-        tu_file_error(c, files[i], r.err);
+        tu_file_error_raw(c, files[i], r.err);
       }
       status = 1;
     }

@@ -292,13 +292,13 @@ int bi_strings(bi_ctx *c) {
       int e = vfs_stat(c->vfs, c->cwd, name, &st);
       if (e == -ENOENT) {
         wr_flush(&w);
-        bi_error(c, "%s: No such file", tu_quote(c, name));
+        bi_error(c, "'%s': No such file", name); /* binutils quotes so */
         status = 1;
         continue;
       }
       if (e == 0 && st.type == VFS_DIR) {
         wr_flush(&w);
-        bi_error(c, "Warning: %s is a directory", tu_quote(c, name));
+        bi_error(c, "Warning: '%s' is a directory", name);
         status = 1;
         continue;
       }

@@ -90,7 +90,7 @@ static int xx_getc(xx *x) {
 
 static int xx_read_err(xx *x, const char *name) {
   if (x->use_reader && x->r.err && x->r.err != ECANCELED)
-    tu_file_error(x->c, name, x->r.err);
+    tu_file_error_raw(x->c, name, x->r.err);
   return 2;
 }
 
@@ -452,7 +452,7 @@ int bi_xxd(bi_ctx *c) {
   int err = 0;
   stream *in = bi_open_read(c, inname ? inname : "-", &err);
   if (!in) {
-    tu_file_error(c, inname ? inname : "-", err);
+    tu_file_error_raw(c, inname ? inname : "-", err);
     return 2;
   }
   writer w;
@@ -462,14 +462,14 @@ int bi_xxd(bi_ctx *c) {
   if (outname && !revert) {
     out = tu_open_write(c, outname, 0, &err);
     if (!out) {
-      tu_file_error(c, outname, err);
+      tu_file_error_raw(c, outname, err);
       stream_unref(in);
       return 3;
     }
   } else if (outname) {
     int e = vfs_open(c->vfs, c->cwd, outname, O_WRONLY | O_CREAT, 0666, &o.f);
     if (e < 0) {
-      tu_file_error(c, outname, -e);
+      tu_file_error_raw(c, outname, -e);
       stream_unref(in);
       return 3;
     }

@@ -166,7 +166,7 @@ int bi_cmp(bi_ctx *c) {
     in[i] = bi_open_read(c, name[i], &err);
     if (!in[i] || tu_slurp(c, in[i], &d[i], &n[i], &copy[i], &err)) {
       if (err != ECANCELED && !silent) /* -s: the status alone, as GNU */
-        tu_file_error(c, name[i], err);
+        tu_file_error_raw(c, name[i], err);
       goto out;
     }
   }

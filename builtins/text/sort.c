@@ -731,8 +731,8 @@ static int read_input(bi_ctx *c, const char *name, buf *all, int delim,
     if (err == EISDIR)
       bi_error(c, "read failed: %s: %s", name, bi_strerror(err));
     else
-      bi_error(c, "%s: %s: %s", check ? "open failed" : "cannot read", name,
-               bi_strerror(err));
+      bi_error(c, "%s: %s: %s", check ? "open failed" : "cannot read",
+               fu_quotef(c, name), bi_strerror(err));
     return -1;
   }
   const char *p;

@@ -19,6 +19,7 @@
 
 #include <openssl/evp.h>
 
+#include "builtins/fileutil.h"
 #include "builtins/textutil.h"
 
 #define SUM_HELP(alg, bits)                                                    \
@@ -118,101 +119,9 @@ static int hash_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx, const char *name,
   return err;
 }
 
-/* Whether the character of l bytes at p (code point cp) prints as is. */
-static int printable(const char *p, size_t l, uint32_t cp) {
-  unsigned char ch = (unsigned char)*p;
-  if (l == 1)
-    return ch >= 0x20 && ch < 0x7f;
-  return cp >= 0xa0;
-}
-
-/* A file name as GNU's quotef shows it in messages (UTF-8 locale): as is
- * when harmless to a shell, else in single quotes with $'\n' escapes for
- * what does not print, or in double quotes when the only trouble is a
- * single quote among plain characters. Scratch memory. */
-static const char *quotef(bi_ctx *c, const char *s) {
-  size_t n = strlen(s);
-  int quote = n == 0, squote = 0, plain = 1;
-  for (size_t i = 0, l; i < n; i += l) {
-    uint32_t cp;
-    l = tu_utf8_get(s + i, n - i, &cp);
-    char ch = s[i];
-    if (!printable(s + i, l, cp)) {
-      quote = 1;
-      plain = 0;
-    } else if (l > 1) {
-      continue;
-    } else if (ch == '\'') {
-      quote = squote = 1;
-    } else if (ch == ' ' || ch == ':') {
-      quote = 1;
-    } else if (ch == '#' || ch == '~') {
-      if (i == 0)
-        quote = 1;
-      else
-        plain = 0;
-    } else if (ch == '{' || ch == '}') {
-      if (n == 1)
-        quote = 1;
-      else
-        plain = 0;
-    } else if (strchr("!\"$&()*;<=>?[\\^`|", ch)) {
-      quote = 1;
-      plain = 0;
-    }
-  }
-  if (!quote)
-    return s;
-  char *r = arena_alloc(c->scratch, 9 * n + 3), *o = r;
-  if (!r)
-    return s;
-  if (squote && plain) {
-    *o++ = '"';
-    memcpy(o, s, n);
-    o += n;
-    *o++ = '"';
-    *o = 0;
-    return r;
-  }
-  int in_escape = 0; /* inside $'...' */
-  *o++ = '\'';
-  for (size_t i = 0, l; i < n; i += l) {
-    uint32_t cp;
-    l = tu_utf8_get(s + i, n - i, &cp);
-    if (!printable(s + i, l, cp)) {
-      if (!in_escape)
-        o = stpcpy(o, "'$'");
-      in_escape = 1;
-      for (size_t k = 0; k < l; k++) {
-        unsigned char b = (unsigned char)s[i + k];
-        const char *named = strchr("\a\b\f\n\r\t\v", b);
-        *o++ = '\\';
-        if (b && named)
-          *o++ = "abfnrtv"[named - "\a\b\f\n\r\t\v"];
-        else
-          o += sprintf(o, "%03o", b);
-      }
-      continue;
-    }
-    if (s[i] == '\'') {
-      o = stpcpy(o, "'\\''");
-      in_escape = 0;
-      continue;
-    }
-    if (in_escape)
-      o = stpcpy(o, "''");
-    in_escape = 0;
-    memcpy(o, s + i, l);
-    o += l;
-  }
-  *o++ = '\'';
-  *o = 0;
-  return r;
-}
-
 /* "NAME: FILE: reason" for a file that cannot be read. */
 static void file_error(bi_ctx *c, const char *name, int err) {
-  bi_error(c, "%s: %s", quotef(c, name), bi_strerror(err));
+  bi_error(c, "%s: %s", fu_quotef(c, name), bi_strerror(err));
 }
 
 static void put_name(writer *w, const char *s, int escape) {
@@ -322,7 +231,7 @@ static int check_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx,
   if (!in) {
     /* GNU opens a directory and then fails to read it. */
     if (err == EISDIR)
-      bi_error(c, "%s: read error", quotef(c, shown));
+      bi_error(c, "%s: read error", fu_quotef(c, shown));
     else
       file_error(c, shown, err);
     return 1;
@@ -350,7 +259,7 @@ static int check_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx,
       if (o->warn) {
         wr_flush(w);
         bi_error(c, "%s: %llu: improperly formatted %s checksum line",
-                 quotef(c, shown), (unsigned long long)lineno, a->tag);
+                 fu_quotef(c, shown), (unsigned long long)lineno, a->tag);
       }
       continue;
     }
@@ -391,7 +300,7 @@ static int check_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx,
   }
   if (k < 0) {
     if (r.err != ECANCELED)
-      bi_error(c, "%s: read error", quotef(c, shown));
+      bi_error(c, "%s: read error", fu_quotef(c, shown));
     rc = 1;
   }
   rd_free(&r);
@@ -404,11 +313,11 @@ static int check_file(bi_ctx *c, const alg *a, EVP_MD_CTX *ctx,
     /* This message replaces the count of bad lines for this file. */
     o->bad_lines = bad0;
     bi_error(c, "%s: no properly formatted checksum lines found",
-             quotef(c, shown));
+             fu_quotef(c, shown));
     return 1;
   }
   if (o->ignore_missing && !verified) {
-    bi_error(c, "%s: no file was verified", quotef(c, shown));
+    bi_error(c, "%s: no file was verified", fu_quotef(c, shown));
     return 1;
   }
   return 0;

@@ -163,7 +163,7 @@ static const script scripts[] = {
      "cmp words.txt nums.csv; cmp -bl words.txt nums.csv 2>&1 | head -3\n"
      "base32 words.txt | base32 -d | cksum; base32 -w 8 nums.csv\n"
      "cksum words.txt; cksum -a sysv words.txt; cksum -a bsd - < "
-     "nums.csv\n"
+     "nums.csv; sum words.txt; sum -s - < nums.csv\n"
      "cksum -a sha256 words.txt > s; cksum -c s; cksum -a md5 "
      "--untagged nums.csv\n"
      "strings -n 3 -t x words.txt | head -3; strings -f nums.csv\n"

@@ -1131,3 +1131,125 @@ find: ‘nosuch’: No such file or directory
 find: ‘nosuch’: No such file or directory
 [1]
 ## END
+
+#### file operands in coreutils messages: quotef, with octal escapes for what the locale cannot print
+for l in C C.UTF-8; do
+  export LC_ALL=$l
+  for n in "a b" "café" "a:b" "a=b" "{" "{}" "a}" "~x" "a~x" "a'b" "a'b]c" "a'b\$c" "$(printf 'a\302\205b')"; do
+    cat "$n" 2>&1; wc "$n" 2>&1; md5sum "$n" 2>&1; rm "$n" 2>&1
+  done
+  hexdump "a b" 2>&1; cmp "a b" "a b" 2>&1
+done
+## status: 2
+## STDOUT:
+cat: 'a b': No such file or directory
+wc: 'a b': No such file or directory
+md5sum: 'a b': No such file or directory
+rm: cannot remove 'a b': No such file or directory
+cat: 'caf'$'\303\251': No such file or directory
+wc: 'caf'$'\303\251': No such file or directory
+md5sum: 'caf'$'\303\251': No such file or directory
+rm: cannot remove 'caf'$'\303\251': No such file or directory
+cat: 'a:b': No such file or directory
+wc: 'a:b': No such file or directory
+md5sum: 'a:b': No such file or directory
+rm: cannot remove 'a:b': No such file or directory
+cat: 'a=b': No such file or directory
+wc: 'a=b': No such file or directory
+md5sum: 'a=b': No such file or directory
+rm: cannot remove 'a=b': No such file or directory
+cat: '{': No such file or directory
+wc: '{': No such file or directory
+md5sum: '{': No such file or directory
+rm: cannot remove '{': No such file or directory
+cat: {}: No such file or directory
+wc: {}: No such file or directory
+md5sum: {}: No such file or directory
+rm: cannot remove '{}': No such file or directory
+cat: a}: No such file or directory
+wc: a}: No such file or directory
+md5sum: a}: No such file or directory
+rm: cannot remove 'a}': No such file or directory
+cat: '~x': No such file or directory
+wc: '~x': No such file or directory
+md5sum: '~x': No such file or directory
+rm: cannot remove '~x': No such file or directory
+cat: a~x: No such file or directory
+wc: a~x: No such file or directory
+md5sum: a~x: No such file or directory
+rm: cannot remove 'a~x': No such file or directory
+cat: "a'b": No such file or directory
+wc: "a'b": No such file or directory
+md5sum: "a'b": No such file or directory
+rm: cannot remove "a'b": No such file or directory
+cat: "a'b]c": No such file or directory
+wc: "a'b]c": No such file or directory
+md5sum: "a'b]c": No such file or directory
+rm: cannot remove "a'b]c": No such file or directory
+cat: 'a'\''b$c': No such file or directory
+wc: 'a'\''b$c': No such file or directory
+md5sum: 'a'\''b$c': No such file or directory
+rm: cannot remove 'a'\''b$c': No such file or directory
+cat: 'a'$'\302\205''b': No such file or directory
+wc: 'a'$'\302\205''b': No such file or directory
+md5sum: 'a'$'\302\205''b': No such file or directory
+rm: cannot remove 'a'$'\302\205''b': No such file or directory
+hexdump: a b: No such file or directory
+hexdump: all input file arguments failed
+cmp: a b: No such file or directory
+cat: 'a b': No such file or directory
+wc: 'a b': No such file or directory
+md5sum: 'a b': No such file or directory
+rm: cannot remove 'a b': No such file or directory
+cat: café: No such file or directory
+wc: café: No such file or directory
+md5sum: café: No such file or directory
+rm: cannot remove 'café': No such file or directory
+cat: 'a:b': No such file or directory
+wc: 'a:b': No such file or directory
+md5sum: 'a:b': No such file or directory
+rm: cannot remove 'a:b': No such file or directory
+cat: 'a=b': No such file or directory
+wc: 'a=b': No such file or directory
+md5sum: 'a=b': No such file or directory
+rm: cannot remove 'a=b': No such file or directory
+cat: '{': No such file or directory
+wc: '{': No such file or directory
+md5sum: '{': No such file or directory
+rm: cannot remove '{': No such file or directory
+cat: {}: No such file or directory
+wc: {}: No such file or directory
+md5sum: {}: No such file or directory
+rm: cannot remove '{}': No such file or directory
+cat: a}: No such file or directory
+wc: a}: No such file or directory
+md5sum: a}: No such file or directory
+rm: cannot remove 'a}': No such file or directory
+cat: '~x': No such file or directory
+wc: '~x': No such file or directory
+md5sum: '~x': No such file or directory
+rm: cannot remove '~x': No such file or directory
+cat: a~x: No such file or directory
+wc: a~x: No such file or directory
+md5sum: a~x: No such file or directory
+rm: cannot remove 'a~x': No such file or directory
+cat: "a'b": No such file or directory
+wc: "a'b": No such file or directory
+md5sum: "a'b": No such file or directory
+rm: cannot remove "a'b": No such file or directory
+cat: "a'b]c": No such file or directory
+wc: "a'b]c": No such file or directory
+md5sum: "a'b]c": No such file or directory
+rm: cannot remove "a'b]c": No such file or directory
+cat: 'a'\''b$c': No such file or directory
+wc: 'a'\''b$c': No such file or directory
+md5sum: 'a'\''b$c': No such file or directory
+rm: cannot remove 'a'\''b$c': No such file or directory
+cat: 'a'$'\302\205''b': No such file or directory
+wc: 'a'$'\302\205''b': No such file or directory
+md5sum: 'a'$'\302\205''b': No such file or directory
+rm: cannot remove 'a'$'\302\205''b': No such file or directory
+hexdump: a b: No such file or directory
+hexdump: all input file arguments failed
+cmp: a b: No such file or directory
+## END

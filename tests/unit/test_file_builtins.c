@@ -45,6 +45,11 @@ static bi_ctx *fu_ctx(bh *h) {
   return c;
 }
 
+static const char *utf8_env(bi_ctx *c, const char *name) {
+  (void)c;
+  return strcmp(name, "LANG") == 0 ? "C.UTF-8" : NULL;
+}
+
 static void test_quote(void **state) {
   bh *h = bh_new();
   bi_ctx *c = fu_ctx(h);
@@ -55,10 +60,22 @@ static void test_quote(void **state) {
   assert_string_equal(fu_quote(c, "a\tb"), "'a'$'\\t''b'");
   assert_string_equal(fu_quote(c, "\001x"), "''$'\\001''x'");
   assert_string_equal(fu_quote(c, "\xff"), "''$'\\377'");
-  assert_string_equal(fu_quote(c, "\xc3\xa9"), "'\xc3\xa9'");
+  /* no locale: the C locale prints no byte above 0x7f */
+  assert_string_equal(fu_quote(c, "\xc3\xa9"), "''$'\\303\\251'");
   assert_string_equal(fu_quote(c, ""), "''");
   assert_string_equal(fu_quotef(c, "plain/name.txt"), "plain/name.txt");
   assert_string_equal(fu_quotef(c, "a b"), "'a b'");
+  assert_string_equal(fu_quotef(c, "a:b"), "'a:b'");
+  assert_string_equal(fu_quotef(c, "{}"), "{}");
+  assert_string_equal(fu_quotef(c, "{"), "'{'");
+  assert_string_equal(fu_quotef(c, "a~b"), "a~b");
+  assert_string_equal(fu_quotef(c, "~b"), "'~b'");
+  assert_string_equal(fu_quotef(c, "caf\xc3\xa9"), "'caf'$'\\303\\251'");
+  c->getenv = utf8_env;
+  assert_string_equal(fu_quote(c, "\xc3\xa9"), "'\xc3\xa9'");
+  assert_string_equal(fu_quotef(c, "caf\xc3\xa9"), "caf\xc3\xa9");
+  /* a C1 control is no printable character even in UTF-8 */
+  assert_string_equal(fu_quotef(c, "a\xc2\x85"), "'a'$'\\302\\205'");
   bh_free(h);
 }
 

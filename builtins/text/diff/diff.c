@@ -155,13 +155,13 @@ static int open_input(dctx *x, input *in, const char *path, int missing) {
   in->s = bi_open_read(c, path, &err);
   if (!in->s) {
     wr_flush(&x->w); /* stdout first, as GNU flushes it */
-    tu_file_error(c, path, err);
+    tu_file_error_raw(c, path, err);
     return -1;
   }
   if (tu_slurp(c, in->s, &in->f.data, &in->f.len, &in->copy, &err)) {
     if (err != ECANCELED)
       wr_flush(&x->w); /* stdout first, as GNU flushes it */
-    tu_file_error(c, path, err);
+    tu_file_error_raw(c, path, err);
     return -1;
   }
   if (x->strip_cr && memchr(in->f.data, '\r', in->f.len)) {
@@ -369,13 +369,13 @@ static int compare_dirs(dctx *x, const char *d0, const char *d1, int depth,
   int r = miss0 ? 0 : vfs_readdir(c->vfs, c->cwd, d0, &n0, &c0);
   if (r < 0) {
     wr_flush(&x->w); /* stdout first, as GNU flushes it */
-    tu_file_error(c, d0, -r);
+    tu_file_error_raw(c, d0, -r);
     return 2;
   }
   r = miss1 ? 0 : vfs_readdir(c->vfs, c->cwd, d1, &n1, &c1);
   if (r < 0) {
     wr_flush(&x->w); /* stdout first, as GNU flushes it */
-    tu_file_error(c, d1, -r);
+    tu_file_error_raw(c, d1, -r);
     vfs_free_names(c->vfs, n0, c0);
     return 2;
   }
@@ -450,21 +450,21 @@ static int compare_paths(dctx *x, const char *p0, const char *p1, int depth) {
     s1.type = VFS_REG;
   if (e0 && e1) {
     wr_flush(&x->w); /* stdout first, as GNU flushes it */
-    tu_file_error(c, p0, e0);
+    tu_file_error_raw(c, p0, e0);
     wr_flush(&x->w); /* stdout first, as GNU flushes it */
-    tu_file_error(c, p1, e1);
+    tu_file_error_raw(c, p1, e1);
     return 2;
   }
   if (e0 || e1) {
     int allow = e0 ? (x->new_file || x->uni_new) : x->new_file;
     if (!allow || (depth == 0 && !x->new_file && !(e0 && x->uni_new))) {
       wr_flush(&x->w); /* stdout first, as GNU flushes it */
-      tu_file_error(c, e0 ? p0 : p1, e0 ? e0 : e1);
+      tu_file_error_raw(c, e0 ? p0 : p1, e0 ? e0 : e1);
       return 2;
     }
     if ((e0 ? s1.type : s0.type) == VFS_DIR) {
       wr_flush(&x->w); /* stdout first, as GNU flushes it */
-      tu_file_error(c, e0 ? p0 : p1, e0 ? e0 : e1);
+      tu_file_error_raw(c, e0 ? p0 : p1, e0 ? e0 : e1);
       return 2;
     }
     return compare_files(x, p0, p1, e0 != 0, e1 != 0, depth > 0);
@@ -552,7 +552,7 @@ static int read_excludes(dctx *x, const char *path, size_t *cap) {
   size_t n = 0;
   int r = c->vfs ? vfs_read_file(c->vfs, c->cwd, path, &data, &n) : -ENOENT;
   if (r < 0) {
-    tu_file_error(c, path, -r);
+    tu_file_error_raw(c, path, -r);
     return -1;
   }
   const char *p = data, *e = data + n;
