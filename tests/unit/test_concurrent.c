@@ -205,25 +205,28 @@ static void test_session_busy(void **state) {
   assert_int_equal(vsh_session_open(sb, &s), VSH_OK);
   runner r = {.sb = sb,
               .sess = s,
-              .script = "y=kept; until [ -e /tmp/go ]; do :; done; echo seen"};
+              .script = "y=kept; : > /tmp/started; until [ -e /tmp/go ]; do "
+                        ":; done; echo seen"};
   pthread_t th;
   start(&th, &r);
-  /* wait until the session's exec is running */
-  for (;;) {
-    vsh_result res;
-    vsh_status st = vsh_session_exec(s, "echo", 4, NULL, &res);
-    if (st == VSH_MISUSE) {
-      assert_int_equal(vsh_errcode(sb), EBUSY);
-      assert_non_null(strstr(vsh_errmsg(sb), "another thread"));
+  /* Wait until the session's exec is running, with calls that do not take
+   * the session: trying the session itself meanwhile could take it first
+   * and have the runner refused, however long this thread waited. */
+  for (int waited = 0;; waited++) {
+    char *d = NULL;
+    size_t n = 0;
+    if (vsh_read_file(sb, "/tmp/started", &d, &n) == VSH_OK) {
+      vsh_free(sb, d);
       break;
     }
-    /* it ran first: not started yet */
-    assert_int_equal(st, VSH_OK);
-    vsh_result_free(&res);
+    assert_true(waited < DEADLINE_MS);
     pause_ms(1);
   }
-  /* a plain exec beside it is fine */
   vsh_result res;
+  assert_int_equal(vsh_session_exec(s, "echo", 4, NULL, &res), VSH_MISUSE);
+  assert_int_equal(vsh_errcode(sb), EBUSY);
+  assert_non_null(strstr(vsh_errmsg(sb), "another thread"));
+  /* a plain exec beside it is fine */
   assert_int_equal(vsh_exec(sb, "echo ${y-fresh}", NULL, &res), VSH_OK);
   assert_string_equal(res.out, "fresh\n");
   vsh_result_free(&res);
