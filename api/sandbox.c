@@ -604,6 +604,6 @@ vsh_status vsh_import_tar(vsh_sandbox *sb, const char *dir, vsh_read_fn fn,
                               sizeof msg);
   api_unlock(sb);
   if (rc == -EBADMSG)
-    return api_fail(sb, VSH_REJECTED, EBADMSG, "import: %s", msg);
-  return api_fs_fail(sb, rc, "import", dir ? dir : sb->cwd);
+    return api_fail(sb, VSH_REJECTED, EBADMSG, "hydrate: %s", msg);
+  return api_fs_fail(sb, rc, "hydrate", dir ? dir : sb->cwd);
 }
