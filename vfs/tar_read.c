@@ -531,7 +531,13 @@ static const member *find(const hctx *h, const char *path, size_t len) {
 }
 
 static int validate(hctx *h) {
-  qsort(h->ms, h->n, sizeof *h->ms, cmp_member);
+  /* archives written in path order (persist's, tar --sort=name) are
+   * taken as they are */
+  bool sorted = true;
+  for (size_t i = 1; i < h->n && sorted; i++)
+    sorted = cmp_member(&h->ms[i - 1], &h->ms[i]) < 0;
+  if (!sorted)
+    qsort(h->ms, h->n, sizeof *h->ms, cmp_member);
   const char *prev = NULL; /* a member with the parent path of the last */
   size_t prev_dl = 0;
   int prev_type = M_DIR; /* its nearest listed ancestor's type */
