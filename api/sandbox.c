@@ -593,3 +593,17 @@ vsh_status vsh_hydrate(vsh_sandbox *sb, const char *dir, const void *tar,
     return api_fail(sb, VSH_REJECTED, EBADMSG, "hydrate: %s", msg);
   return api_fs_fail(sb, rc, "hydrate", dir ? dir : sb->cwd);
 }
+
+vsh_status vsh_import_tar(vsh_sandbox *sb, const char *dir, vsh_read_fn fn,
+                          void *ud) {
+  if (!sb || !fn)
+    return VSH_MISUSE;
+  api_lock(sb);
+  char msg[256] = "";
+  int rc = vfs_hydrate_stream(sb->v, sb->cwd, dir ? dir : sb->cwd, fn, ud, msg,
+                              sizeof msg);
+  api_unlock(sb);
+  if (rc == -EBADMSG)
+    return api_fail(sb, VSH_REJECTED, EBADMSG, "hydrate: %s", msg);
+  return api_fs_fail(sb, rc, "hydrate", dir ? dir : sb->cwd);
+}

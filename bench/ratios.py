@@ -50,3 +50,9 @@ for e in order:
     if r and "kb" in r:
         print("%s: 00-idle-sandbox %.1f KB per sandbox over %d sandboxes"
               % (e, r["kb"], r.get("sandboxes", 0)))
+# Growth of hydrate with the archive (goal: linear, 10x the files <= 12x).
+for e in order:
+    a, b = engines[e].get("00-hydrate-10k"), engines[e].get("00-hydrate-100k")
+    if a and b and a["median_ms"]:
+        print("%s: 00-hydrate-100k / 00-hydrate-10k = %.1f"
+              % (e, b["median_ms"] / a["median_ms"]))

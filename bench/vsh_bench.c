@@ -178,9 +178,99 @@ static int idle_sandboxes(void) {
   return 0;
 }
 
+/* 00-hydrate-10k / 00-hydrate-100k: a tar made here, in memory, of nfiles
+ * small files spread over 1,000 folders (file members only: the folders
+ * come from their files' paths, as GNU tar makes them), hydrated into a
+ * fresh sandbox; the median of reps hydrates (opening is not timed). */
+static void tar_octal(char *f, size_t w, unsigned long long x) {
+  snprintf(f, w, "%0*llo", (int)w - 1, x);
+}
+
+static size_t tar_member(char *out, const char *name, const char *data,
+                         size_t len) {
+  char *h = out;
+  memset(h, 0, 512);
+  snprintf(h, 100, "%s", name);
+  tar_octal(h + 100, 8, 0644);
+  tar_octal(h + 108, 8, 1000);
+  tar_octal(h + 116, 8, 1000);
+  tar_octal(h + 124, 12, len);
+  tar_octal(h + 136, 12, 1700000000);
+  h[156] = '0';
+  memcpy(h + 257, "ustar", 6);
+  memcpy(h + 263, "00", 2);
+  memset(h + 148, ' ', 8);
+  unsigned sum = 0;
+  for (int i = 0; i < 512; i++)
+    sum += (unsigned char)h[i];
+  snprintf(h + 148, 8, "%06o", sum);
+  memcpy(h + 512, data, len);
+  size_t padded = (len + 511) / 512 * 512;
+  memset(h + 512 + len, 0, padded - len);
+  return 512 + padded;
+}
+
+static char *make_tar(int nfiles, size_t *len) {
+  size_t cap = (size_t)nfiles * 1024 + 1024, n = 0;
+  char *t = malloc(cap);
+  if (!t)
+    return NULL;
+  int per = nfiles / 1000 ? nfiles / 1000 : 1;
+  for (int i = 0; i < nfiles; i++) {
+    char name[64], data[64];
+    snprintf(name, sizeof name, "d%03d/f%06d.txt", i / per % 1000, i);
+    int dl = snprintf(data, sizeof data, "file %d of %d\n", i, nfiles);
+    n += tar_member(t + n, name, data, (size_t)dl);
+  }
+  memset(t + n, 0, 1024);
+  *len = n + 1024;
+  return t;
+}
+
+static int hydrate_bench(const char *name, int nfiles, int reps) {
+  size_t len = 0;
+  char *tar = make_tar(nfiles, &len);
+  double *t = calloc((size_t)reps, sizeof *t);
+  if (!tar || !t)
+    return 1;
+  for (int r = 0; r < reps; r++) {
+    vsh_sandbox *sb = open_big();
+    double t0 = now_ms();
+    vsh_status st = sb ? vsh_hydrate(sb, "/w", tar, len) : VSH_NOMEM;
+    t[r] = now_ms() - t0;
+    if (st != VSH_OK) {
+      fprintf(stderr, "vsh-bench: hydrate %s: %s\n", name,
+              sb ? vsh_errmsg(sb) : "no sandbox");
+      return 1;
+    }
+    vsh_close(sb);
+  }
+  qsort(t, (size_t)reps, sizeof *t, cmp_double);
+  printf("{\"workload\":\"%s\",\"median_ms\":%.3f,\"files\":%d}\n", name,
+         t[(reps - 1) / 2], nfiles);
+  fflush(stdout);
+  free(t);
+  free(tar);
+  return 0;
+}
+
+static int hydrate_benches(int reps) {
+  return hydrate_bench("00-hydrate-10k", 10000, reps) ||
+         hydrate_bench("00-hydrate-100k", 100000, reps);
+}
+
 int main(int argc, char **argv) {
+  /* --hydrate [FILES [REPS]]: only the hydrate workloads, or one of FILES
+   * files (for profiling) */
+  if (argc > 1 && !strcmp(argv[1], "--hydrate")) {
+    int files = argc > 2 ? atoi(argv[2]) : 0;
+    int r = argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1;
+    return files > 0 ? hydrate_bench("00-hydrate", files, r)
+                     : hydrate_benches(r);
+  }
   if (argc < 3) {
-    fprintf(stderr, "usage: vsh-bench DATA_DIR WORKLOAD_DIR [REPS]\n");
+    fprintf(stderr, "usage: vsh-bench DATA_DIR WORKLOAD_DIR [REPS]\n"
+                    "       vsh-bench --hydrate [FILES [REPS]]\n");
     return 2;
   }
   const char *data = argv[1], *wl = argv[2];
@@ -235,6 +325,8 @@ int main(int argc, char **argv) {
     vsh_close(one);
   }
   free(lt);
+  if (hydrate_benches(reps))
+    return 1;
 
   struct dirent **ents;
   int ne = scandir(wl, &ents, NULL, by_name);

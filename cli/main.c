@@ -249,18 +249,41 @@ static int persist(vsh_sandbox *sb, const char *dir, const char *path) {
   return 0;
 }
 
-/* --hydrate: a host tar unpacked into the workspace before the script. */
+typedef struct host_stream {
+  FILE *f;
+  int err; /* errno of a failed read */
+} host_stream;
+
+static long read_stream(void *ud, void *buf, size_t len) {
+  host_stream *h = ud;
+  size_t k = fread(buf, 1, len, h->f);
+  if (k == 0 && ferror(h->f)) {
+    h->err = errno ? errno : EIO;
+    return -1;
+  }
+  return (long)k;
+}
+
+/* --hydrate: a host tar unpacked into the workspace before the script,
+ * read as a stream (the archive is never held whole). */
 static int hydrate(vsh_sandbox *sb, const char *dir, const char *path) {
-  size_t n = 0;
-  char *data = read_host(path, &n);
-  if (!data) {
+  host_stream h = {fopen(path, "rb"), 0};
+  struct stat st;
+  if (h.f && fstat(fileno(h.f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(h.f);
+    h.f = NULL;
+    errno = EISDIR;
+  }
+  if (!h.f) {
     fprintf(stderr, "vsh: --hydrate: %s: %s\n", path, strerror(errno));
     return 2;
   }
-  vsh_status st = vsh_hydrate(sb, dir, data, n);
-  free(data);
-  if (st != VSH_OK) {
-    fprintf(stderr, "vsh: --hydrate: %s: %s\n", path, vsh_errmsg(sb));
+  errno = 0;
+  vsh_status st2 = vsh_import_tar(sb, dir, read_stream, &h);
+  fclose(h.f);
+  if (st2 != VSH_OK) {
+    fprintf(stderr, "vsh: --hydrate: %s: %s\n", path,
+            h.err ? strerror(h.err) : vsh_errmsg(sb));
     return 2;
   }
   return 0;

@@ -56,6 +56,39 @@ static int hash_sink(void *ud, const void *d, size_t n) {
   return 0;
 }
 
+/* A persisted tree, for hydrating it elsewhere. */
+typedef struct tape {
+  char *p;
+  size_t n, cap, pos, chunk;
+} tape;
+
+static int tape_sink(void *ud, const void *p, size_t n) {
+  tape *t = ud;
+  if (t->n + n > t->cap) {
+    size_t nc = (t->n + n) * 2;
+    char *q = realloc(t->p, nc);
+    if (!q)
+      abort();
+    t->p = q;
+    t->cap = nc;
+  }
+  memcpy(t->p + t->n, p, n);
+  t->n += n;
+  return 0;
+}
+
+static long tape_read(void *ud, void *buf, size_t len) {
+  tape *t = ud;
+  size_t k = t->n - t->pos;
+  if (k > len)
+    k = len;
+  if (k > t->chunk)
+    k = t->chunk;
+  memcpy(buf, t->p + t->pos, k);
+  t->pos += k;
+  return (long)k;
+}
+
 /* Fingerprint of a snapshot: the tar stream of a vfs seeded from it. */
 static uint64_t snap_print(mem *m, vfs_snap *s) {
   vfs *w = vfs_new_from(m, s, NULL);
@@ -110,7 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *cwd = "/w";
   int ops = 0;
   while (in.n && ops++ < 400) {
-    uint8_t op = next(&in) % 22;
+    uint8_t op = next(&in) % 23;
     char buf[64];
     size_t len;
     switch (op) {
@@ -249,6 +282,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 21: {
       path(&in, p1, sizeof p1);
       vfs_utimes(v, cwd, p1, VFS_UTIME_NOW, next(&in), next(&in) & 1);
+      break;
+    }
+    case 22: {
+      /* a subtree persisted and hydrated over another path of the same
+       * tree (through the importer, over what is there), from memory or
+       * from a stream read a few bytes at a time */
+      path(&in, p1, sizeof p1);
+      path(&in, p2, sizeof p2);
+      tape t = {0};
+      t.chunk = 1 + next(&in) % 600;
+      if (!vfs_persist(v, cwd, p1, NULL, tape_sink, &t)) {
+        if (t.chunk & 1)
+          vfs_hydrate(v, cwd, p2, t.p, t.n, NULL, 0);
+        else
+          vfs_hydrate_stream(v, cwd, p2, tape_read, &t, NULL, 0);
+      }
+      free(t.p);
       break;
     }
     }

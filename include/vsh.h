@@ -667,9 +667,23 @@ VSH_API vsh_status vsh_persist(vsh_sandbox *sb, const char *dir,
  * are refused. dir NULL: the sandbox cwd. VSH_REJECTED (EBADMSG) for a
  * refused archive; VSH_FS or VSH_LIMIT when writing a member fails;
  * VSH_MISUSE for NULL sb, or NULL tar with a
- * length. */
+ * length. Members are written by the batch import (as vsh_import_files):
+ * no resolution from the root per member, each content copied once. */
 VSH_API vsh_status vsh_hydrate(vsh_sandbox *sb, const char *dir,
                                const void *tar, size_t len);
+
+/* Stream input: fill buf with up to len bytes and return how many, 0 at
+ * the end, or -1 on an error. */
+typedef long (*vsh_read_fn)(void *ud, void *buf, size_t len);
+/* vsh_hydrate from a stream (dir NULL: the sandbox cwd): the tar (plain
+ * or gzip) is read through fn in chunks, each regular member's content
+ * straight into the file it becomes (no copy of the whole archive is
+ * made), with the same rules, limits, messages and all-or-nothing result.
+ * fn is called on this thread with the sandbox held: it must not call
+ * into the sandbox. VSH_FS with EIO when fn returned -1 (nothing
+ * changed); VSH_MISUSE for NULL sb or fn. */
+VSH_API vsh_status vsh_import_tar(vsh_sandbox *sb, const char *dir,
+                                  vsh_read_fn fn, void *ud);
 
 /* Batch import: many files at once under dir (NULL: the cwd), made with
  * any missing parents. Much faster than a vsh_write_file per file: the

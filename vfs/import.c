@@ -89,8 +89,8 @@ static int push(vfs_import *im, size_t end, vnode *dir) {
 }
 
 /* path (relative to the base, or absolute) into im->full as "/a/b/name"
- * without empty or "." components. 1: has "..", left to the general path;
- * 0 done; <0 error. */
+ * without empty or "." components. 1: has "..", or is longer than the
+ * buffer, left to the general path; 0 done; <0 error. */
 static int normalize(vfs_import *im, const char *path, size_t plen,
                      size_t *flen) {
   size_t n = 0;
@@ -115,7 +115,7 @@ static int normalize(vfs_import *im, const char *path, size_t plen,
     if (cl > VFS_NAME_MAX)
       return -ENAMETOOLONG;
     if (n + 1 + cl > VFS_PATH_MAX)
-      return -ENAMETOOLONG;
+      return 1; /* the general calls decide (a long path under a base) */
     im->full[n++] = '/';
     memcpy(im->full + n, s, cl);
     n += cl;
@@ -127,14 +127,15 @@ static int normalize(vfs_import *im, const char *path, size_t plen,
   return 0;
 }
 
-/* The exclusive directory name in dir, made when missing (mode for a new
- * one). NULL with *err: 1 when the entry is something the fast path leaves
- * alone (not a plain directory), or -errno. */
+/* The exclusive directory name in dir, made when missing (with mode as
+ * given: the umask is the caller's to apply). NULL with *err: 1 when the
+ * entry is something the fast path leaves alone (not a plain directory),
+ * or -errno. */
 static vnode *child_dir(vfs *v, vnode *dir, const char *name, size_t nlen,
                         unsigned mode, int *err) {
   vnode *e = dmap_get(dir->u.dir.map, name, nlen);
   if (!e) {
-    vnode *n = vnode_new(v, VFS_DIR, mode & ~v->umask & 07777);
+    vnode *n = vnode_new(v, VFS_DIR, mode & 07777);
     if (!n) {
       *err = -ENOMEM;
       return NULL;
@@ -155,9 +156,11 @@ static vnode *child_dir(vfs *v, vnode *dir, const char *name, size_t nlen,
   return *slot;
 }
 
-/* Position the chain on the directory im->full[0..dlen). 0, 1 (leave it
- * to the general path) or -errno. */
-static int seek_dir(vfs_import *im, size_t dlen, unsigned dmode) {
+/* Position the chain on the directory im->full[0..dlen), making missing
+ * ones: the last component with mode last, those above it with mid (both
+ * as given, umask applied). 0, 1 (leave it to the general path) or
+ * -errno. */
+static int seek_dir(vfs_import *im, size_t dlen, unsigned mid, unsigned last) {
   vfs *v = im->v;
   if (!im->st || !im->st[0].dir) {
     if (!im->st && push(im, 0, NULL))
@@ -182,8 +185,8 @@ static int seek_dir(vfs_import *im, size_t dlen, unsigned dmode) {
     while (e < dlen && im->full[e] != '/')
       e++;
     int err = 0;
-    vnode *d =
-        child_dir(v, im->st[im->depth].dir, im->full + s, e - s, dmode, &err);
+    vnode *d = child_dir(v, im->st[im->depth].dir, im->full + s, e - s,
+                         e == dlen ? last : mid, &err);
     if (!d)
       return err;
     memcpy(im->cur + at, im->full + at, e - at);
@@ -229,7 +232,8 @@ static int place(vfs_import *im, size_t flen, blob *b, size_t len,
   size_t dlen = slash - 1;
   const char *name = im->full + slash;
   size_t nlen = flen - slash;
-  int rc = seek_dir(im, dlen, (0777 & ~v->umask) | 0300);
+  unsigned pm = ((0777 & ~v->umask) | 0300) & ~v->umask;
+  int rc = seek_dir(im, dlen, pm, pm);
   if (rc == 1)
     return 1;
   vnode *dir = rc ? NULL : im->st[im->depth].dir;
@@ -275,8 +279,9 @@ int vfs_import_data(vfs_import *im, const char *path, const void *data,
 int vfs_import_mkdir(vfs_import *im, const char *path, unsigned mode) {
   size_t flen = 0;
   int rc = normalize(im, path, strlen(path), &flen);
+  unsigned dm = (mode ? mode : 0755) & ~im->v->umask;
   if (rc == 0)
-    rc = seek_dir(im, flen, mode ? mode : 0755);
+    rc = seek_dir(im, flen, dm, dm);
   if (rc == 1) {
     reset(im);
     im->v->priv++;
@@ -284,6 +289,64 @@ int vfs_import_mkdir(vfs_import *im, const char *path, unsigned mode) {
                      mode ? mode : 0755);
     im->v->priv--;
   }
+  return rc;
+}
+
+/* ---- nodes made by the caller (hydrate, symlinks) ---- */
+
+const char *vfs_import_base(const vfs_import *im) {
+  return im->base[0] ? im->base : "/";
+}
+
+void vfs_import_forget(vfs_import *im) {
+  reset(im);
+}
+
+/* The start of the last component of im->full[0..flen). */
+static size_t last_slash(const vfs_import *im, size_t flen) {
+  size_t slash = flen;
+  while (im->full[slash - 1] != '/')
+    slash--;
+  return slash;
+}
+
+int vfs_import_node(vfs_import *im, const char *path, unsigned mid,
+                    unsigned pmode, vnode *n) {
+  vfs *v = im->v;
+  size_t flen = 0;
+  int rc = normalize(im, path, strlen(path), &flen);
+  if (!rc) {
+    size_t slash = last_slash(im, flen);
+    const char *name = im->full + slash;
+    size_t nlen = flen - slash;
+    if (!(rc = seek_dir(im, slash - 1, mid, pmode))) {
+      vnode *dir = im->st[im->depth].dir;
+      vnode *e = dmap_get(dir->u.dir.map, name, nlen);
+      if (e && e->type == VFS_DIR)
+        return 1;
+      if (e && (rc = vfs_drop_entry(v, dir, name, nlen)))
+        goto fail;
+      return vfs_insert_new(v, dir, name, nlen, n);
+    }
+  }
+  if (rc == 1)
+    return 1;
+fail:
+  vnode_unref(n);
+  return rc;
+}
+
+int vfs_import_dir_at(vfs_import *im, const char *path, unsigned mid,
+                      unsigned pmode, unsigned mode, vnode **out) {
+  *out = NULL;
+  size_t flen = 0;
+  int rc = normalize(im, path, strlen(path), &flen);
+  if (!rc)
+    rc = seek_dir(im, last_slash(im, flen) - 1, mid, pmode);
+  if (!rc)
+    rc = seek_dir(im, flen, mid, mode);
+  if (!rc)
+    *out = im->st[im->depth].dir;
   return rc;
 }
 
@@ -402,6 +465,19 @@ static int host_dir(vfs_import *im, int rootfd, const char *rel, hwork *w) {
         break;
       }
       target[tl] = 0;
+      unsigned pm = ((0777 & ~im->v->umask) | 0300) & ~im->v->umask;
+      vnode *ln = vnode_new(im->v, VFS_LNK, 0777);
+      char *t = ln ? mem_strndup(m, target, (size_t)tl) : NULL;
+      if (!t) {
+        vnode_unref(ln);
+        rc = -ENOMEM;
+        break;
+      }
+      ln->u.lnk.target = t;
+      ln->u.lnk.len = (size_t)tl;
+      if ((rc = vfs_import_node(im, path, pm, pm, ln)) != 1)
+        continue; /* placed (an entry that was there replaced), or failed */
+      vnode_unref(ln);
       reset(im);
       im->v->priv++;
       const char *at = im->base[0] ? im->base : "/";

@@ -241,6 +241,28 @@ void vfs_unpin(vfs *v, uint64_t ino);
 int vfs_unlink_table(vfs *v, const char *dcanon, const char *name,
                      uint64_t ino);
 
+/* ---- import.c (the parts tar_read.c uses) ---- */
+/* The import's directory, canonical ("/" for the root). */
+const char *vfs_import_base(const vfs_import *im);
+/* Forget the directory chain: call before changing the tree by any other
+ * call while the import lasts. */
+void vfs_import_forget(vfs_import *im);
+/* Place the node n (a new file or symlink) at path, relative to the base:
+ * an entry already there that is not a directory is removed first (so the
+ * new node replaces it, never writing through it); missing directories
+ * are made, the one holding path with mode pmode, those above with mid
+ * (modes as given: apply the umask first). 0 or -errno (n consumed), or 1
+ * (n left to the caller) when the general calls must do it: a directory
+ * at path, `..` in it, or a directory on the way that is not a plain one
+ * of this tree (a symlink, a host layer's). */
+int vfs_import_node(vfs_import *im, const char *path, unsigned mid,
+                    unsigned pmode, vnode *n);
+/* The directory at path, made with mode when missing (its parents as for
+ * vfs_import_node): *out is it, exclusive to this tree, until the tree
+ * changes. 0, 1 (the general calls must do it, as above) or -errno. */
+int vfs_import_dir_at(vfs_import *im, const char *path, unsigned mid,
+                      unsigned pmode, unsigned mode, vnode **out);
+
 /* ---- walk.c ---- */
 /* Pre-order walk of a tree with its position on the heap (no recursion:
  * trees may be deeper than any stack). vwalk_next yields the entries of the

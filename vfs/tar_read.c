@@ -1,7 +1,8 @@
 /*
- * tar_read.c - hydrate: validate a whole tar (plain or gzip) against the
- * workspace rules, then extract it. Nothing is written before every member
- * and the destination passed; extraction runs on top of an O(1) snapshot and
+ * tar_read.c - hydrate: read a whole tar (plain or gzip, from a buffer or
+ * a read callback) and validate it against the workspace rules, then
+ * extract it (tar_extract.c). Nothing is written before every member and
+ * the destination passed; extraction runs on top of an O(1) snapshot and
  * rolls back to it if anything fails half way.
  *
  * What persist writes comes back exactly: modes with their setuid, setgid
@@ -21,40 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "core/buf.h"
-#include "vfs/internal.h"
+#include "vfs/tar.h"
 
-#define TAR_MAX_INPUT ((uint64_t)1 << 30)
-#define TAR_MAX_EXTRACT ((uint64_t)4 << 30)
-#define TAR_MAX_MEMBERS 100000
-
-enum { M_FILE, M_DIR, M_LINK, M_HARD };
-
-typedef struct member {
-  char *path; /* normalised: "a/b", "" for the root */
-  int type;
-  unsigned mode;
-  int64_t mtime;
-  const char *data;
-  uint64_t size;
-  char *link;   /* symlink target, or the normalised hard-link target */
-  size_t index; /* position in the archive, for messages */
-} member;
-
-typedef struct hctx {
-  vfs *v;
-  member *ms;
-  size_t n, cap;
-  char *msg;
-  size_t msgcap;
-  uint64_t total;
-} hctx;
-
-static int reject(hctx *h, const char *name, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int reject(hctx *h, const char *name, const char *fmt, ...) {
+int tar_reject(hctx *h, const char *name, const char *fmt, ...) {
   if (h->msgcap) {
     char rule[256];
     va_list ap;
@@ -73,56 +45,7 @@ static int reject(hctx *h, const char *name, const char *fmt, ...) {
   return -EBADMSG;
 }
 
-/* ---- decompression ---- */
-
-static int gunzip(vfs *v, const unsigned char *in, size_t len, char **out,
-                  size_t *olen, hctx *h) {
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (inflateInit2(&z, 15 + 16) != Z_OK)
-    return -ENOMEM;
-  size_t cap = len * 4 + 4096, n = 0;
-  char *b = mem_alloc(v->m, cap);
-  int rc = b ? 0 : -ENOMEM;
-  z.next_in = (unsigned char *)in;
-  z.avail_in = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
-  while (!rc) {
-    if (n == cap) {
-      if (cap >= TAR_MAX_EXTRACT + (64u << 20)) {
-        rc = reject(h, "(archive)", "decompressed size over the 4 GiB limit");
-        break;
-      }
-      size_t nc = cap * 2;
-      char *g = mem_realloc(v->m, b, nc);
-      if (!g) {
-        rc = -ENOMEM;
-        break;
-      }
-      b = g;
-      cap = nc;
-    }
-    z.next_out = (unsigned char *)b + n;
-    size_t room = cap - n;
-    uInt give = (uInt)(room > UINT32_MAX ? UINT32_MAX : room);
-    z.avail_out = give;
-    int zr = inflate(&z, Z_NO_FLUSH);
-    n += give - z.avail_out;
-    if (zr == Z_STREAM_END)
-      break;
-    if (zr != Z_OK && !(zr == Z_BUF_ERROR && n == cap)) {
-      rc = reject(h, "(archive)", "corrupt gzip data");
-      break;
-    }
-  }
-  inflateEnd(&z);
-  if (rc) {
-    mem_free(v->m, b);
-    return rc;
-  }
-  *out = b;
-  *olen = n;
-  return 0;
-}
+#define reject tar_reject
 
 /* ---- header parsing ---- */
 
@@ -148,13 +71,27 @@ static bool checksum_ok(const unsigned char *hd) {
   uint64_t want;
   if (parse_octal((const char *)hd + 148, 8, &want))
     return false;
-  unsigned long us = 0;
-  long ss = 0;
-  for (int i = 0; i < 512; i++) {
-    unsigned char c = (i >= 148 && i < 156) ? ' ' : hd[i];
-    us += c;
-    ss += (signed char)c;
+  /* the block's byte sum eight bytes at a time (16-bit lanes), and how
+   * many bytes have their high bit set (for the signed sum) */
+  const uint64_t lo8 = 0x00ff00ff00ff00ffULL, one = 0x0101010101010101ULL;
+  uint64_t lanes = 0, highs = 0;
+  for (int i = 0; i < 512; i += 8) {
+    uint64_t w;
+    memcpy(&w, hd + i, 8);
+    lanes += (w & lo8) + ((w >> 8) & lo8);
+    highs += (w >> 7) & one;
   }
+  uint64_t us = (lanes & 0xffff) + ((lanes >> 16) & 0xffff) +
+                ((lanes >> 32) & 0xffff) + (lanes >> 48);
+  highs = (highs & lo8) + ((highs >> 8) & lo8);
+  uint64_t nhigh = (highs * 0x0001000100010001ULL) >> 48;
+  /* the checksum field counts as eight spaces */
+  for (int i = 148; i < 156; i++) {
+    us -= hd[i];
+    nhigh -= hd[i] >> 7;
+  }
+  us += 8 * ' ';
+  long ss = (long)us - 256 * (long)nhigh;
   return want == us || (long)want == ss;
 }
 
@@ -278,28 +215,105 @@ static int add_member(hctx *h, member *m) {
   return 0;
 }
 
-static int parse(hctx *h, const char *t, size_t len) {
-  buf pax_path, pax_link, name, lname;
+/* n bytes of the stream read and dropped; short: 1. */
+static int skip(tsrc *s, uint64_t n) {
+  char sink[4096];
+  while (n) {
+    size_t want = n < sizeof sink ? (size_t)n : sizeof sink, got = 0;
+    int rc = tar_src_read(s, sink, want, &got);
+    if (rc)
+      return rc;
+    if (got < want)
+      return 1;
+    n -= got;
+  }
+  return 0;
+}
+
+static bool is_file(char type) {
+  return type == '0' || type == '\0' || type == '7';
+}
+
+/* A member's data (size bytes, then padding to a block) from an input that
+ * is not in place: an extended header's into ext, a regular file's into a
+ * blob of its own (*b) when it may fit the quota (otherwise the quota
+ * check refuses the archive later and the bytes are not kept), anything
+ * else's dropped. 0, 1 when the stream ends inside, or -errno. */
+static int read_data(hctx *h, tsrc *s, char type, uint64_t size, buf *ext,
+                     blob **b) {
+  vfs *v = h->v;
+  *b = NULL;
+  uint64_t pad = (512 - size % 512) % 512;
+  int rc = 0;
+  size_t got = 0;
+  if (type == 'x' || type == 'L' || type == 'K') {
+    buf_clear(ext);
+    char chunk[4096];
+    for (uint64_t left = size; left && !rc;) {
+      size_t want = left < sizeof chunk ? (size_t)left : sizeof chunk;
+      if (!(rc = tar_src_read(s, chunk, want, &got)) && got < want)
+        rc = 1;
+      if (!rc && buf_append(ext, chunk, got))
+        rc = -ENOMEM;
+      left -= got;
+    }
+  } else if (is_file(type) && size) {
+    uint64_t used = v->bytes + h->total, room = 0;
+    if (used < v->max_bytes)
+      room = v->max_bytes - used;
+    if (TAR_MAX_EXTRACT - h->total < room)
+      room = TAR_MAX_EXTRACT - h->total;
+    if (size > room || size > SIZE_MAX / 2)
+      return skip(s, size + pad);
+    if (!(*b = blob_new(v->m, NULL, 0, (size_t)size)))
+      return -ENOMEM;
+    if (!(rc = tar_src_read(s, (*b)->data, (size_t)size, &got)) && got < size)
+      rc = 1;
+    (*b)->len = got;
+    (*b)->data[got] = 0;
+  } else {
+    rc = skip(s, size);
+  }
+  if (!rc)
+    rc = skip(s, pad);
+  if (rc) {
+    blob_unref(*b);
+    *b = NULL;
+  }
+  return rc;
+}
+
+static int parse(hctx *h, tsrc *s) {
+  buf pax_path, pax_link, name, lname, ext;
   buf_init(&pax_path, h->v->m);
   buf_init(&pax_link, h->v->m);
   buf_init(&name, h->v->m);
   buf_init(&lname, h->v->m);
+  buf_init(&ext, h->v->m);
   bool have_path = false, have_link = false, have_size = false;
   bool have_mtime = false;
+  bool in_place = tar_src_in_place(s);
   uint64_t pax_size = 0;
   int64_t pax_mtime = 0;
-  size_t pos = 0, index = 0;
+  size_t index = 0;
   int rc = 0;
+  unsigned char block[512];
+  blob *pend = NULL; /* a file's content read, until its member is kept */
   while (!rc) {
-    if (pos + 512 > len) {
+    const unsigned char *hd = block;
+    size_t got = 0;
+    if (in_place)
+      hd = (const unsigned char *)tar_src_take(s, 512, &got);
+    else if ((rc = tar_src_read(s, block, 512, &got)))
+      break;
+    if (got < 512) {
       /* the end-of-archive blocks may be missing (GNU tar accepts that);
        * a header cut short may not */
-      rc = pos == len ? 0
-                      : reject(h, "(archive)",
-                               "unexpected EOF in archive (header cut short)");
+      rc = got == 0 ? 0
+                    : reject(h, "(archive)",
+                             "unexpected EOF in archive (header cut short)");
       break;
     }
-    const unsigned char *hd = (const unsigned char *)t + pos;
     bool zero = true;
     for (int i = 0; i < 512 && zero; i++)
       zero = hd[i] == 0;
@@ -334,14 +348,23 @@ static int parse(hctx *h, const char *t, size_t len) {
     if (have_size)
       size = pax_size;
     char type = (char)hd[156];
-    uint64_t padded = (size + 511) / 512 * 512;
-    if (size > UINT64_MAX - 511 || padded > len - pos - 512) {
-      /* data or its padding cut off: what GNU tar calls an unexpected EOF */
-      rc = reject(h, raw, "unexpected EOF in archive (data cut short)");
-      break;
+    const char *data = NULL;
+    if (size > UINT64_MAX - 511) {
+      rc = 1;
+    } else if (in_place) {
+      uint64_t padded = (size + 511) / 512 * 512;
+      if (padded > s->mlen - s->mpos)
+        rc = 1;
+      else
+        data = tar_src_take(s, (size_t)padded, &got);
+    } else {
+      rc = read_data(h, s, type, size, &ext, &pend);
+      data = buf_cstr(&ext);
     }
-    const char *data = t + pos + 512;
-    pos += 512 + (size_t)padded;
+    if (rc == 1) /* data or its padding cut off: GNU tar's unexpected EOF */
+      rc = reject(h, raw, "unexpected EOF in archive (data cut short)");
+    if (rc)
+      break;
     index++;
     if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
       if (type == 'x') {
@@ -363,7 +386,9 @@ static int parse(hctx *h, const char *t, size_t len) {
     }
     const char *nm = have_path ? buf_cstr(&pax_path) : raw;
     size_t nml = have_path ? pax_path.len : rl;
-    member m = {.index = index, .size = size, .data = data};
+    member m = {.index = index, .size = size, .b = pend};
+    if (in_place)
+      m.data = data;
     uint64_t mode;
     int64_t mtime = 0;
     uint64_t mt;
@@ -459,6 +484,7 @@ static int parse(hctx *h, const char *t, size_t len) {
       rc = rc ? rc : -ENOMEM;
       break;
     }
+    pend = NULL; /* the member's now */
     have_path = have_link = have_size = have_mtime = false;
     buf_clear(&pax_path);
     buf_clear(&pax_link);
@@ -467,6 +493,8 @@ static int parse(hctx *h, const char *t, size_t len) {
   buf_free(&pax_link);
   buf_free(&name);
   buf_free(&lname);
+  buf_free(&ext);
+  blob_unref(pend);
   return rc;
 }
 
@@ -503,7 +531,16 @@ static const member *find(const hctx *h, const char *path, size_t len) {
 }
 
 static int validate(hctx *h) {
-  qsort(h->ms, h->n, sizeof *h->ms, cmp_member);
+  /* archives written in path order (persist's, tar --sort=name) are
+   * taken as they are */
+  bool sorted = true;
+  for (size_t i = 1; i < h->n && sorted; i++)
+    sorted = cmp_member(&h->ms[i - 1], &h->ms[i]) < 0;
+  if (!sorted)
+    qsort(h->ms, h->n, sizeof *h->ms, cmp_member);
+  const char *prev = NULL; /* a member with the parent path of the last */
+  size_t prev_dl = 0;
+  int prev_type = M_DIR; /* its nearest listed ancestor's type */
   for (size_t i = 0; i < h->n; i++) {
     member *m = &h->ms[i];
     if (!*m->path && m->type != M_DIR)
@@ -513,18 +550,27 @@ static int validate(hctx *h) {
       return reject(h, m->path, "duplicate path");
     /* the nearest ancestor the archive lists decides: a directory member
      * had its own ancestors checked (so deep trees cost no more per
-     * member), a symlink or file member refuses */
-    for (const char *p = strrchr(m->path, '/'); p;
-         p = memrchr(m->path, '/', (size_t)(p - m->path))) {
-      const member *par = find(h, m->path, (size_t)(p - m->path));
-      if (!par)
-        continue;
-      if (par->type == M_LINK)
-        return reject(h, m->path, "under a symlink member");
-      if (par->type != M_DIR)
-        return reject(h, m->path, "under a non-directory member");
-      break;
+     * member), a symlink or file member refuses; what that is depends on
+     * the parent's path alone, so siblings share the answer */
+    const char *slash = strrchr(m->path, '/');
+    size_t dl = slash ? (size_t)(slash - m->path) : 0;
+    if (!slash || !prev || dl != prev_dl || memcmp(prev, m->path, dl)) {
+      prev_type = M_DIR;
+      for (const char *p = slash; p;
+           p = memrchr(m->path, '/', (size_t)(p - m->path))) {
+        const member *par = find(h, m->path, (size_t)(p - m->path));
+        if (par) {
+          prev_type = par->type;
+          break;
+        }
+      }
+      prev = slash ? m->path : NULL;
+      prev_dl = dl;
     }
+    if (prev_type == M_LINK)
+      return reject(h, m->path, "under a symlink member");
+    if (prev_type != M_DIR)
+      return reject(h, m->path, "under a non-directory member");
     if (m->type == M_LINK && !*m->link)
       return reject(h, m->path, "empty symlink target");
     if (m->type == M_HARD) {
@@ -541,167 +587,45 @@ static int validate(hctx *h) {
   return 0;
 }
 
-/* The destination: no member may pass through an existing symlink or
- * non-directory, or swap a directory for a non-directory. */
-static int check_dest(hctx *h, const char *base) {
-  vfs *v = h->v;
-  buf p;
-  buf_init(&p, v->m);
-  int rc = 0;
-  for (size_t i = 0; i < h->n && !rc; i++) {
-    const member *m = &h->ms[i];
-    if (!*m->path)
-      continue;
-    for (const char *s = m->path;; s++) {
-      const char *e = strchr(s, '/');
-      size_t plen = e ? (size_t)(e - m->path) : strlen(m->path);
-      buf_clear(&p);
-      if (buf_append(&p, m->path, plen)) {
-        rc = -ENOMEM;
-        break;
-      }
-      vfs_stat_t st;
-      int r = vfs_lstat(v, base, buf_cstr(&p), &st);
-      if (r == -ENOENT)
-        break; /* nothing below exists either */
-      if (r) {
-        rc =
-            reject(h, m->path, "destination not accessible (%s)", strerror(-r));
-        break;
-      }
-      if (e) {
-        if (st.type == VFS_LNK)
-          rc = reject(h, m->path, "would follow an existing symlink");
-        else if (st.type != VFS_DIR)
-          rc = reject(h, m->path, "under an existing non-directory");
-        if (rc)
-          break;
-        s = e;
-        continue;
-      }
-      if (st.type == VFS_DIR && m->type != M_DIR)
-        rc = reject(h, m->path, "would replace an existing directory");
-      else if (st.type != VFS_DIR && m->type == M_DIR)
-        rc = reject(h, m->path, "directory over an existing non-directory");
-      break;
-    }
-  }
-  buf_free(&p);
-  return rc;
-}
-
-/* Parents the archive does not list are made as GNU tar makes them. */
-static int make_parents(vfs *v, const char *base, const char *path) {
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    return 0;
-  char *dir = mem_strndup(v->m, path, (size_t)(slash - path));
-  if (!dir)
-    return -ENOMEM;
-  int rc = vfs_mkdir_p(v, base, dir, 0777);
-  mem_free(v->m, dir);
-  return rc;
-}
-
-static int extract(hctx *h, const char *base) {
-  vfs *v = h->v;
-  int rc = 0;
-  /* directories and files in path order (parents first), then hard links
-   * (their targets exist by then), symlinks last */
-  for (int pass = 0; pass < 3 && !rc; pass++) {
-    for (size_t i = 0; i < h->n && !rc; i++) {
-      const member *m = &h->ms[i];
-      const char *p = *m->path ? m->path : ".";
-      int want = m->type == M_HARD ? 1 : m->type == M_LINK ? 2 : 0;
-      if (want != pass)
-        continue;
-      if ((rc = make_parents(v, base, m->path)))
-        break;
-      vfs_stat_t st;
-      bool exists = vfs_lstat(v, base, p, &st) == 0;
-      if (m->type == M_DIR) {
-        if (!exists)
-          rc = vfs_mkdir(v, base, p, 0700);
-        continue; /* mode and time once everything below is written */
-      }
-      if (exists && st.type != VFS_DIR)
-        rc = vfs_unlink(v, base, p); /* never write through a symlink */
-      if (rc)
-        break;
-      if (m->type == M_FILE) {
-        rc = vfs_write_file(v, base, p, m->data, (size_t)m->size, 0600);
-        if (!rc)
-          rc = vfs_chmod(v, base, p, m->mode);
-      } else if (m->type == M_HARD) {
-        rc = vfs_link(v, base, m->link, p);
-        continue; /* the inode's mode and time are its first member's */
-      } else {
-        rc = vfs_symlink(v, base, m->link, p);
-      }
-      if (!rc)
-        rc = vfs_utimes(v, base, p, m->mtime, m->mtime, VFS_NOFOLLOW);
-    }
-  }
-  /* directory modes and times last: creating entries touched them */
-  for (size_t i = 0; i < h->n && !rc; i++) {
-    const member *m = &h->ms[i];
-    if (m->type != M_DIR)
-      continue;
-    const char *p = *m->path ? m->path : ".";
-    rc = vfs_chmod(v, base, p, m->mode);
-    if (!rc)
-      rc = vfs_utimes(v, base, p, m->mtime, m->mtime, 0);
-  }
-  return rc;
-}
-
-int vfs_hydrate(vfs *v, const char *cwd, const char *dir, const void *tar,
-                size_t len, char *msg, size_t msgcap) {
+static int hydrate(vfs *v, const char *cwd, const char *dir, const void *tar,
+                   size_t len, vsh_read_fn fn, void *ud, char *msg,
+                   size_t msgcap) {
   hctx h = {.v = v, .msg = msg, .msgcap = msgcap};
   if (msgcap)
     msg[0] = 0;
-  if (len > TAR_MAX_INPUT)
-    return reject(&h, "(archive)", "input larger than 1 GiB");
-  const unsigned char *in = tar;
-  char *plain = NULL;
-  const char *t = tar;
-  size_t tl = len;
-  int rc = 0;
-  if (len >= 2 && in[0] == 0x1f && in[1] == 0x8b) {
-    if ((rc = gunzip(v, in, len, &plain, &tl, &h)))
-      return rc;
-    t = plain;
-  }
-  char *base = NULL;
-  vfs_snap *before = NULL;
-  if (!(rc = parse(&h, t, tl)))
+  tsrc s;
+  int rc = tar_src_open(&s, &h, tar, len, fn, ud);
+  if (!rc)
+    rc = parse(&h, &s);
+  if (!rc)
+    rc = tar_src_finish(&s);
+  tar_src_close(&s);
+  if (!rc)
     rc = validate(&h);
   /* from here on every change is undone on failure (O(1) snapshot) */
+  vfs_snap *before = NULL;
   if (!rc && !(before = vfs_snapshot(v)))
     rc = -ENOMEM;
-  v->priv++;
   if (!rc)
-    rc = vfs_mkdir_p(v, cwd, dir, 0755);
-  if (!rc)
-    rc = vfs_realpath(v, cwd, dir, &base);
-  if (!rc)
-    rc = check_dest(&h, base);
-  /* quota before writing: a too-big archive fails without partial files */
-  if (!rc &&
-      (v->bytes + h.total > v->max_bytes || v->inodes + h.n > v->max_inodes))
-    rc = -ENOSPC;
-  if (!rc)
-    rc = extract(&h, base);
-  v->priv--;
+    rc = tar_extract(&h, cwd, dir);
   if (rc && before)
     vfs_restore(v, before);
   vfs_snap_free(before);
   for (size_t i = 0; i < h.n; i++) {
     mem_free(v->m, h.ms[i].path);
     mem_free(v->m, h.ms[i].link);
+    blob_unref(h.ms[i].b);
   }
   mem_free(v->m, h.ms);
-  mem_free(v->m, base);
-  mem_free(v->m, plain);
   return rc;
+}
+
+int vfs_hydrate(vfs *v, const char *cwd, const char *dir, const void *tar,
+                size_t len, char *msg, size_t msgcap) {
+  return hydrate(v, cwd, dir, tar, len, NULL, NULL, msg, msgcap);
+}
+
+int vfs_hydrate_stream(vfs *v, const char *cwd, const char *dir, vsh_read_fn fn,
+                       void *ud, char *msg, size_t msgcap) {
+  return hydrate(v, cwd, dir, NULL, 0, fn, ud, msg, msgcap);
 }

@@ -369,6 +369,10 @@ int vfs_persist(vfs *v, const char *cwd, const char *dir,
  * nothing. Privileged (ignores modes), nodes owned by the vfs user. */
 int vfs_hydrate(vfs *v, const char *cwd, const char *dir, const void *tar,
                 size_t len, char *msg, size_t msgcap);
+/* The same from a read callback (fn's -1, or a count over what was asked:
+ * -EIO); a regular member's content is read straight into its file. */
+int vfs_hydrate_stream(vfs *v, const char *cwd, const char *dir, vsh_read_fn fn,
+                       void *ud, char *msg, size_t msgcap);
 
 /* Batch import (import.c): many files placed under one directory without
  * resolving each path from the root. vfs_import_begin makes dir (with

@@ -543,3 +543,18 @@ def test_absolute_symlink_persists_but_does_not_hydrate(sb):
         assert ei.value.member == "./tool"
         assert "absolute" in str(ei.value)
         assert other.ls() == []
+
+
+def test_open_with_files():
+    files = {"src/a.txt": "a\n", "/etc/app.conf": b"k=v\n", "bin.dat": ALL_BYTES,
+             "empty": b""}
+    with vsh.Sandbox(workspace_root="/workspace", files=files) as s:
+        assert s.read_file("src/a.txt") == b"a\n"
+        assert s.read_file("/etc/app.conf") == b"k=v\n"
+        assert s.read_file("bin.dat") == ALL_BYTES
+        r = s.exec("stat -c '%s %a %U' empty src/a.txt; ls")
+        assert r.stdout == b"0 644 user\n2 644 user\nbin.dat\nempty\nsrc\n"
+    with pytest.raises(vsh.VshError):
+        vsh.Sandbox(files={"a/b": "x", "a/b/c": "y"})
+    with pytest.raises(TypeError):
+        vsh.Sandbox(files={"a": 1})

@@ -15,9 +15,9 @@ class AsyncSandbox:
     raised once it has."""
 
     def __init__(self, workspace_root="/workspace", env=None, limits=None,
-                 allow_urls=None, *, _sync=None):
+                 allow_urls=None, files=None, *, _sync=None):
         self._sb = _sync if _sync is not None else Sandbox(
-            workspace_root, env, limits, allow_urls)
+            workspace_root, env, limits, allow_urls, files)
 
     @property
     def sync(self):

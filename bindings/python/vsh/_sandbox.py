@@ -147,10 +147,12 @@ class Sandbox:
 
     workspace_root is created (with its parents) and owned by the sandbox
     user; it is the working directory of every exec unless told otherwise,
-    and relative paths of the file calls resolve against it."""
+    and relative paths of the file calls resolve against it. files maps
+    paths (relative to workspace_root, or absolute) to contents (bytes, or
+    str as UTF-8), all placed at once by libvsh's batch import."""
 
     def __init__(self, workspace_root="/workspace", env=None, limits=None,
-                 allow_urls=None, *, _handle=None, _keep=None):
+                 allow_urls=None, files=None, *, _handle=None, _keep=None):
         self._lib = L.get()
         root = os.fsdecode(workspace_root) if isinstance(workspace_root, bytes) \
             else os.fspath(workspace_root)
@@ -198,6 +200,17 @@ class Sandbox:
             cfg.net = ctypes.pointer(pol)
             keep += [prefixes, rules, pol]
             self._keep = keep
+        if files:
+            names = [_b(p, "file path") for p in files]
+            datas = [_data(d) for d in files.values()]
+            arr = (L.FileInit * len(names))()
+            for i, (p, d) in enumerate(zip(names, datas)):
+                arr[i].path = p
+                arr[i].data = ctypes.cast(ctypes.c_char_p(d), ctypes.c_void_p)
+                arr[i].len = len(d)
+            cfg.files = arr
+            cfg.nfiles = len(names)
+            keep += [names, datas, arr]  # copied by vsh_open
         h = ctypes.c_void_p()
         st = self._lib.vsh_open(ctypes.byref(cfg), ctypes.byref(h))
         if st != L.OK:
