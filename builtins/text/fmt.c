@@ -471,7 +471,8 @@ static int parse_width(bi_ctx *c, const char *s, int max, int *out) {
     return -1;
   }
   if (range || v > (uint64_t)max) {
-    bi_error(c, "invalid width: %s: %s", tu_quote(c, s), bi_strerror(ERANGE));
+    bi_error(c, "invalid width: %s: %s", tu_quote(c, s),
+             bi_strerror(range ? EOVERFLOW : ERANGE));
     return -1;
   }
   *out = (int)v;
@@ -497,9 +498,16 @@ int bi_fmt(bi_ctx *c) {
   if (c->argc > 1 && c->argv[1][0] == '-' && c->argv[1][1] >= '0' &&
       c->argv[1][1] <= '9') {
     width_opt = c->argv[1] + 1;
-    sub.argv = c->argv + 1;
+    char **av = arena_alloc(c->scratch, (size_t)c->argc * sizeof *av);
+    if (!av) {
+      bi_error(c, "memory exhausted");
+      return 1;
+    }
+    av[0] = c->argv[0];
+    for (int i = 2; i <= c->argc; i++)
+      av[i - 1] = c->argv[i];
+    sub.argv = av;
     sub.argc = c->argc - 1;
-    sub.argv[0] = c->argv[0];
   }
   bi_getopt g;
   bi_getopt_init(&g, &sub, "0123456789cstuw:p:g:", opts);
