@@ -147,6 +147,7 @@ int bi_envsubst(bi_ctx *c) {
   buf held;
   buf_init(&held, c->m);
   int status = 0, eof = 0;
+  size_t resume = 0; /* how far the held reference was scanned */
   char chunk[4096];
   while (!eof && !w.err) {
     if (budget_poll(c->bud)) {
@@ -178,12 +179,18 @@ int bi_envsubst(bi_ctx *c) {
       i = (size_t)(d - s);
       /* can the reference at i still grow with more input? */
       size_t j = i + 1;
-      if (j < n && s[j] == '{')
+      if (i == 0 && resume > 1) {
+        j = resume; /* the bytes before it were scanned last time */
+      } else if (j < n && s[j] == '{') {
         j++;
+      }
       while (j < n && name_char((unsigned char)s[j]))
         j++;
-      if (j >= n && !eof)
+      if (j >= n && !eof) {
+        resume = j - i;
         break;
+      }
+      resume = 0;
       size_t at, l, span = scan_ref(s, n, i, &at, &l);
       if (!span || !allowed(&e, s + at, l)) {
         i++;
