@@ -204,8 +204,10 @@ int bi_envsubst(bi_ctx *c) {
       done = i;
     }
     wr_write(&w, s + done, i - done);
-    memmove(held.data, held.data + i, held.len - i);
-    held.len -= i;
+    if (i) {
+      memmove(held.data, held.data + i, held.len - i);
+      held.len -= i;
+    }
   }
   buf_free(&held);
   rd_free(&r);

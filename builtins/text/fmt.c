@@ -86,6 +86,8 @@ typedef struct fm {
   /* input */
   reader r;
   int rerr; /* a read failed */
+  char ibuf[4096];
+  size_t ipos, ilen;
   /* the paragraph */
   char *para; /* FM_MAXCHARS */
   char *wptr;
@@ -98,15 +100,25 @@ typedef struct fm {
 } fm;
 
 static int fm_getc(fm *f) {
-  unsigned char ch;
+  if (f->ipos < f->ilen)
+    return (unsigned char)f->ibuf[f->ipos++];
   if (f->rerr)
     return FM_EOF;
-  long n = rd_read(&f->r, &ch, 1);
-  if (n == 1)
-    return ch;
-  if (n < 0)
-    f->rerr = f->r.err ? f->r.err : EIO;
-  return FM_EOF;
+  /* a limit or a cancel ends even one endless line */
+  if (budget_poll(f->c->bud)) {
+    f->rerr = ECANCELED;
+    f->stop = 1;
+    return FM_EOF;
+  }
+  long n = rd_read(&f->r, f->ibuf, sizeof f->ibuf);
+  if (n <= 0) {
+    if (n < 0)
+      f->rerr = f->r.err ? f->r.err : EIO;
+    return FM_EOF;
+  }
+  f->ipos = 1;
+  f->ilen = (size_t)n;
+  return (unsigned char)f->ibuf[0];
 }
 
 static void fm_putc(fm *f, int ch) {
@@ -345,9 +357,8 @@ static int get_line(fm *f, int ch) {
     int start = f->in_col;
     ch = get_space(f, ch);
     f->limit->space = f->in_col - start;
-    f->limit->final =
-        ch == FM_EOF ||
-        (f->limit->period && (ch == '\n' || f->limit->space > 1));
+    f->limit->final = ch == FM_EOF ||
+                      (f->limit->period && (ch == '\n' || f->limit->space > 1));
     if (ch == '\n' || ch == FM_EOF || f->uniform)
       f->limit->space = f->limit->final ? 2 : 1;
     if (f->limit == end_word) {
@@ -361,8 +372,8 @@ static int get_line(fm *f, int ch) {
 
 static int same_para(fm *f, int ch) {
   return f->next_prefix_indent == f->prefix_indent &&
-         f->in_col >= f->next_prefix_indent + f->prefix_full &&
-         ch != '\n' && ch != FM_EOF;
+         f->in_col >= f->next_prefix_indent + f->prefix_full && ch != '\n' &&
+         ch != FM_EOF;
 }
 
 /* Copies a line that is not filled (blank, or without the prefix) from
@@ -371,8 +382,7 @@ static int copy_rest(fm *f, int ch) {
   f->out_col = 0;
   if (f->in_col > f->next_prefix_indent || (ch != '\n' && ch != FM_EOF)) {
     put_space(f, f->next_prefix_indent);
-    for (const char *s = f->prefix; f->out_col != f->in_col && *s;
-         f->out_col++)
+    for (const char *s = f->prefix; f->out_col != f->in_col && *s; f->out_col++)
       fm_putc(f, *s++);
     if (ch != FM_EOF && ch != '\n')
       put_space(f, f->in_col - f->out_col);
@@ -391,8 +401,7 @@ static int copy_rest(fm *f, int ch) {
 static int get_paragraph(fm *f) {
   f->last_line_length = 0;
   int ch = f->next_char;
-  while (ch == '\n' || ch == FM_EOF ||
-         f->next_prefix_indent < f->prefix_lead ||
+  while (ch == '\n' || ch == FM_EOF || f->next_prefix_indent < f->prefix_lead ||
          f->in_col < f->next_prefix_indent + f->prefix_full) {
     ch = copy_rest(f, ch);
     if (ch == FM_EOF || f->stop) {
@@ -435,6 +444,7 @@ static void fmt_stream(fm *f, stream *s) {
   rd_init(&f->r, f->c->m, s);
   rd_flush_to(&f->r, f->w);
   f->rerr = 0;
+  f->ipos = f->ilen = 0;
   f->tabs = 0;
   f->other_indent = 0;
   f->next_char = get_prefix(f);

@@ -10,8 +10,8 @@
  * line matched, 1 when none did or on trouble.
  */
 #include <errno.h>
-#include <unistd.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtins/textutil.h"
 #include "vfs/vfs.h"
@@ -111,7 +111,8 @@ int bi_look(bi_ctx *c) {
       term = (unsigned char)g.arg[0];
       break;
     case 'V':
-      if (stream_printf(c->out, "look from util-linux 2.38.1 (vsh)\n") < 0)
+      if (stream_printf(c->out, "look (util-linux compatible; vsh) 2.38.1\n") <
+          0)
         return bi_stream_status(c->out->err);
       return 0;
     case 'h':

@@ -111,8 +111,8 @@ typedef struct nf {
   int stop; /* --invalid=abort hit an invalid number */
 } nf;
 
-static const char *const nf_from_args[] = {"none", "auto", "si", "iec",
-                                           "iec-i", NULL};
+static const char *const nf_from_args[] = {"none", "auto",  "si",
+                                           "iec",  "iec-i", NULL};
 static const int nf_from_vals[] = {NF_NONE, NF_AUTO, NF_SI, NF_IEC, NF_IEC_I};
 static const char *const nf_to_args[] = {"none", "si", "iec", "iec-i", NULL};
 static const int nf_to_vals[] = {NF_NONE, NF_SI, NF_IEC, NF_IEC_I};
@@ -335,8 +335,7 @@ static int to_human(nf *f, long double val, int precision, char *out) {
     power++;
   }
   int show_point = val != 0 && abs_ld(val) < 10 && power > 0;
-  static const char *const pc[] = {"",  "K", "M", "G", "T",
-                                   "P", "E", "Z", "Y"};
+  static const char *const pc[] = {"", "K", "M", "G", "T", "P", "E", "Z", "Y"};
   strcpy(p, ".*Lf%s");
   int prec = f->precision == -1 ? show_point : (int)f->precision;
   int n = snprintf(out, NF_BUF - 1, fmt, prec, val,
@@ -345,6 +344,22 @@ static int to_human(nf *f, long double val, int precision, char *out) {
     return -1;
   if (f->to == NF_IEC_I && power > 0)
     strcat(out, "i");
+  return 0;
+}
+
+/* n blanks of padding, the budget polled as they go. */
+static int pad_out(nf *f, unsigned long long n) {
+  static const char blanks[65] = "                                "
+                                 "                                ";
+  while (n && !f->w->err) {
+    size_t k = n < sizeof blanks - 1 ? (size_t)n : sizeof blanks - 1;
+    wr_write(f->w, blanks, k);
+    n -= k;
+    if ((n & 0xffff) < k && budget_poll(f->c->bud)) {
+      f->stop = 2;
+      return -1;
+    }
+  }
   return 0;
 }
 
@@ -388,11 +403,11 @@ static int put_number(nf *f, long double val, size_t precision,
   if (f->fmt_prefix)
     wr_puts(f->w, f->fmt_prefix);
   unsigned long long fill = width > len ? width - len : 0;
-  for (unsigned long long i = 0; padding > 0 && i < fill && !f->w->err; i++)
-    wr_putc(f->w, ' ');
+  if (padding > 0 && pad_out(f, fill))
+    return -1;
   wr_write(f->w, out, len);
-  for (unsigned long long i = 0; padding < 0 && i < fill && !f->w->err; i++)
-    wr_putc(f->w, ' ');
+  if (padding < 0 && pad_out(f, fill))
+    return -1;
   if (f->fmt_suffix)
     wr_puts(f->w, f->fmt_suffix);
   return 0;
@@ -630,8 +645,7 @@ static int parse_fields(nf *f, const char *s) {
 static int parse_format(nf *f, const char *fmt) {
   bi_ctx *c = f->c;
   size_t i, prefix_len = 0;
-  for (i = 0; !(fmt[i] == '%' && fmt[i + 1] != '%');
-       i += (fmt[i] == '%') + 1) {
+  for (i = 0; !(fmt[i] == '%' && fmt[i + 1] != '%'); i += (fmt[i] == '%') + 1) {
     if (!fmt[i]) {
       bi_error(c, "format %s has no %% directive", tu_quote(c, fmt));
       return 1;
@@ -700,8 +714,8 @@ static int parse_format(nf *f, const char *fmt) {
   if (prefix_len)
     f->fmt_prefix = arena_strndup(c->scratch, fmt, prefix_len);
   if (fmt[suffix_pos])
-    f->fmt_suffix = arena_strndup(c->scratch, fmt + suffix_pos,
-                                  strlen(fmt + suffix_pos));
+    f->fmt_suffix =
+        arena_strndup(c->scratch, fmt + suffix_pos, strlen(fmt + suffix_pos));
   if ((prefix_len && !f->fmt_prefix) || (fmt[suffix_pos] && !f->fmt_suffix)) {
     bi_error(c, "memory exhausted");
     return 1;
@@ -877,8 +891,8 @@ int bi_numfmt(bi_ctx *c) {
     if (f.debug && header)
       bi_error(c, "--header ignored with command-line input");
     for (int i = 0; i < g.noperands && !f.stop && !w.err; i++) {
-      char *line = arena_strndup(c->scratch, g.operands[i],
-                                 strlen(g.operands[i]));
+      char *line =
+          arena_strndup(c->scratch, g.operands[i], strlen(g.operands[i]));
       if (!line) {
         bi_error(c, "memory exhausted");
         status = 1;

@@ -218,15 +218,15 @@ static void put_item(sh_out *o, uint64_t i) {
 }
 
 int bi_shuf(bi_ctx *c) {
-  static const bi_opt opts[] = {{"echo", 'e', BI_ARG_NONE},
-                                {"input-range", 'i', BI_ARG_REQUIRED},
-                                {"head-count", 'n', BI_ARG_REQUIRED},
-                                {"output", 'o', BI_ARG_REQUIRED},
-                                {"random-source", SH_RANDOM_SOURCE,
-                                 BI_ARG_REQUIRED},
-                                {"repeat", 'r', BI_ARG_NONE},
-                                {"zero-terminated", 'z', BI_ARG_NONE},
-                                BI_OPTS_END};
+  static const bi_opt opts[] = {
+      {"echo", 'e', BI_ARG_NONE},
+      {"input-range", 'i', BI_ARG_REQUIRED},
+      {"head-count", 'n', BI_ARG_REQUIRED},
+      {"output", 'o', BI_ARG_REQUIRED},
+      {"random-source", SH_RANDOM_SOURCE, BI_ARG_REQUIRED},
+      {"repeat", 'r', BI_ARG_NONE},
+      {"zero-terminated", 'z', BI_ARG_NONE},
+      BI_OPTS_END};
   int echo = 0, range = 0, repeat = 0, eol = '\n', o;
   uint64_t head = UINT64_MAX, lo = 0, hi = 0, count = 0;
   const char *outfile = NULL, *source = NULL;
@@ -359,6 +359,8 @@ int bi_shuf(bi_ctx *c) {
     size_t k = 0, start = 0;
     for (size_t i = 0; i < n; i++)
       if (d[i] == (char)eol) {
+        if ((k & 0xffff) == 0 && budget_poll(c->bud))
+          goto out;
         line[k] = (char *)d + start;
         len[k++] = i - start;
         start = i + 1;

@@ -114,8 +114,9 @@ static void t_look_dictionary(void **st) {
   bh_check_all(h, missing);
   vfs_privileged_enter(h->vfs);
   assert_int_equal(vfs_mkdir_p(h->vfs, "/", "/usr/share/dict", 0755), 0);
-  assert_int_equal(vfs_write_file(h->vfs, "/", "/usr/share/dict/words",
-                                  "Ban\nbanana\nband\nbandit\nzoo\n", 29, 0644),
+  static const char dict[] = "Ban\nbanana\nband\nbandit\nzoo\n";
+  assert_int_equal(vfs_write_file(h->vfs, "/", "/usr/share/dict/words", dict,
+                                  sizeof dict - 1, 0644),
                    0);
   vfs_privileged_leave(h->vfs);
   bh_setenv(h, "WORDLIST", "/nonexistent");
@@ -199,8 +200,9 @@ static void t_shuf_permutation(void **st) {
   assert_int_equal(bh_run(h, NULL, "shuf", "w.txt", NULL), 0);
   assert_int_equal(strlen(bh_out(h)), file_len("w.txt"));
   char *got = sorted_lines(bh_out(h));
-  char *want = sorted_lines(
-      "apple\nApricot\nb-and\nband\nbandit\nbanana\ncherry\ncherry pie\ndate\n");
+  char *want =
+      sorted_lines("apple\nApricot\nb-"
+                   "and\nband\nbandit\nbanana\ncherry\ncherry pie\ndate\n");
   assert_string_equal(got, want);
   free(got);
   free(want);
@@ -231,9 +233,8 @@ static void t_shuf_head_and_repeat(void **st) {
       0);
   assert_int_equal(numbers(bh_out(h), v, 10), 3);
   /* -r: every pick in range, the three values about equally often */
-  assert_int_equal(bh_run(h, NULL, "shuf", "-r", "-n", "30000", "-i", "1-3",
-                          NULL),
-                   0);
+  assert_int_equal(
+      bh_run(h, NULL, "shuf", "-r", "-n", "30000", "-i", "1-3", NULL), 0);
   assert_int_equal(numbers(bh_out(h), v, 30000), 30000);
   int count[4] = {0, 0, 0, 0};
   for (int i = 0; i < 30000; i++) {
@@ -259,8 +260,7 @@ static void t_shuf_exact(void **st) {
   free(first);
   h->seed = 0x9E3779B97F4A7C15ull;
   const bh_case cases[] = {
-      BH_CASE(NULL, 0, SHUF_EXACT_E, "", "shuf", "-e", "a", "b", "c", "d",
-              "e"),
+      BH_CASE(NULL, 0, SHUF_EXACT_E, "", "shuf", "-e", "a", "b", "c", "d", "e"),
       BH_CASE(NULL, 0, SHUF_EXACT_I, "", "shuf", "-i", "1-10"),
       BH_CASE(NULL, 0, SHUF_EXACT_R, "", "shuf", "-r", "-n", "6", "-e", "x",
               "y", "z"),
@@ -321,10 +321,16 @@ static void t_numfmt_zero(void **st) {
   assert_int_equal(
       bh_runb(h, "1000\0002000\0", 10, "numfmt", "-z", "--to=si", NULL), 0);
   assert_int_equal(h->out.len, 10);
-  assert_memory_equal(h->out.data, "1.0K\0" "2.0K\0", 10);
+  assert_memory_equal(h->out.data,
+                      "1.0K\0"
+                      "2.0K\0",
+                      10);
   assert_int_equal(bh_run(h, NULL, "numfmt", "-z", "1", "2", NULL), 0);
   assert_int_equal(h->out.len, 4);
-  assert_memory_equal(h->out.data, "1\0" "2\0", 4);
+  assert_memory_equal(h->out.data,
+                      "1\0"
+                      "2\0",
+                      4);
   bh_free(h);
 }
 
