@@ -275,13 +275,15 @@ static int strtod_human(const char *s, const char **end, long double *v,
     if (scale == NF_AUTO && **end == 'i') {
       base = 1024;
       (*end)++;
-    } else if (scale == NF_IEC_I) {
-      if (**end == 'i')
-        (*end)++;
-      else
-        return SSE_MISSING_I;
     }
     *prec = 0;
+  }
+  /* coreutils 9.1 wants the i even when there is no suffix at all */
+  if (scale == NF_IEC_I) {
+    if (**end == 'i')
+      (*end)++;
+    else
+      return SSE_MISSING_I;
   }
   *v *= pow_ld(base, power);
   return e;

@@ -180,6 +180,8 @@ NUMFMT = [
     ["--padding=-5", "12"], ["-d:", "--field=2,3", "--to=si", "a:2000:3000:4000"],
     ["--invalid=bogus", "1"], ["--from-unit=1M", "--to=si", "3"], ["--padding=x", "1"],
     ["--format=%.30f", "1"], ["--to=si", "--suffix=/s", "4096"], ["--bogus"],
+    ["--from=iec-i", "5"], ["--from=iec-i", "1.5Ki", "2Mi"], ["--from=auto", "5i"],
+    ["--from=iec-i", "--invalid=warn", "0", "3Gi"],
 ]
 for a in NUMFMT:
     add("numfmt", "numfmt", *a)
