@@ -152,8 +152,8 @@ int bi_look(bi_ctx *c) {
 
   int err = 0;
   stream *in = bi_open_read(c, file, &err);
-  if (!in)
-    return lk_open_error(c, file, err);
+  if (!in) /* util-linux opens a directory, then cannot map it */
+    return lk_open_error(c, file, err == EISDIR ? ENODEV : err);
   const char *data;
   size_t len;
   buf copy;

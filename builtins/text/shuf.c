@@ -339,9 +339,13 @@ int bi_shuf(bi_ctx *c) {
     const char *d;
     size_t n;
     in = bi_open_read(c, name, &err);
+    if (!in && err != EISDIR) {
+      tu_file_error(c, name, err);
+      goto out;
+    }
     if (!in || tu_slurp(c, in, &d, &n, &copy, &err)) {
-      if (err != ECANCELED)
-        tu_file_error(c, name, err);
+      if (err != ECANCELED) /* GNU opens a directory, then fails to read */
+        bi_error(c, "read error: %s", bi_strerror(err));
       goto out;
     }
     for (size_t i = 0; i < n; i++) {

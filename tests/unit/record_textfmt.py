@@ -113,6 +113,8 @@ add("fmt", "fmt", "-w", "20", stdin=b"Two  spaces.  Between sentences.  And more
 add("fmt", "fmt", "-u", stdin=b"Spaced    out     words.   Sentence one.  Two.\nNext line.\n")
 add("fmt", "fmt", "-w", "30", stdin=b"\tTab indented text that wraps over the width here.\n\tand more\n")
 add("fmt", "fmt", "nofile")
+add("fmt", "fmt", "subdir")
+add("fmt", "fmt", "-w", "20", "code.txt", "subdir", "noeol.txt")
 add("fmt", "fmt", "nofile", "prose.txt")
 add("fmt", "fmt", "-w", "x")
 add("fmt", "fmt", "-w", "2501")
@@ -203,7 +205,7 @@ for a in (["b", "w.txt"], ["-f", "a", "w.txt"], ["-d", "band", "w.txt"],
           ["-f", "ban", "ws.txt"], ["-f", "BA", "ws.txt"], ["apple", "ws.txt"],
           ["-d", "ab", "d.txt"], ["-d", "a-b", "d.txt"], ["a b", "d.txt"], [],
           ["--alphanum", "--ignore-case", "BAND", "w.txt"], ["--terminate=a", "bxa", "w.txt"],
-          ["-t", "", "b", "w.txt"], ["--bogus"]):
+          ["-t", "", "b", "w.txt"], ["--bogus"], ["a", "subdir"]):
     add("look", "look", *a)
 
 # shuf: what does not depend on the draws
@@ -216,7 +218,8 @@ for a in (["-n", "x"], ["-i", "5-4"], ["-i", "5-3"], ["-i", "x"], ["-i", "1-2", 
           ["-n", "0", "nofile"], ["shufin.txt"], ["-i", "7-7", "-n", "5"],
           ["-r", "-n", "3", "-e", "same"], ["-r", "-n", "2", "shufin.txt"],
           ["--random-source=empty", "-e", "a", "b"], ["--random-source=nofile", "-e", "a", "b"],
-          ["-n", "99999999999999999999999", "-e", "x"], ["--bogus"], ["-i", "1-2-3"]):
+          ["-n", "99999999999999999999999", "-e", "x"], ["--bogus"], ["-i", "1-2-3"],
+          ["subdir"]):
     add("shuf", "shuf", *a)
 add("shuf", "shuf", stdin=b"only\n")
 add("shuf", "shuf", stdin=b"no newline")
@@ -265,6 +268,7 @@ def cstr_lines(b):
 
 def main():
     d = tempfile.mkdtemp()
+    os.mkdir(os.path.join(d, "subdir"))
     for name, data in FILES.items():
         with open(os.path.join(d, name), "wb") as f:
             f.write(data)

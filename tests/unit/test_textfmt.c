@@ -24,6 +24,7 @@ static bh *fixture(void) {
   for (size_t i = 0; i < N(textfmt_files); i++)
     bh_writen(h, textfmt_files[i].name, textfmt_files[i].data,
               textfmt_files[i].len);
+  assert_int_equal(vfs_mkdir(h->vfs, h->cwd, "subdir", 0755), 0);
   bh_setenv(h, "LC_ALL", "C");
   bh_setenv(h, "A", "1");
   bh_setenv(h, "B", "two words");
