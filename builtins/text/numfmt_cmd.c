@@ -883,6 +883,9 @@ int bi_numfmt(bi_ctx *c) {
     bi_error(c, "grouping cannot be combined with --to");
     return 1;
   }
+  /* the sandbox's locales (C, C.UTF-8) have no thousands separator */
+  if (f.grouping && f.debug)
+    bi_error(c, "grouping has no effect in this locale");
   f.auto_padding = f.padding == 0 && f.delim < 0;
 
   writer w;

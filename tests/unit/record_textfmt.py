@@ -183,7 +183,9 @@ NUMFMT = [
     ["--invalid=bogus", "1"], ["--from-unit=1M", "--to=si", "3"], ["--padding=x", "1"],
     ["--format=%.30f", "1"], ["--to=si", "--suffix=/s", "4096"], ["--bogus"],
     ["--from=iec-i", "5"], ["--from=iec-i", "1.5Ki", "2Mi"], ["--from=auto", "5i"],
-    ["--from=iec-i", "--invalid=warn", "0", "3Gi"],
+    ["--from=iec-i", "--invalid=warn", "0", "3Gi"], ["--debug", "--grouping", "1000"],
+    ["--debug", "--to=si", "--padding=3", "--format=%5f", "1000"],
+    ["--grouping", "1234567"], ["--format=%'f", "1234567"],
 ]
 for a in NUMFMT:
     add("numfmt", "numfmt", *a)
