@@ -380,7 +380,8 @@ int bi_shuf(bi_ctx *c) {
   }
 
   sh_rand r = {c, NULL, source, 0, {0}, 0, 0};
-  if (source) {
+  /* as GNU, the source is opened unless nothing is to be drawn at all */
+  if (source && (repeat || (head > 0 && count > 0))) {
     int err = 0;
     src = bi_open_read(c, source, &err);
     if (!src) {

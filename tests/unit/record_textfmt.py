@@ -221,7 +221,10 @@ for a in (["-n", "x"], ["-i", "5-4"], ["-i", "5-3"], ["-i", "x"], ["-i", "1-2", 
           ["-r", "-n", "3", "-e", "same"], ["-r", "-n", "2", "shufin.txt"],
           ["--random-source=empty", "-e", "a", "b"], ["--random-source=nofile", "-e", "a", "b"],
           ["-n", "99999999999999999999999", "-e", "x"], ["--bogus"], ["-i", "1-2-3"],
-          ["subdir"]):
+          ["subdir"], ["--random-source=nofile", "-n", "0", "-e", "a", "b"],
+          ["--random-source=nofile", "-e"], ["--random-source=nofile", "-i", "1-0"],
+          ["--random-source=nofile", "-r", "-n", "0", "-e", "a"],
+          ["--random-source=nofile", "-e", "a"]):
     add("shuf", "shuf", *a)
 add("shuf", "shuf", stdin=b"only\n")
 add("shuf", "shuf", stdin=b"no newline")
