@@ -214,6 +214,19 @@ static const script scripts[] = {
      "rg -n -i 'A' . | head -3; rg --json e words.txt | wc -l\n"
      "rg -o -r '<$0>' 'an' words.txt; rg --files -g '*.txt' | sort\n"
      "[[ apple =~ ^a(p+)le$ ]] && echo \"${BASH_REMATCH[1]}\"\n"},
+    {"textfmt",
+     "set -eo pipefail\n"
+     "cd data\n"
+     "fmt -w 20 words.txt; fmt -u -c -w 12 nums.csv | head -3\n"
+     "printf '# one two three four five six\\n#  seven\\n' | fmt -p '#' -w 14\n"
+     "sort words.txt > sorted; look ban sorted; look -df CH sorted\n"
+     "shuf -i 1-20 -n 5 | wc -l; shuf words.txt | sort | head -2\n"
+     "shuf -r -n 4 -e x y z; shuf -z -e a b | tr '\\0' ' '; echo\n"
+     "numfmt --to=si 1000 2048000; numfmt --from=iec --to=iec-i 1M 3.5G\n"
+     "printf 'n v\\n10 4096\\n' | numfmt --header --field 2 --to=iec "
+     "--padding=6 --format='%.1f|'\n"
+     "export NAME=world; echo 'hi $NAME ${NAME}!' | envsubst; "
+     "echo '$A $NAME' | envsubst '$NAME'; envsubst -v '$X ${Y}'\n"},
     {"diffpatch",
      "cd data; cp words.txt w1; sort -r words.txt > w2\n"
      "diff w1 w2 > n.diff || [ $? = 1 ]; diff -u w1 w2 > u.diff || true\n"
