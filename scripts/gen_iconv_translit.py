@@ -8,7 +8,11 @@ a UTF-8 locale (C.UTF-8): there a character is first looked up in tr_u, then
 replaced by its canonical decomposition without combining marks (computed
 with utf8proc at run time, as iconv_translit() in translit.c does; each
 non-ASCII piece looked up in tr_u, then tr_c), then looked up in tr_c. An
-entry of tr_u with a NULL replacement means "none" (the '?').
+entry of tr_u with a NULL replacement means "none" (the '?'). tr_x holds,
+for a UTF-8 locale and the targets ISO-8859-1, ISO-8859-15 and
+Windows-1252, the replacements that use a character of the target itself
+and so differ from the ASCII ones (recorded over U+00A0..U+2FFF and
+U+FB00..U+FB4F).
 
 Usage: python3 scripts/gen_iconv_translit.py > builtins/text/iconv/translit.inc
 """
@@ -82,6 +86,69 @@ def main():
     def cstr(s):
         return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
+    # Targets with characters beyond ASCII: glibc may put one of those
+    # first (U+02B9 is U+00B4 in ISO-8859-1, "'" in ASCII).
+    targets = {"ICS_LATIN1": ("ISO-8859-1", "latin-1"),
+               "ICS_LATIN9": ("ISO-8859-15", "iso8859-15"),
+               "ICS_CP1252": ("WINDOWS-1252", "cp1252")}
+
+    def has(pyenc, ch):
+        try:
+            chr(ch).encode(pyenc)
+            return True
+        except UnicodeEncodeError:
+            return False
+
+    def emulate_to(cp, pyenc):
+        if cp in exc:
+            r = exc[cp]
+        else:
+            r = None
+            d = decompose(cp)
+            if d != [cp]:
+                out = ""
+                ok = True
+                for ch in d:
+                    if U.utf8proc_category(ch) in (6, 7, 8):
+                        continue
+                    if ch < 128 or has(pyenc, ch):
+                        out += chr(ch)
+                        continue
+                    b = base(ch)
+                    if b is None:
+                        ok = False
+                        break
+                    out += b
+                if ok and out:
+                    r = out
+            if r is None:
+                r = C.get(cp)
+        return "?" if r is None else r
+
+    alt = []
+    subset = [c for c in CPS if c < 0x3000 or 0xFB00 <= c < 0xFB50]
+    for cs, (name, pyenc) in targets.items():
+        todo = [c for c in subset if not has(pyenc, c)]
+        data = "".join(chr(c) + "\n" for c in todo).encode("utf-8")
+        p = subprocess.run(["iconv", "-f", "UTF-8", "-t", name + "//TRANSLIT"],
+                           input=data, capture_output=True, env={"LC_ALL": "C.UTF-8"})
+        lines = p.stdout.split(b"\n")
+        assert len(lines) == len(todo) + 1
+        for c, l in zip(todo, lines):
+            got = l.decode(pyenc)
+            if got != emulate_to(c, pyenc):
+                alt.append((c, cs, got))
+
+    def marked(s):
+        out = ""
+        for ch in s:
+            o = ord(ch)
+            if o < 128:
+                out += ch.replace("\\", "\\\\").replace('"', '\\"')
+            else:
+                out += '\\x80\\x%02x\\x%02x\\x%02x""' % (o >> 16, (o >> 8) & 255, o & 255)
+        return '"' + out + '"'
+
     def table(name, m):
         print("static const iconv_tr %s[] = {" % name)
         items = sorted(m.items())
@@ -94,6 +161,12 @@ def main():
     print(" * do not edit. */")
     table("tr_c", C)
     table("tr_u", exc)
-    print("%d %d" % (len(C), len(exc)), file=sys.stderr)
+    print("/* UTF-8 locale, targets beyond ASCII: what differs from the above;")
+    print(" * \\x80 and three bytes stand for a code point of the target. */")
+    print("static const iconv_tr_alt tr_x[] = {")
+    for c, cs, got in sorted(alt):
+        print("    {0x%X, %s, %s}," % (c, cs, marked(got)))
+    print("};")
+    print("%d %d %d" % (len(C), len(exc), len(alt)), file=sys.stderr)
 
 main()

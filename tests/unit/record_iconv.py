@@ -29,6 +29,14 @@ FILES = {
     "lone.txt": b"a\0\x00\xd8b\0",
     "big.txt": b"\x00\x00\x11\x00",
     "empty.txt": b"",
+    "one_e.txt": "é".encode(),
+    "ucs4big.txt": b"a\0\0\0\0\0\x11\0\0\0\0\x40",
+    "ucs4bad.txt": b"a\0\0\0\0\0\0\x80",
+    "ign_inc.txt": "aé".encode("utf-16-le") + b"x",
+    "u8_inc2.txt": b"\xd7uu\xe8",
+    "u8_f5.txt": b"ab\xf5\x80",
+    "alt.txt": "ʹ ℃ · ∙ ǅ x\n".encode(),
+    "ucs2sur.txt": b"\x00a\xd8\x3d\xde\x00\x00b",
 }
 CASES = []
 def add(loc, *argv, stdin=None, out=None):
@@ -74,6 +82,19 @@ for a in (["-f", "UTF-8", "-t", "ASCII", "u.txt"], ["-c", "-f", "UTF-8", "-t", "
           ["-f", "UTF-8", "-t", "LATIN1", "-o", "o1", "x.txt"], ["-f", "UTF-8", "-t", "LATIN1", "-o", "o2", "bad.txt"]):
     out = a[a.index("-o") + 1] if "-o" in a else None
     add(C, "iconv", *a, out=out)
+for a in (["-c", "-f", "UTF-8", "-t", "ASCII", "one_e.txt", "x.txt"],
+          ["-c", "-f", "UTF-8", "-t", "ASCII", "one_e.txt"],
+          ["-f", "UCS-4LE", "-t", "UTF-8", "ucs4big.txt"], ["-f", "UCS-4LE", "-t", "UTF-16LE", "ucs4big.txt"],
+          ["-c", "-f", "UCS-4LE", "-t", "UTF-16LE", "ucs4big.txt"],
+          ["-f", "UCS-4LE", "-t", "LATIN1//TRANSLIT", "ucs4big.txt"], ["-f", "UCS-4LE", "-t", "UTF-8", "ucs4bad.txt"],
+          ["-c", "-f", "UCS-4LE", "-t", "UTF-8", "ucs4bad.txt"],
+          ["-f", "UTF-16LE", "-t", "ASCII//IGNORE", "ign_inc.txt"], ["-f", "UTF-8", "-t", "UTF-8//IGNORE", "u8_inc2.txt"],
+          ["-f", "UTF-8", "-t", "LATIN1", "u8_f5.txt"], ["-c", "-f", "UTF-8", "-t", "LATIN1", "u8_f5.txt"],
+          ["-f", "UCS-2BE", "-t", "UTF-8//IGNORE", "ucs2sur.txt"], ["-f", "UCS-2BE", "-t", "UTF-8", "ucs2sur.txt"]):
+    add(C, "iconv", *a)
+for t in ("ASCII", "LATIN1", "ISO-8859-15", "CP1252"):
+    add("C.UTF-8", "iconv", "-f", "UTF-8", "-t", t + "//TRANSLIT", "alt.txt")
+    add(C, "iconv", "-f", "UTF-8", "-t", t + "//TRANSLIT", "alt.txt")
 add("C.UTF-8", "iconv", "-t", "LATIN1", "u.txt")
 add("C.UTF-8", "iconv", "-f", "LATIN1", "l1.txt")
 add(C, "iconv", "-f", "UTF-8", "-t", "ASCII//TRANSLIT", stdin="naïve café Œuvre\n".encode())

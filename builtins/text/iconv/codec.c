@@ -190,6 +190,10 @@ static uint32_t get32(const unsigned char *p, int big) {
          p[0];
 }
 
+/* As glibc reads UTF-8: a lead byte C2..F7 and its continuation bytes; a
+ * sequence cut short by the end of the input is incomplete when the bytes
+ * there are right so far. An illegal sequence is skipped up to its first
+ * wrong byte (*len). */
 static int dec_utf8(const unsigned char *p, size_t n, uint32_t *cp,
                     size_t *len) {
   unsigned char b = p[0];
@@ -204,21 +208,25 @@ static int dec_utf8(const unsigned char *p, size_t n, uint32_t *cp,
     need = 2, v = b & 0x1F, min = 0x80;
   } else if (b >= 0xE0 && b <= 0xEF) {
     need = 3, v = b & 0x0F, min = 0x800;
-  } else if (b >= 0xF0 && b <= 0xF4) {
+  } else if (b >= 0xF0 && b <= 0xF7) {
     need = 4, v = b & 0x07, min = 0x10000;
   } else {
     return ICONV_ILLEGAL;
   }
   size_t i = 1;
   for (; i < need && i < n; i++) {
-    if ((p[i] & 0xC0) != 0x80)
+    if ((p[i] & 0xC0) != 0x80) {
+      *len = i;
       return ICONV_ILLEGAL;
+    }
     v = v << 6 | (p[i] & 0x3F);
   }
   if (i < need)
     return ICONV_INCOMPLETE;
-  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v < 0xE000))
+  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v < 0xE000)) {
+    *len = need;
     return ICONV_ILLEGAL;
+  }
   *cp = v;
   *len = need;
   return ICONV_OK;
@@ -304,8 +312,14 @@ int iconv_decode(iconv_dec *d, const unsigned char *p, size_t n, uint32_t *cp,
       big = d->big;
     }
     uint32_t v = get32(p, big);
-    if (v > 0x10FFFF || (v >= 0xD800 && v < 0xE000))
+    if (d->cs == ICS_UCS4 || d->cs == ICS_UCS4LE || d->cs == ICS_UCS4BE ||
+        d->cs == ICS_WCHAR) {
+      /* glibc's UCS-4 holds any 31-bit value */
+      if (v > 0x7FFFFFFF)
+        return ICONV_ILLEGAL;
+    } else if (v > 0x10FFFF || (v >= 0xD800 && v < 0xE000)) {
       return ICONV_ILLEGAL;
+    }
     *cp = v;
     return ICONV_OK;
   }
@@ -327,6 +341,16 @@ static size_t put32(unsigned char *o, uint32_t v, int big) {
 size_t iconv_encode(iconv_cs cs, uint32_t cp, unsigned char *o) {
   switch (cs) {
   case ICS_UTF8:
+    if (cp >= 0xD800 && cp < 0xE000)
+      return 0;
+    if (cp > 0x10FFFF) { /* the old 5- and 6-byte forms reach 31 bits */
+      size_t len = cp < 0x200000 ? 4 : cp < 0x4000000 ? 5 : 6;
+      static const unsigned char lead[] = {0, 0, 0, 0, 0xF0, 0xF8, 0xFC};
+      for (size_t i = len - 1; i > 0; i--, cp >>= 6)
+        o[i] = (unsigned char)(0x80 | (cp & 0x3F));
+      o[0] = (unsigned char)(lead[len] | cp);
+      return len;
+    }
     if (cp < 0x80) {
       o[0] = (unsigned char)cp;
       return 1;
@@ -388,6 +412,8 @@ size_t iconv_encode(iconv_cs cs, uint32_t cp, unsigned char *o) {
   case ICS_UTF16LE:
   case ICS_UTF16BE: {
     int big = cs == ICS_UTF16BE;
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000))
+      return 0;
     if (cp < 0x10000)
       return put16(o, cp, big);
     cp -= 0x10000;
@@ -396,6 +422,9 @@ size_t iconv_encode(iconv_cs cs, uint32_t cp, unsigned char *o) {
     return 4;
   }
   default:
+    if ((cs == ICS_UTF32 || cs == ICS_UTF32LE || cs == ICS_UTF32BE) &&
+        (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000)))
+      return 0;
     return put32(o, cp,
                  cs == ICS_UTF32BE || cs == ICS_UCS4 || cs == ICS_UCS4BE);
   }

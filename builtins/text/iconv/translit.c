@@ -19,6 +19,12 @@ typedef struct iconv_tr {
   const char *to;
 } iconv_tr;
 
+typedef struct iconv_tr_alt {
+  uint32_t cp;
+  iconv_cs cs;
+  const char *to;
+} iconv_tr_alt;
+
 #include "builtins/text/iconv/translit.inc"
 
 static int cmp_tr(const void *k, const void *e) {
@@ -94,6 +100,10 @@ static const char *decomposed(uint32_t cp, iconv_cs to, char tmp[64]) {
 const char *iconv_translit(uint32_t cp, int utf8, iconv_cs to, char tmp[64]) {
   const iconv_tr *e;
   if (utf8) {
+    /* tr_x is short: its entries are sorted by code point */
+    for (size_t i = 0; i < sizeof tr_x / sizeof *tr_x && tr_x[i].cp <= cp; i++)
+      if (tr_x[i].cp == cp && tr_x[i].cs == to)
+        return tr_x[i].to;
     if ((e = find(tr_u, NU, cp)))
       return e->to;
     const char *s = decomposed(cp, to, tmp);
