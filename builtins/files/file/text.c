@@ -447,47 +447,294 @@ static int html(const unsigned char *p, size_t n) {
   return 0;
 }
 
-/* A line starting with one of the words, in the first 8 KiB. */
-static int line_starts(const unsigned char *p, size_t n, const char *const *w) {
+/* The line of p[0..n) holding offset i: its start and end (no '\n'). */
+static void line_at(const unsigned char *p, size_t n, size_t i, size_t *b,
+                    size_t *e) {
+  *b = i;
+  while (*b && p[*b - 1] != '\n')
+    (*b)--;
+  *e = i;
+  while (*e < n && p[*e] != '\n')
+    (*e)++;
+}
+
+static int is_ident(unsigned char ch, int digits) {
+  return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+         (digits && ch >= '0' && ch <= '9');
+}
+
+static int is_space(unsigned char ch) {
+  return ch == ' ' || ch == '\t' || ch == '\f' || ch == '\r' || ch == '\n';
+}
+
+/* Python without a #! line, by the statements magic's python tests look
+ * for in the first 8 KiB: "from M import", "def __init__(self",
+ * try/except, "class Name(...):", "def name(...):". */
+static int python_src(const unsigned char *p, size_t n) {
   if (n > 8192)
     n = 8192;
+  size_t n4 = n < 4096 ? n : 4096; /* where the key words are looked for */
+  const unsigned char *t;
+  if ((t = memmem(p, n4, "def __init__", 12))) {
+    size_t at = (size_t)(t - p) + 12;
+    if (memmem(p + at, n - at < 64 ? n - at : 64, "self", 4))
+      return 1;
+  }
+  if ((t = memmem(p, n4, "try:", 4))) {
+    size_t at = (size_t)(t - p) + 4;
+    if (memmem(p + at, n - at < 4096 ? n - at : 4096, "finally:", 8))
+      return 1;
+    for (size_t i = at; i < n; i++) {
+      if (p[i - 1] != '\n')
+        continue;
+      size_t k = i, b, e;
+      while (k < n && is_space(p[k]) && p[k] != '\n')
+        k++;
+      line_at(p, n, k, &b, &e);
+      if (e - k >= 7 && memcmp(p + k, "except", 6) == 0 && p[e - 1] == ':')
+        return 1;
+    }
+  }
+  int has_class = memmem(p, n4, "class", 5) != NULL;
+  int has_def = memmem(p, n4, "def ", 4) != NULL;
+  int has_import = memmem(p, n, "import", 6) != NULL;
   for (size_t i = 0; i < n; i++) {
     if (i && p[i - 1] != '\n')
       continue;
-    for (int k = 0; w[k]; k++) {
-      size_t l = strlen(w[k]);
-      if (n - i >= l && memcmp(p + i, w[k], l) == 0)
+    size_t b, e;
+    line_at(p, n, i, &b, &e);
+    if (has_import && e - i > 5 && memcmp(p + i, "from", 4) == 0 &&
+        is_space(p[i + 4])) {
+      /* from MODULE import ... */
+      size_t k = i + 4;
+      while (k < e && is_space(p[k]))
+        k++;
+      size_t m = k;
+      while (k < e && (is_ident(p[k], 1) || p[k] == '.'))
+        k++;
+      if (k > m && k < e && is_space(p[k])) {
+        while (k < e && is_space(p[k]))
+          k++;
+        if (e - k >= 6 && memcmp(p + k, "import", 6) == 0)
+          return 1;
+      }
+    }
+    if (has_class && e - i > 7 && memcmp(p + i, "class ", 6) == 0) {
+      /* class Name[(...)] *:[ pass] */
+      size_t k = i + 6, m = k;
+      while (k < e && is_ident(p[k], 0))
+        k++;
+      if (k > m) {
+        if (k < e && p[k] == '(') {
+          const unsigned char *cl = NULL;
+          for (size_t q = e; q > k; q--)
+            if (p[q - 1] == ')') {
+              cl = p + q - 1;
+              break;
+            }
+          k = cl ? (size_t)(cl - p) + 1 : e;
+        }
+        while (k < e && p[k] == ' ')
+          k++;
+        if (k < e && p[k] == ':' &&
+            (k + 1 == e || (e - k - 1 >= 5 && is_space(p[k + 1]) &&
+                            memcmp(p + e - 4, "pass", 4) == 0)))
+          return 1;
+      }
+    }
+    /* [blanks]def name(...): */
+    size_t k = i;
+    while (k < e && is_space(p[k]))
+      k++;
+    if (has_def && e - k > 6 && memcmp(p + k, "def ", 4) == 0) {
+      size_t m = k + 4;
+      while (m < e && is_ident(p[m], 0))
+        m++;
+      if (m > k + 4 && p[m] == '(' && p[e - 1] == ':' && p[e - 2] == ')')
         return 1;
     }
   }
   return 0;
 }
 
-static int c_source(const unsigned char *p, size_t n) {
-  static const char *const w[] = {"#include",  "#ifndef ",   "#pragma ",
-                                  "int main(", "void main(", NULL};
-  return line_starts(p, n, w);
+/* The first non-blank of the line starting at i, before e. */
+static size_t skip_blanks(const unsigned char *p, size_t i, size_t e) {
+  while (i < e && (p[i] == ' ' || p[i] == '\t' || p[i] == '\f' ||
+                   p[i] == '\r' || p[i] == '\v'))
+    i++;
+  return i;
 }
 
-static int python_def(const unsigned char *p, size_t n) {
-  static const char *const w[] = {"def ", NULL};
-  if (!line_starts(p, n, w))
-    return 0;
-  /* "def name(...):" ending its line */
-  for (size_t i = 0; i + 4 < n && i < 8192; i++) {
-    if ((i && p[i - 1] != '\n') || memcmp(p + i, "def ", 4) != 0)
+static int starts(const unsigned char *p, size_t i, size_t e, const char *w) {
+  size_t l = strlen(w);
+  return e - i >= l && memcmp(p + i, w, l) == 0;
+}
+
+/* C and C++ by the lines magic's c-lang tests look for in the first
+ * 8 KiB: 2 C++ (namespace, template, virtual, public:/private:/
+ * protected:, a class with braces), 1 C (#include, #pragma, #ifdef or
+ * #ifndef followed by #define or #endif, "main(...) {", a struct after a
+ * comment at the start), 0 neither. */
+static int c_src(const unsigned char *p, size_t n) {
+  if (n > 8192)
+    n = 8192;
+  int c = 0, ifdef = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i && p[i - 1] != '\n')
       continue;
-    size_t e = i;
-    while (e < n && p[e] != '\n')
-      e++;
-    if (e - i > 6 && p[e - 1] == ':' && memchr(p + i, '(', e - i))
+    size_t b, e;
+    line_at(p, n, i, &b, &e);
+    size_t k = skip_blanks(p, i, e);
+    if (starts(p, i, e, "namespace") && i + 9 < e && is_space(p[i + 9])) {
+      /* the brace may be on a line of its own */
+      size_t m = i + 9;
+      while (m < n && is_space(p[m]))
+        m++;
+      size_t q = m;
+      while (q < n && q - m <= 30 && is_ident(p[q], 0))
+        q++;
+      size_t r = q;
+      while (r < n && is_space(p[r]))
+        r++;
+      if (q > m && q - m <= 30 && r < n && p[r] == '{')
+        return 2;
+    }
+    if (starts(p, i, e, "template")) {
+      size_t m = skip_blanks(p, i + 8, e);
+      size_t last = e;
+      while (last > m && is_space(p[last - 1]))
+        last--;
+      if (m < e && p[m] == '<' && last > m && p[last - 1] == '>')
+        return 2;
+    }
+    if (starts(p, k, e, "virtual") && k + 7 < e && is_space(p[k + 7])) {
+      size_t last = e;
+      while (last > k && is_space(p[last - 1]))
+        last--;
+      if (p[last - 1] == '}' || p[last - 1] == ';')
+        return 2;
+    }
+    if (starts(p, k, e, "public:") || starts(p, k, e, "private:") ||
+        starts(p, k, e, "protected:"))
+      return 2;
+    if (starts(p, k, e, "class") && k + 5 < e && is_space(p[k + 5])) {
+      size_t m = skip_blanks(p, k + 5, e), q = m;
+      while (q < e && (is_ident(p[q], 1) || p[q] == ':'))
+        q++;
+      q = skip_blanks(p, q, e);
+      if (q > m && q < e && p[q] == '{') {
+        /* a line ending in } or }; after it */
+        for (size_t r = q; r < n; r++) {
+          if (p[r] != '}')
+            continue;
+          size_t t = r + 1;
+          if (t < n && p[t] == ';')
+            t++;
+          if (t == n || p[t] == '\n')
+            return 2;
+        }
+      }
+    }
+    /* a comment first, then a struct */
+    if (n >= 2 && p[0] == '/' && p[1] == '*' && starts(p, i, e, "struct") &&
+        i + 6 < e && is_space(p[i + 6]))
+      c = 1;
+    if (p[i] == '#') {
+      size_t m = skip_blanks(p, i + 1, e);
+      if (m == i + 1 && starts(p, m, e, "include"))
+        c = 1;
+      if (starts(p, m, e, "pragma"))
+        c = 1;
+      /* an #ifdef or #ifndef, then a #define or #endif */
+      if (ifdef && (starts(p, m, e, "define") || starts(p, m, e, "endif")))
+        c = 1;
+      if (starts(p, m, e, "ifdef") || starts(p, m, e, "ifndef"))
+        ifdef = 1;
+    }
+  }
+  if (!c) {
+    const unsigned char *t = memmem(p, n, "main(", 5);
+    for (size_t r = t ? (size_t)(t - p) + 5 : n; r < n; r++) {
+      if (p[r] != ')')
+        continue;
+      size_t q = r + 1;
+      while (q < n && is_space(p[q]))
+        q++;
+      if (q < n && p[q] == '{') {
+        c = 1;
+        break;
+      }
+    }
+  }
+  return c;
+}
+
+/* JavaScript: a "use strict" line, or a require() assigned to a name. */
+static int js_src(const unsigned char *p, size_t n) {
+  if (n > 8192)
+    n = 8192;
+  for (size_t i = 0; i < n; i++) {
+    if (i && p[i - 1] != '\n')
+      continue;
+    size_t b, e;
+    line_at(p, n, i, &b, &e);
+    if (starts(p, i, e, "\"use strict\"") || starts(p, i, e, "'use strict'"))
       return 1;
+    if (starts(p, i, e, "const") || starts(p, i, e, "var") ||
+        starts(p, i, e, "let")) {
+      const unsigned char *eq = memchr(p + i, '=', e - i);
+      const unsigned char *rq =
+          eq ? memmem(eq, e - (size_t)(eq - p), "require", 7) : NULL;
+      if (rq) {
+        size_t q = (size_t)(rq - p) + 7;
+        while (q < e && is_space(p[q]))
+          q++;
+        if (q < e && p[q] == '(')
+          return 1;
+      }
+    }
   }
   return 0;
 }
 
-int fl_text(bi_ctx *c, const unsigned char *p, size_t n, fl_kind *k) {
+/* Perl documentation and modules. 1 POD, 2 module, 0 neither. */
+static int perl_src(const unsigned char *p, size_t n) {
+  static const char *const pod[] = {"=pod\n", "=head1 ", "=head2 ", NULL};
+  size_t lim = n < 1024 ? n : 1024;
+  for (int k = 0; pod[k]; k++) {
+    size_t l = strlen(pod[k]);
+    if (lim >= l && memcmp(p, pod[k], l) == 0)
+      return 1;
+    for (size_t i = 1; i + l <= lim; i++)
+      if (p[i - 1] == '\n' && memcmp(p + i, pod[k], l) == 0)
+        return 1;
+  }
+  if (n > 8192)
+    n = 8192;
+  for (size_t i = 0; i + 8 < n; i++) {
+    if ((i && p[i - 1] != '\n') || memcmp(p + i, "package", 7) != 0)
+      continue;
+    size_t k = i + 7;
+    if (p[k] != ' ' && p[k] != '\t')
+      continue;
+    while (k < n && (p[k] == ' ' || p[k] == '\t'))
+      k++;
+    size_t m = k;
+    while (k < n && (is_ident(p[k], 1) || p[k] == ':'))
+      k++;
+    while (k < n && p[k] == ' ')
+      k++;
+    if (k > m && k < n && p[k] == ';')
+      return 2;
+  }
+  return 0;
+}
+
+int fl_text(bi_ctx *c, const unsigned char *p, size_t full, fl_kind *k) {
   int e;
+  /* the encoding and the lines are judged on the first 64 KiB, as file's
+   * encoding limit has it; JSON on all that was read */
+  size_t n = full < 65536 ? full : 65536;
   const char *code;
   if (all_class(p, n, T)) {
     e = E_ASCII, code = "ASCII", k->charset = "us-ascii";
@@ -513,7 +760,7 @@ int fl_text(bi_ctx *c, const unsigned char *p, size_t n, fl_kind *k) {
   buf *d = k->d;
   k->mime = "text/plain";
   int bytes = e == E_ASCII || e == E_UTF8 || e == E_LATIN1 || e == E_EXT;
-  int j = bytes ? is_json(p, n) : 0;
+  int j = bytes ? is_json(p, full) : 0;
   if (j) {
     buf_puts(d,
              j == 1 ? "JSON text data" : "New Line Delimited JSON text data");
@@ -527,7 +774,7 @@ int fl_text(bi_ctx *c, const unsigned char *p, size_t n, fl_kind *k) {
   }
   size_t cmd = 0;
   int s = bytes ? shebang(p, n, &cmd) : -1;
-  int exec = 0;
+  int exec = 0, pl, cs;
   if (s >= 0 && scripts[s].form == S_PERL) {
     buf_puts(d, scripts[s].desc);
     k->mime = scripts[s].mime;
@@ -557,16 +804,22 @@ int fl_text(bi_ctx *c, const unsigned char *p, size_t n, fl_kind *k) {
     }
     buf_printf(d, "XML %.3s document, ", (const char *)p + 15);
     k->mime = "text/xml";
-  } else if (bytes && html(p, n)) {
-    buf_puts(d, "HTML document, ");
-    k->mime = "text/html";
-  } else if (bytes && c_source(p, n)) {
-    buf_puts(d, "C source, ");
-    k->mime = "text/x-c";
-  } else if (bytes && python_def(p, n)) {
+  } else if (bytes && python_src(p, n)) {
     buf_puts(d, "Python script, ");
     k->mime = "text/x-script.python";
     exec = 1;
+  } else if (bytes && (pl = perl_src(p, n))) {
+    buf_puts(d, pl == 1 ? "Perl POD document, " : "Perl5 module source, ");
+    k->mime = "text/x-perl";
+  } else if (bytes && (cs = c_src(p, n))) {
+    buf_puts(d, cs == 2 ? "C++ source, " : "C source, ");
+    k->mime = cs == 2 ? "text/x-c++" : "text/x-c";
+  } else if (bytes && js_src(p, n)) {
+    buf_puts(d, "JavaScript source, ");
+    k->mime = "application/javascript";
+  } else if (bytes && html(p, n)) {
+    buf_puts(d, "HTML document, ");
+    k->mime = "text/html";
   }
   buf_printf(d, "%s text", code);
   if (exec)
