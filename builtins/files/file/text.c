@@ -157,7 +157,15 @@ static void ws(const unsigned char **s, const unsigned char *e, int *nl) {
   }
 }
 
-static int json_value(const unsigned char **s, const unsigned char *e,
+/* The parse's budget: polled every 4096 values, the parse fails once it
+ * says stop. */
+typedef struct jctx {
+  budget *bud;
+  unsigned steps;
+  int stop;
+} jctx;
+
+static int json_value(jctx *j, const unsigned char **s, const unsigned char *e,
                       int depth);
 
 static int json_string(const unsigned char **s, const unsigned char *e) {
@@ -210,8 +218,8 @@ static int json_number(const unsigned char **s, const unsigned char *e) {
   return 1;
 }
 
-static int json_seq(const unsigned char **s, const unsigned char *e, int depth,
-                    int obj) {
+static int json_seq(jctx *j, const unsigned char **s, const unsigned char *e,
+                    int depth, int obj) {
   const unsigned char *p = *s + 1;
   char close = obj ? '}' : ']';
   while (p < e) {
@@ -228,7 +236,7 @@ static int json_seq(const unsigned char **s, const unsigned char *e, int depth,
         return 0;
       p++;
     }
-    if (!json_value(&p, e, depth + 1))
+    if (!json_value(j, &p, e, depth + 1))
       return 0;
     ws(&p, e, NULL);
     if (p < e && *p == ',') {
@@ -244,16 +252,18 @@ static int json_seq(const unsigned char **s, const unsigned char *e, int depth,
   return 0;
 }
 
-static int json_value(const unsigned char **s, const unsigned char *e,
+static int json_value(jctx *j, const unsigned char **s, const unsigned char *e,
                       int depth) {
+  if ((++j->steps & 4095) == 0 && budget_poll(j->bud))
+    j->stop = 1;
   ws(s, e, NULL);
-  if (*s >= e || depth > 200)
+  if (*s >= e || depth > 200 || j->stop)
     return 0;
   switch (**s) {
   case '{':
-    return json_seq(s, e, depth, 1);
+    return json_seq(j, s, e, depth, 1);
   case '[':
-    return json_seq(s, e, depth, 0);
+    return json_seq(j, s, e, depth, 0);
   case '"':
     return json_string(s, e);
   }
@@ -269,8 +279,9 @@ static int json_value(const unsigned char **s, const unsigned char *e,
 }
 
 /* 0 not JSON, 1 JSON, 2 newline-delimited JSON. */
-static int is_json(const unsigned char *p, size_t n) {
+static int is_json(bi_ctx *c, const unsigned char *p, size_t n) {
   const unsigned char *s = p, *e = p + n;
+  jctx j = {c->bud, 0, 0};
   int count = 0;
   for (;;) {
     int nl = 0;
@@ -281,7 +292,7 @@ static int is_json(const unsigned char *p, size_t n) {
       return 0;
     if (*s != '{' && *s != '[')
       return 0;
-    if (!json_value(&s, e, 0))
+    if (!json_value(&j, &s, e, 0))
       return 0;
     count++;
   }
@@ -578,7 +589,7 @@ static int starts(const unsigned char *p, size_t i, size_t e, const char *w) {
 static int c_src(const unsigned char *p, size_t n) {
   if (n > 8192)
     n = 8192;
-  int c = 0, ifdef = 0;
+  int c = 0, ifdef = 0, class_scanned = 0;
   for (size_t i = 0; i < n; i++) {
     if (i && p[i - 1] != '\n')
       continue;
@@ -622,8 +633,10 @@ static int c_src(const unsigned char *p, size_t n) {
       while (q < e && (is_ident(p[q], 1) || p[q] == ':'))
         q++;
       q = skip_blanks(p, q, e);
-      if (q > m && q < e && p[q] == '{') {
-        /* a line ending in } or }; after it */
+      if (q > m && q < e && p[q] == '{' && !class_scanned) {
+        /* a line ending in } or }; after it (one look suffices: a later
+         * class would find only part of what this one did) */
+        class_scanned = 1;
         for (size_t r = q; r < n; r++) {
           if (p[r] != '}')
             continue;
@@ -760,7 +773,7 @@ int fl_text(bi_ctx *c, const unsigned char *p, size_t full, fl_kind *k) {
   buf *d = k->d;
   k->mime = "text/plain";
   int bytes = e == E_ASCII || e == E_UTF8 || e == E_LATIN1 || e == E_EXT;
-  int j = bytes ? is_json(p, full) : 0;
+  int j = bytes ? is_json(c, p, full) : 0;
   if (j) {
     buf_puts(d,
              j == 1 ? "JSON text data" : "New Line Delimited JSON text data");
