@@ -169,6 +169,17 @@ FILES = {
     "py_init": b"    def __init__(self):\n",
     "pl_pod": b"x\n=head1 NAME\n",
     "pl_pkg": b"package Foo::Bar;\n1;\n",
+    "one": b"a",
+    "nl1": b"\n",
+    "bin_sh": b"#!/bin/sh\n\x00\x01",
+    "bin_bash": b"#!/bin/bash\n\x00",
+    "bin_node": b"#!/usr/bin/env node\n\x00",
+    "bin_perl": b"#!/usr/bin/perl\n\x00",
+    "bin_py": b"#!/usr/bin/python3\n\x00",
+    "bin_odd": b"#!/usr/bin/x\x01y\n\x00",
+    "u8_shebang": "#!/opt/é/tool\nx\n".encode(),
+    "n\u00e9me": b"x\n",
+    "t\tab": b"x\n",
     "pdf": b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n",
     "pdf17": b"%PDF-1.7\n",
     "gz": gz(b"hello\n"),
@@ -210,6 +221,8 @@ names = sorted(FILES)
 for i in range(0, len(names), 8):
     add("file", *names[i:i + 8])
 add("file", "dir", "link", "broken", "dlink", "nofile")
+add("file", "n\u00e9me", "t\tab", "one")
+add("file", "-i", "one", "bin_sh", "bin_odd", "bin_perl")
 add("file", "-L", "link", "broken", "dlink")
 add("file", "-h", "link")
 add("file", "-b", "ascii", "png")

@@ -77,10 +77,25 @@ static void t_elf_bounds(void **st) {
   bh_free(h);
 }
 
+/* In a UTF-8 locale the printable characters of a name stay as they are
+ * (file 5.44 under LANG=C.UTF-8); the rest is in octal as in C. */
+static void t_names_utf8(void **st) {
+  (void)st;
+  bh *h = fixture();
+  bh_setenv(h, "LANG", "C.UTF-8");
+  assert_int_equal(bh_run(h, NULL, "file", "n\xc3\xa9me", "t\tab", "one", NULL),
+                   0);
+  assert_string_equal(bh_out(h), "n\xc3\xa9me:    ASCII text\n"
+                                 "t\\011ab: ASCII text\n"
+                                 "one:     very short file (no magic)\n");
+  bh_free(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_recorded),
       cmocka_unit_test(t_elf_bounds),
+      cmocka_unit_test(t_names_utf8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

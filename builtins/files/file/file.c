@@ -13,6 +13,7 @@
 #include "builtins/files/file/file.h"
 #include "builtins/fileutil.h"
 #include "builtins/textutil.h"
+#include "core/utf8.h"
 
 const char bi_usage_file[] = "Usage: file [OPTION...] [FILE...]";
 const char bi_help_file[] =
@@ -52,6 +53,7 @@ enum { OPT_MIME_TYPE = 0x100, OPT_MIME_ENC };
 
 typedef struct fl_opts {
   int brief, mime, follow, nopad;
+  int utf8; /* the locale's characters may be printed as they are */
   const char *sep;
 } fl_opts;
 
@@ -126,7 +128,10 @@ static int classify(bi_ctx *c, const fl_opts *o, const char *name, buf *d,
   if (len == 0) {
     buf_puts(d, "empty");
     k.mime = "inode/x-empty";
-  } else if (!fl_magic(c, p, n, &k) && !fl_text(c, p, n, &k)) {
+  } else if (len == 1) {
+    buf_puts(d, "very short file (no magic)");
+  } else if (!fl_magic(c, p, n, &k) && !fl_text(c, p, n, &k) &&
+             !fl_script_binary(p, n, &k)) {
     buf_puts(d, "data");
     k.mime = "application/octet-stream";
     k.charset = "binary";
@@ -136,6 +141,39 @@ static int classify(bi_ctx *c, const fl_opts *o, const char *name, buf *d,
   stream_unref(s);
   buf_free(&copy);
   return budget_poll(c->bud) ? ECANCELED : 0;
+}
+
+/* A name as file prints it: bytes that are not printable characters of
+ * the locale (in the C locale, anything but printable ASCII) in octal. */
+static void put_name(buf *b, const char *s, int utf8) {
+  size_t n = strlen(s);
+  for (size_t i = 0; i < n;) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch >= 0x20 && ch < 0x7F) {
+      buf_putc(b, ch);
+      i++;
+      continue;
+    }
+    int32_t cp = -1;
+    size_t l = utf8 && ch >= 0x80 ? u8_next(s + i, n - i, &cp) : 1;
+    if (cp >= 0 && u8_width(cp) >= 0) {
+      buf_append(b, s + i, l);
+    } else {
+      for (size_t k = 0; k < l; k++)
+        buf_printf(b, "\\%03o", (unsigned char)s[i + k]);
+    }
+    i += l;
+  }
+}
+
+/* Its width: characters, as file lines the names up. */
+static size_t name_width(bi_ctx *c, const char *s, int utf8) {
+  buf b;
+  buf_init(&b, c->m);
+  put_name(&b, s, utf8);
+  size_t n = utf8 ? u8_count(b.data ? b.data : "", b.len) : b.len;
+  buf_free(&b);
+  return n;
 }
 
 static int show(bi_ctx *c, const fl_opts *o, writer *w, const char *name,
@@ -152,15 +190,33 @@ static int show(bi_ctx *c, const fl_opts *o, writer *w, const char *name,
     return err;
   }
   if (!o->brief) {
-    wr_puts(w, shown);
+    buf nb;
+    buf_init(&nb, c->m);
+    put_name(&nb, shown, o->utf8);
+    wr_write(w, nb.data, nb.len);
     wr_puts(w, o->sep);
+    size_t shown_w =
+        o->utf8 ? u8_count(nb.data ? nb.data : "", nb.len) : nb.len;
     if (!o->nopad)
-      for (size_t i = strlen(shown); i < width; i++)
+      for (size_t i = shown_w; i < width; i++)
         wr_putc(w, ' ');
     wr_putc(w, ' ');
+    int oom = nb.oom;
+    buf_free(&nb);
+    if (oom) {
+      buf_free(&d);
+      return ENOMEM;
+    }
   }
   if (o->mime == M_DESC || !mime) {
-    wr_write(w, d.data, d.len);
+    /* what is not printable ASCII in a description is shown in octal */
+    for (size_t i = 0; i < d.len; i++) {
+      unsigned char ch = (unsigned char)d.data[i];
+      if (ch < 0x20 || ch >= 0x7F)
+        wr_printf(w, "\\%03o", ch);
+      else
+        wr_putc(w, ch);
+    }
   } else if (o->mime == M_TYPE) {
     wr_puts(w, mime);
   } else if (o->mime == M_ENC) {
@@ -231,7 +287,7 @@ int bi_file(bi_ctx *c) {
                                 {"help", BI_OPT_HELP, BI_ARG_NONE},
                                 {"version", 'v', BI_ARG_NONE},
                                 {NULL, 0, 0}};
-  fl_opts o = {0, M_DESC, 0, 0, ":"};
+  fl_opts o = {0, M_DESC, 0, 0, 0, ":"};
   const char *from = NULL;
   bi_getopt g;
   bi_getopt_init(&g, c, "bf:F:hiLNv", opts);
@@ -307,9 +363,11 @@ int bi_file(bi_ctx *c) {
     stream_puts(c->err, usage_text);
     return 1;
   }
+  o.utf8 = tu_utf8_locale(c);
   size_t width = 0;
   for (int i = 0; i < count; i++) {
-    size_t l = strcmp(names[i], "-") == 0 ? 10 : strlen(names[i]);
+    size_t l =
+        strcmp(names[i], "-") == 0 ? 10 : name_width(c, names[i], o.utf8);
     if (l > width)
       width = l;
   }

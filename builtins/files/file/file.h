@@ -27,5 +27,7 @@ int fl_magic(bi_ctx *c, const unsigned char *p, size_t n, fl_kind *k);
 int fl_elf(const unsigned char *p, size_t n, fl_kind *k);
 /* Text: 1 when p[0..n) reads as text in some encoding, else 0. */
 int fl_text(bi_ctx *c, const unsigned char *p, size_t n, fl_kind *k);
+/* A #! script that is not text: 1 when p[0..n) starts with "#!". */
+int fl_script_binary(const unsigned char *p, size_t n, fl_kind *k);
 
 #endif

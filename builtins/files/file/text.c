@@ -870,3 +870,33 @@ int fl_text(bi_ctx *c, const unsigned char *p, size_t full, fl_kind *k) {
     buf_puts(d, ", with overstriking");
   return 1;
 }
+
+int fl_script_binary(const unsigned char *p, size_t n, fl_kind *k) {
+  size_t cmd = 0;
+  if (n < 2 || p[0] != '#' || p[1] != '!')
+    return 0;
+  int s = shebang(p, n, &cmd);
+  k->charset = "binary";
+  if (s >= 0 && scripts[s].form == S_PERL) {
+    buf_puts(k->d, scripts[s].desc);
+    k->mime = scripts[s].mime;
+    return 1;
+  }
+  /* the shells and awks are known in binary data too, the others not */
+  if (s >= 0 && (strcmp(scripts[s].mime, "text/x-shellscript") == 0 ||
+                 strstr(scripts[s].mime, "awk"))) {
+    buf_printf(k->d, "%s executable (binary data)", scripts[s].desc);
+    k->mime = scripts[s].mime;
+    return 1;
+  }
+  size_t i = cmd, end = cmd;
+  while (end < n && p[end] != '\n')
+    end++;
+  if (end - i >= 13 && memcmp(p + i, "/usr/bin/env ", 13) == 0)
+    i += 13;
+  buf_puts(k->d, "a ");
+  buf_append(k->d, (const char *)p + i, end - i);
+  buf_puts(k->d, " script executable (binary data)");
+  k->mime = "application/octet-stream";
+  return 1;
+}
