@@ -61,9 +61,9 @@ static void t_elf_bounds(void **st) {
   e[58] = 64, e[60] = 0xff, e[61] = 0xff; /* 65535 sections */
   bh_writen(h, "bad.elf", e, sizeof e);
   assert_int_equal(bh_run(h, NULL, "file", "-b", "bad.elf", NULL), 0);
+  /* file 5.44 stops where the program headers cannot be read */
   assert_string_equal(bh_out(h), "ELF 64-bit LSB shared object, x86-64, "
-                                 "version 1 (SYSV), statically linked, "
-                                 "stripped\n");
+                                 "version 1 (SYSV)\n");
   /* deep JSON nesting is bounded; lines are counted over the first 64 KiB
    * (file 5.44 says the same of this file) */
   size_t n = 100000;

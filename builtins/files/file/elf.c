@@ -132,6 +132,60 @@ static void notes(const elf *e, uint64_t off, uint64_t size, buf *out,
   }
 }
 
+/* What the section headers tell, as file's reading of them words it:
+ * the build ID and ABI tag of the note sections, debug information, and
+ * whether a symbol table is left; or what is wrong with the headers. */
+static void sections(const elf *e, uint64_t shoff, unsigned shnum,
+                     unsigned shentsize, unsigned shstrndx, buf *d) {
+  unsigned want = e->is64 ? 64 : 40;
+  if (shnum == 0) {
+    buf_puts(d, ", no section header");
+    return;
+  }
+  if (shentsize != want) {
+    buf_puts(d, ", corrupted section header size");
+    return;
+  }
+  uint64_t strhdr = shoff + (uint64_t)shentsize * shstrndx;
+  if (strhdr < shoff || strhdr > e->n || e->n - strhdr < shentsize) {
+    buf_printf(d, ", missing section headers at %lld", (long long)strhdr);
+    return;
+  }
+  uint64_t stroff = H(e, strhdr + 16, strhdr + 24, 4, 8);
+  if (stroff > e->n) {
+    buf_printf(d, ", too large section header offset %lld", (long long)stroff);
+    return;
+  }
+  buf nt;
+  buf_init(&nt, d->m);
+  int seen = 0, symtab = 0, debug = 0;
+  for (unsigned i = 0; i < shnum; i++) {
+    uint64_t sh = shoff + (uint64_t)i * shentsize;
+    if (sh > e->n || e->n - sh < shentsize) {
+      buf_append(d, nt.data, nt.len);
+      buf_printf(d, ", missing section headers at %lld", (long long)sh);
+      buf_free(&nt);
+      return;
+    }
+    uint64_t type = get(e, sh + 4, 4);
+    uint64_t off = H(e, sh + 16, sh + 24, 4, 8);
+    uint64_t size = H(e, sh + 20, sh + 32, 4, 8);
+    uint64_t nm = stroff + get(e, sh, 4);
+    if (nm < e->n && e->n - nm >= 12 &&
+        memcmp(e->p + nm, ".debug_info", 12) == 0)
+      debug = 1;
+    if (type == 2) /* SHT_SYMTAB */
+      symtab = 1;
+    if (type == 7 && off < e->n && size <= e->n - off) /* SHT_NOTE */
+      notes(e, off, size, &nt, &seen);
+  }
+  buf_append(d, nt.data, nt.len);
+  if (debug)
+    buf_puts(d, ", with debug_info");
+  buf_puts(d, symtab ? ", not stripped" : ", stripped");
+  buf_free(&nt);
+}
+
 int fl_elf(const unsigned char *p, size_t n, fl_kind *k) {
   if (n < 16 || memcmp(p, "\177ELF", 4) != 0)
     return 0;
@@ -153,24 +207,27 @@ int fl_elf(const unsigned char *p, size_t n, fl_kind *k) {
   unsigned shstrndx = (unsigned)H(&e, 50, 62, 2, 2);
 
   /* program headers */
-  int dynamic = 0, pie = 0;
-  buf interp, nt;
+  int dynamic = 0, pie = 0, has_interp = 0;
+  buf interp;
   buf_init(&interp, d->m);
-  buf_init(&nt, d->m);
-  int seen = 0;
-  for (unsigned i = 0; i < phnum && i < 256 && phentsize >= 32; i++) {
+  int ph_bad = 0, ph_size_ok = phentsize == (e.is64 ? 56u : 32u);
+  for (unsigned i = 0; i < phnum && i < 4096 && ph_size_ok; i++) {
     uint64_t ph = phoff + (uint64_t)i * phentsize;
-    if (ph > n || ph + phentsize > n)
+    if (ph < phoff || ph > n || n - ph < phentsize) {
+      ph_bad = 1; /* file stops reading there */
       break;
+    }
     uint64_t pt = get(&e, ph, 4);
     uint64_t off = H(&e, ph + 4, ph + 8, 4, 8);
     uint64_t fsz = H(&e, ph + 16, ph + 32, 4, 8);
-    if (pt == 3 && off < n && fsz <= n - off) { /* PT_INTERP */
+    if (pt == 3) { /* PT_INTERP */
       size_t l = 0;
-      while (l < fsz && p[off + l])
+      has_interp = 1;
+      while (off < n && l < fsz && l < n - off && p[off + l])
         l++;
       buf_clear(&interp);
-      buf_append(&interp, (const char *)p + off, l);
+      if (l)
+        buf_append(&interp, (const char *)p + off, l);
     } else if (pt == 2) { /* PT_DYNAMIC: look for DF_1_PIE */
       dynamic = 1;
       int esz = e.is64 ? 16 : 8;
@@ -215,47 +272,24 @@ int fl_elf(const unsigned char *p, size_t n, fl_kind *k) {
   const char *abiname = osabi(p[7]);
   if (abiname)
     buf_printf(d, " (%s)", abiname);
-  if (type == 2 || type == 3) {
-    buf_puts(d, dynamic || interp.len ? ", dynamically linked"
+  if ((type == 2 || type == 3) && phnum && !ph_size_ok) {
+    buf_puts(d, ", corrupted program header size");
+  } else if ((type == 2 || type == 3) && ph_bad) {
+    buf_free(&interp);
+    return 1;
+  } else if (type == 2 || type == 3) {
+    buf_puts(d, dynamic || has_interp ? ", dynamically linked"
                                       : ", statically linked");
-    if (interp.len) {
+    if (has_interp) {
       buf_puts(d, ", interpreter ");
-      buf_append(d, interp.data, interp.len);
+      if (interp.len)
+        buf_append(d, interp.data, interp.len);
+      else
+        buf_puts(d, "*empty*");
     }
   }
-  /* section headers: a symbol table or debug information left */
-  int symtab = 0, debug = 0;
-  uint64_t stroff = 0, strsz = 0;
-  if (shnum && shstrndx < shnum && shentsize >= 40) {
-    uint64_t sh = shoff + (uint64_t)shstrndx * shentsize;
-    stroff = H(&e, sh + 16, sh + 24, 4, 8);
-    strsz = H(&e, sh + 20, sh + 32, 4, 8);
-    if (stroff > n || strsz > n - stroff)
-      strsz = 0;
-  }
-  for (unsigned i = 0; i < shnum && i < 4096 && shentsize >= 40; i++) {
-    uint64_t sh = shoff + (uint64_t)i * shentsize;
-    if (sh > n || sh + shentsize > n)
-      break;
-    uint64_t st = get(&e, sh + 4, 4);
-    if (st == 2)
-      symtab = 1;
-    if (st == 7) /* SHT_NOTE */
-      notes(&e, H(&e, sh + 16, sh + 24, 4, 8), H(&e, sh + 20, sh + 32, 4, 8),
-            &nt, &seen);
-    uint64_t nm = get(&e, sh, 4);
-    if (nm < strsz && strsz - nm >= 12 &&
-        memcmp(p + stroff + nm, ".debug_info", 12) == 0)
-      debug = 1;
-  }
-  if (type != 4) {
-    buf_append(d, nt.data, nt.len);
-    if (debug)
-      buf_puts(d, ", with debug_info");
-    if (shnum || type != 1)
-      buf_puts(d, symtab ? ", not stripped" : ", stripped");
-  }
+  if (type != 4)
+    sections(&e, shoff, shnum, shentsize, shstrndx, d);
   buf_free(&interp);
-  buf_free(&nt);
   return 1;
 }

@@ -25,11 +25,11 @@ static uint32_t le32(const unsigned char *p) {
 }
 
 static int png(const unsigned char *p, size_t n, fl_kind *k) {
-  if (n < 8 || memcmp(p, "\x89PNG\r\n\x1a\n", 8) != 0)
+  if (n < 16 || memcmp(p, "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16) != 0)
     return 0;
   k->mime = "image/png";
   buf_puts(k->d, "PNG image data");
-  if (n < 29 || memcmp(p + 12, "IHDR", 4) != 0)
+  if (n < 29)
     return 1;
   buf_printf(k->d, ", %u x %u", (unsigned)be32(p + 16), (unsigned)be32(p + 20));
   unsigned bits = p[24], type = p[25];
@@ -43,13 +43,17 @@ static int png(const unsigned char *p, size_t n, fl_kind *k) {
 }
 
 static int gif(const unsigned char *p, size_t n, fl_kind *k) {
-  if (n < 6 || memcmp(p, "GIF8", 4) != 0 || (p[4] != '7' && p[4] != '9') ||
-      p[5] != 'a')
+  if (n < 4 || memcmp(p, "GIF8", 4) != 0)
     return 0;
   k->mime = "image/gif";
-  buf_printf(k->d, "GIF image data, version 8%ca", p[4]);
-  if (n >= 10)
-    buf_printf(k->d, ", %u x %u", le16(p + 6), le16(p + 8));
+  buf_puts(k->d, "GIF image data");
+  if (n >= 6 && (p[4] == '7' || p[4] == '9') && p[5] == 'a')
+    buf_printf(k->d, ", version 8%ca,", p[4]);
+  /* each size only when it is not 0, as the magic entries have it */
+  if (n >= 8 && le16(p + 6))
+    buf_printf(k->d, " %u x", le16(p + 6));
+  if (n >= 10 && le16(p + 8))
+    buf_printf(k->d, " %u", le16(p + 8));
   return 1;
 }
 
@@ -225,9 +229,14 @@ static int zip(const unsigned char *p, size_t n, fl_kind *k) {
   } methods[] = {{0, "store"}, {8, "deflate"}, {9, "deflate64"}, {12, "bzip2"},
                  {14, "lzma"}, {93, "zstd"},   {95, "xz"},       {98, "ppmd"}};
   unsigned m = le16(p + 8);
+  const char *name = m == 99 ? "AES Encrypted" : NULL;
   for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
     if (methods[i].id == m)
-      buf_printf(k->d, ", compression method=%s", methods[i].name);
+      name = methods[i].name;
+  if (name)
+    buf_printf(k->d, ", compression method=%s", name);
+  else
+    buf_printf(k->d, ", compression method=[0x%x]", m);
   return 1;
 }
 

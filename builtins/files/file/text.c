@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "builtins/files/file/file.h"
+#include "builtins/textutil.h"
 
 enum { F = 0, T = 1, I = 2, X = 3 };
 /* Which bytes appear in text: T in ASCII text (NEL, 0x85, among them), I
@@ -70,7 +71,7 @@ static int looks_utf8(const unsigned char *p, size_t n) {
 }
 
 static int looks_utf16(const unsigned char *p, size_t n, int big) {
-  if (n < 2 || n % 2)
+  if (n < 2)
     return 0;
   for (size_t i = 2; i + 1 < n; i += 2) {
     unsigned u =
@@ -747,7 +748,13 @@ int fl_text(bi_ctx *c, const unsigned char *p, size_t full, fl_kind *k) {
   int e;
   /* the encoding and the lines are judged on the first 64 KiB, as file's
    * encoding limit has it; JSON on all that was read */
-  size_t n = full < 65536 ? full : 65536;
+  size_t n = full < 65536 ? full : 65536, n0 = n;
+  /* NUL bytes at the end do not make a text binary (a #! script's do:
+   * file tells those in binary data) */
+  while (n > 1 && p[n - 1] == 0 && !(p[0] == '#' && p[1] == '!'))
+    n--;
+  if (full > n && full <= 65536)
+    full = n;
   const char *code;
   if (all_class(p, n, T)) {
     e = E_ASCII, code = "ASCII", k->charset = "us-ascii";
@@ -757,12 +764,15 @@ int fl_text(bi_ctx *c, const unsigned char *p, size_t full, fl_kind *k) {
     k->charset = "utf-8";
   } else if (looks_utf8(p, n) == 2) {
     e = E_UTF8, code = "Unicode text, UTF-8", k->charset = "utf-8";
-  } else if (n >= 2 && p[0] == 0xFF && p[1] == 0xFE && looks_utf16(p, n, 0)) {
+  } else if (n0 >= 2 && p[0] == 0xFF && p[1] == 0xFE && looks_utf16(p, n0, 0)) {
+    /* a UTF-16 text keeps its last NUL: it is half of a character */
     e = E_UTF16LE, code = "Unicode text, UTF-16, little-endian";
     k->charset = "utf-16le";
-  } else if (n >= 2 && p[0] == 0xFE && p[1] == 0xFF && looks_utf16(p, n, 1)) {
+    n = n0;
+  } else if (n0 >= 2 && p[0] == 0xFE && p[1] == 0xFF && looks_utf16(p, n0, 1)) {
     e = E_UTF16BE, code = "Unicode text, UTF-16, big-endian";
     k->charset = "utf-16be";
+    n = n0;
   } else if (all_class(p, n, I)) {
     e = E_LATIN1, code = "ISO-8859", k->charset = "iso-8859-1";
   } else if (all_class(p, n, X)) {
@@ -805,7 +815,15 @@ int fl_text(bi_ctx *c, const unsigned char *p, size_t full, fl_kind *k) {
     if (end - i >= 13 && memcmp(p + i, "/usr/bin/env ", 13) == 0)
       i += 13;
     buf_puts(d, "a ");
-    buf_append(d, (const char *)p + i, end - i);
+    if (e == E_LATIN1 || e == E_EXT) {
+      /* file reads the line after turning the text into UTF-8 */
+      for (size_t q = i; q < end; q++) {
+        char u[4];
+        buf_append(d, u, tu_utf8_put(p[q], u));
+      }
+    } else {
+      buf_append(d, (const char *)p + i, end - i);
+    }
     buf_puts(d, " script, ");
     k->mime = "text/plain";
     exec = 1;
