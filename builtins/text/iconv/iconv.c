@@ -39,7 +39,7 @@ const char bi_help_iconv[] =
     "                             glibc's iconv does\n"
     "      --verbose              name each FILE on standard error first\n"
     "\n"
-    "  -?, --help                 print this summary and quit\n"
+    "      --help                 print this summary and quit\n"
     "      --usage                print the short usage and quit\n"
     "  -V, --version              print the version line and quit\n"
     "\n"
