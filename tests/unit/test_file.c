@@ -91,11 +91,26 @@ static void t_names_utf8(void **st) {
   bh_free(h);
 }
 
+/* The sandbox's devices, with the numbers Linux gives them (file 5.44
+ * prints the same for the host's /dev/null and /dev/zero). */
+static void t_devices(void **st) {
+  (void)st;
+  bh *h = fixture();
+  assert_int_equal(bh_run(h, NULL, "file", "/dev/null", "/dev/zero", NULL), 0);
+  assert_string_equal(bh_out(h), "/dev/null: character special (1/3)\n"
+                                 "/dev/zero: character special (1/5)\n");
+  assert_int_equal(bh_run(h, NULL, "file", "-i", "/dev/null", NULL), 0);
+  assert_string_equal(bh_out(h),
+                      "/dev/null: inode/chardevice; charset=binary\n");
+  bh_free(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_recorded),
       cmocka_unit_test(t_elf_bounds),
       cmocka_unit_test(t_names_utf8),
+      cmocka_unit_test(t_devices),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
