@@ -316,6 +316,17 @@ static const script scripts[] = {
                 "tar -cf - data/words.txt | tar -xOf - | head -1\n"
                 "zip -qr a.zip data; unzip -l a.zip | tail -1; unzip -p a.zip "
                 "data/nums.csv | wc -l; unzip -qo a.zip -d y\n"},
+    {"convert", "set -eo pipefail\n"
+                "cd data\n"
+                "iconv -f UTF-8 -t UTF-16 words.txt | iconv -f UTF-16 -t "
+                "LATIN1 | wc -c; iconv -l | head -2\n"
+                "printf 'caf\\xc3\\xa9 \\xe2\\x82\\xac\\n' | iconv -f "
+                "UTF-8 -t ASCII//TRANSLIT\n"
+                "iconv -c -f utf8 -t ascii -o out.txt words.txt; cat out.txt "
+                "| wc -l\n"
+                "file words.txt nums.csv . out.txt; file -i -b words.txt\n"
+                "printf '#!/bin/sh\\necho\\n' > s; file --mime-type s; "
+                "printf '{\"a\": [1]}' > j; file -b j\n"},
 };
 #define NSCRIPTS (sizeof scripts / sizeof scripts[0])
 
