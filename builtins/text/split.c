@@ -74,6 +74,7 @@ typedef struct splitter {
   size_t *idx; /* alphabet index of each suffix character */
   stream *out;
   const char *infile;
+  const char *inpath; /* absolute path of the input file, NULL for stdin */
   int elide, verbose;
   int eol;
   int failed; /* a message is out: status 1 */
@@ -232,6 +233,12 @@ static int open_next(splitter *sp, stream **out) {
   if (sp->verbose && stream_printf(c->out, "creating file %s\n",
                                    shell_quote(sp, sp->name)) < 0) {
     sp->failed = c->out->err == EPIPE ? 141 : 1;
+    return -1;
+  }
+  if (sp->inpath && strcmp(sp->inpath, bi_path(c, sp->name)) == 0) {
+    bi_error(c, "%s would overwrite input; aborting",
+             shell_quote(sp, sp->name));
+    sp->failed = 1;
     return -1;
   }
   int err = 0;
@@ -958,11 +965,15 @@ int bi_split(bi_ctx *c) {
   int err = 0;
   stream *in = bi_open_read(c, sp.infile, &err);
   if (!in) {
-    if (err != ECANCELED)
+    if (err == EISDIR) /* GNU opens it, then fails to read */
+      tu_file_error(c, sp.infile, err);
+    else if (err != ECANCELED)
       bi_error(c, "cannot open %s for reading: %s", shell_quote(&sp, sp.infile),
                bi_strerror(err));
     return 1;
   }
+  if (strcmp(sp.infile, "-") != 0)
+    sp.inpath = bi_path(c, sp.infile);
   char *b = NULL;
   int rc = 0;
   if (o.type == BY_CHUNKS || o.type == BY_CHUNK_LINES) {

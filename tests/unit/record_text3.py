@@ -159,7 +159,15 @@ for a in (["s10"], ["-l", "3", "s10"], ["-l", "3", "--verbose", "s10", "p"],
           ["-a", "x", "s10"], ["-a", "0", "-l", "5", "s10"], ["s10", "p", "q"], ["nofile"],
           ["--numeric-suffixes=x", "s10"], ["--numeric-suffixes=100", "s10"],
           ["--additional-suffix=a/b", "s10"], ["-Z", "s10"], ["--bogus", "s10"],
-          ["-e", "-l", "4", "s10", "out."], ["-u", "-l", "5", "s10"], ["s10", "-"]):
+          ["-e", "-l", "4", "s10", "out."], ["-u", "-l", "5", "s10"], ["s10", "-"],
+          ["-b", "1", "-d", "s700", "n"], ["-l", "1", "s10", "s"], ["-l", "1", "s10", "s1"],
+          ["-l", "1", "-d", "-a", "1", "s10", "s1"],
+          ["-l", "1", "s10", "nodir/x"], ["-n", "r/3/2", "s10"], ["-n", "l/0", "s10"],
+          ["-n", "2", "-e", "jempty"], ["-n", "2", "jempty"], ["-n", "r/2", "jempty"],
+          ["-n", "l/3", "jempty"], ["jempty"], ["-b", "K", "s700"], ["-b", "2MiB", "s10"],
+          ["-b", "1Z", "s10"], ["-C", "0", "s10"], ["-n", "1/1", "s10"], ["-n", "l/1/1", "s10"],
+          ["-n", "r/1/1", "s10"], ["-n", "l/3/3", "s10"], ["-n", "3/3", "stwo"],
+          ["-5", "-3", "s10"], ["-35", "s30"], ["-l", "2", "-5", "s10"]):
     add("split", "split", *a)
 add("split", "split", "-l", "4", stdin=b"".join(b"%d\n" % i for i in range(1, 10)))
 add("split", "split", "-l", "2", "-", "in-", stdin=b"a\nb\nc\n")
@@ -169,6 +177,8 @@ add("split", "split", "-b", "3", stdin=b"abcdefgh")
 add("split", "split", "-C", "4", stdin=b"abcdefgh\nij\n")
 add("split", "split", "-l", "1", "--verbose", "-", "p '$q", stdin=b"a\nb\n")
 add("split", "split", "-l", "1", "--verbose", "-", "p'q", stdin=b"a\n")
+add("split", "split", "-n", "r/2", "-", stdin=b"")
+add("split", "split", stdin=b"")
 
 
 def cstr(b):
