@@ -14,7 +14,9 @@
  * piece taking what does not divide; -n l/N moves each cut to the end of
  * its line).
  *
- * --filter is not offered: the sandbox has no processes to pipe pieces to.
+ * --filter runs `sh -c COMMAND` (FILE set to the name) once a piece is
+ * complete, with the piece as its standard input: the pieces are held in
+ * memory rather than piped, so with -n r/N the commands run at the end.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -39,6 +41,9 @@ const char bi_help_split[] =
     "  -x                      suffixes of hexadecimal digits, from 0\n"
     "      --hex-suffixes[=FROM]  suffixes of hexadecimal digits, from FROM\n"
     "  -e, --elide-empty-files  make no empty file with -n\n"
+    "      --filter=COMMAND    give each piece to the shell command COMMAND\n"
+    "                            on its standard input instead of writing\n"
+    "                            it; $FILE holds the name it would have\n"
     "  -l, --lines=NUMBER      NUMBER lines (records) to each file\n"
     "  -n, --number=CHUNKS     CHUNKS files, cut as described below\n"
     "  -t, --separator=SEP     records end with the byte SEP, not a newline\n"
@@ -61,6 +66,13 @@ const char bi_help_split[] =
 
 enum { BY_LINES, BY_BYTES, BY_LINEBYTES, BY_CHUNKS, BY_CHUNK_LINES, BY_RR };
 
+/* An output: a file, or with --filter the bytes held for the command. */
+typedef struct outf {
+  stream *s;
+  buf *data; /* --filter: what s captured */
+  char *name;
+} outf;
+
 typedef struct splitter {
   bi_ctx *c;
   const char *alphabet;
@@ -71,8 +83,9 @@ typedef struct splitter {
   const char *prefix, *addsuf;
   char *name; /* the current file name, NULL before the first */
   size_t namecap, base_len;
-  size_t *idx; /* alphabet index of each suffix character */
-  stream *out;
+  size_t *idx;        /* alphabet index of each suffix character */
+  outf cur;           /* the file being written */
+  const char *filter; /* --filter: a command each piece is piped to */
   const char *infile;
   const char *inpath; /* absolute path of the input file, NULL for stdin */
   int elide, verbose;
@@ -214,38 +227,148 @@ widen : {
 }
 }
 
-static void close_out(splitter *sp) {
-  if (sp->out) {
-    stream_unref(sp->out);
-    sp->out = NULL;
+/* GNU's quotef: quoted for a shell only when it has to be. */
+static const char *quote_if_needed(splitter *sp, const char *s) {
+  if (!*s)
+    return "''";
+  for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+    if (!isalnum(*u) && !strchr("%+,-./:=@_^", *u))
+      return shell_quote(sp, s);
+  return s;
+}
+
+/* Run the filter over what o holds, with FILE set to its name: 0, or -1
+ * after the message (the status becomes the command's). */
+static int run_filter(splitter *sp, outf *o) {
+  bi_ctx *c = sp->c;
+  buf assign;
+  buf_init(&assign, c->m);
+  buf_printf(&assign, "FILE=%s", o->name);
+  stream *in =
+      assign.oom
+          ? NULL
+          : stream_mem_reader(c->m, c->bud, o->data->data ? o->data->data : "",
+                              o->data->len, 1);
+  if (!in) {
+    buf_free(&assign);
+    return nomem(sp);
   }
+  char *cmd = (char *)sp->filter;
+  char *sh[] = {"sh", "-c", cmd, NULL};
+  char *viaenv[] = {"env", (char *)buf_cstr(&assign), "sh", "-c", cmd, NULL};
+  int st = -1;
+  char **env = NULL;
+  if (c->run_argv_env && c->environ) {
+    /* the exported variables, FILE replaced */
+    char **cur = c->environ(c);
+    size_t n = 0;
+    while (cur && cur[n])
+      n++;
+    env = mem_calloc(c->m, n + 2, sizeof *env);
+    if (env) {
+      size_t k = 0;
+      for (size_t i = 0; i < n; i++)
+        if (strncmp(cur[i], "FILE=", 5) != 0)
+          env[k++] = cur[i];
+      env[k++] = (char *)buf_cstr(&assign);
+      env[k] = NULL;
+      st = c->run_argv_env(c, sh, env, NULL, in, NULL, NULL);
+      mem_free(c->m, env);
+    }
+  }
+  if (!env)
+    st = c->run_argv(c, viaenv, in, NULL, NULL);
+  stream_unref(in);
+  buf_free(&assign);
+  if (budget_poll(c->bud)) {
+    sp->failed = 1;
+    return -1;
+  }
+  if (st != 0 && st != 141) { /* a filter that stops reading is fine */
+    bi_error(c, "with FILE=%s, exit %d from command: %s",
+             quote_if_needed(sp, o->name), st, sp->filter);
+    sp->failed = st;
+    return -1;
+  }
+  return 0;
+}
+
+/* Close an output (with --filter: run the command over it): 0, or -1. */
+static int close_piece(splitter *sp, outf *o) {
+  int rc = 0;
+  if (o->data) {
+    stream_capture_finish(o->s);
+    if (!sp->failed)
+      rc = run_filter(sp, o);
+    buf_free(o->data);
+    mem_free(sp->c->m, o->data);
+  } else if (o->s) {
+    stream_unref(o->s);
+  }
+  mem_free(sp->c->m, o->name);
+  memset(o, 0, sizeof *o);
+  return rc;
 }
 
 /* Open the next output file: 0, or -1 (message printed). */
-static int open_next(splitter *sp, stream **out) {
+static int open_next(splitter *sp, outf *o) {
   bi_ctx *c = sp->c;
+  memset(o, 0, sizeof *o);
   if (budget_poll(c->bud)) {
     sp->failed = 1;
     return -1;
   }
   if (next_name(sp))
     return -1;
-  if (sp->verbose && stream_printf(c->out, "creating file %s\n",
-                                   shell_quote(sp, sp->name)) < 0) {
+  if (sp->verbose &&
+      stream_printf(c->out,
+                    sp->filter ? "executing with FILE=%s\n"
+                               : "creating file %s\n",
+                    sp->filter ? quote_if_needed(sp, sp->name)
+                               : shell_quote(sp, sp->name)) < 0) {
     sp->failed = c->out->err == EPIPE ? 141 : 1;
     return -1;
   }
+  if (!(o->name = mem_strdup(c->m, sp->name)))
+    return nomem(sp);
+  if (sp->filter) {
+    o->data = mem_alloc(c->m, sizeof *o->data);
+    if (o->data) {
+      buf_init(o->data, c->m);
+      o->s = stream_capture(c->m, c->bud, o->data, NULL, NULL, 1, 0);
+    }
+    if (!o->s) {
+      if (o->data)
+        buf_free(o->data);
+      mem_free(c->m, o->data);
+      o->data = NULL;
+      mem_free(c->m, o->name);
+      o->name = NULL;
+      return nomem(sp);
+    }
+    return 0;
+  }
+  int err = 0;
   if (sp->inpath && strcmp(sp->inpath, bi_path(c, sp->name)) == 0) {
     bi_error(c, "%s would overwrite input; aborting",
              shell_quote(sp, sp->name));
-    sp->failed = 1;
-    return -1;
-  }
-  int err = 0;
-  *out = tu_open_write(c, sp->name, 0, &err);
-  if (!*out) {
+  } else if (!(o->s = tu_open_write(c, sp->name, 0, &err))) {
     if (err != ECANCELED)
       tu_file_error(c, sp->name, err);
+  } else {
+    return 0;
+  }
+  sp->failed = 1;
+  mem_free(c->m, o->name);
+  o->name = NULL;
+  return -1;
+}
+
+/* Write p[0..n) to o: 0, or -1 (message printed). */
+static int put(splitter *sp, outf *o, const char *p, size_t n) {
+  if (n && stream_write(o->s, p, n) < 0) {
+    if (o->s->err != ECANCELED)
+      tu_file_error(sp->c, o->name, o->s->err);
     sp->failed = 1;
     return -1;
   }
@@ -258,17 +381,10 @@ static int cwrite(splitter *sp, int new_file, const char *p, size_t n) {
   if (new_file) {
     if (!p && n == 0 && sp->elide)
       return 0;
-    close_out(sp);
-    if (open_next(sp, &sp->out))
+    if (close_piece(sp, &sp->cur) || open_next(sp, &sp->cur))
       return -1;
   }
-  if (n && stream_write(sp->out, p, n) < 0) {
-    if (sp->out->err != ECANCELED)
-      tu_file_error(sp->c, sp->name, sp->out->err);
-    sp->failed = 1;
-    return -1;
-  }
-  return 0;
+  return put(sp, &sp->cur, p, n);
 }
 
 /* ---- streaming modes ---------------------------------------------------- */
@@ -454,8 +570,7 @@ static int lines_rr(splitter *sp, stream *in, char *b, uint64_t k, uint64_t n) {
   mem *m = c->m;
   writer w;
   wr_init(&w, c->out);
-  stream **outs = NULL;
-  char **names = NULL;
+  outf *outs = NULL;
   size_t nouts = 0; /* files opened so far, in order */
   uint64_t i_file = 0;
   int rc = 0;
@@ -472,33 +587,19 @@ static int lines_rr(splitter *sp, stream *in, char *b, uint64_t k, uint64_t n) {
         }
       } else {
         if (i_file >= nouts) {
-          stream **o = mem_realloc(m, outs, (nouts + 1) * sizeof *o);
-          char **nm =
-              o ? mem_realloc(m, names, (nouts + 1) * sizeof *nm) : NULL;
-          if (o)
-            outs = o;
-          if (nm)
-            names = nm;
-          if (!o || !nm) {
+          outf *o = mem_realloc(m, outs, (nouts + 1) * sizeof *o);
+          if (!o) {
             rc = nomem(sp);
             break;
           }
+          outs = o;
           if (open_next(sp, &outs[nouts])) {
             rc = -1;
             break;
           }
-          names[nouts] = mem_strdup(m, sp->name);
           nouts++;
-          if (!names[nouts - 1]) {
-            rc = nomem(sp);
-            break;
-          }
         }
-        stream *o = outs[i_file];
-        if (stream_write(o, p, (size_t)(stop - p)) < 0) {
-          if (o->err != ECANCELED)
-            tu_file_error(c, names[i_file], o->err);
-          sp->failed = 1;
+        if (put(sp, &outs[i_file], p, (size_t)(stop - p))) {
           rc = -1;
           break;
         }
@@ -517,21 +618,15 @@ static int lines_rr(splitter *sp, stream *in, char *b, uint64_t k, uint64_t n) {
   if (got < 0)
     rc = -1;
   /* every file exists in the end (but the empty ones with -e) */
-  if (!rc && !k && !sp->elide)
-    for (uint64_t f = nouts; f < n; f++) {
-      stream *o;
-      if (open_next(sp, &o)) {
-        rc = -1;
-        break;
-      }
-      stream_unref(o);
-    }
-  for (size_t f = 0; f < nouts; f++) {
-    stream_unref(outs[f]);
-    mem_free(m, names[f]);
+  for (uint64_t f = nouts; !rc && !k && !sp->elide && f < n; f++) {
+    outf o;
+    if (open_next(sp, &o) || close_piece(sp, &o))
+      rc = -1;
   }
+  for (size_t f = 0; f < nouts; f++)
+    if (close_piece(sp, &outs[f]))
+      rc = -1;
   mem_free(m, outs);
-  mem_free(m, names);
   if (wr_flush(&w)) {
     if (w.err != ECANCELED)
       sp->failed = bi_stream_status(w.err);
@@ -885,9 +980,8 @@ int bi_split(bi_ctx *c) {
       sp.elide = 1;
       break;
     case 0x101:
-      bi_error(c, "--filter is not supported: the sandbox runs no "
-                  "processes");
-      return 1;
+      sp.filter = g.arg;
+      break;
     case 0x104:
       sp.verbose = 1;
       break;
@@ -907,6 +1001,11 @@ int bi_split(bi_ctx *c) {
   }
   if (ch == BI_OPT_STOP)
     return g.status;
+  if (o.k && sp.filter) {
+    bi_error(c, "--filter does not process a chunk extracted to stdout");
+    bi_try_help(c);
+    return 1;
+  }
   if (o.type == 100)
     o.type = BY_LINES;
   if (o.type == -1) {
@@ -979,7 +1078,12 @@ int bi_split(bi_ctx *c) {
   if (o.type == BY_CHUNKS || o.type == BY_CHUNK_LINES) {
     const char *data;
     size_t len;
-    if (stream_take_all(in, &data, &len) < 0) {
+    int null = stream_is_null(in); /* /dev/null: a file of no bytes */
+    if (null) {
+      data = "";
+      len = 0;
+    }
+    if (!null && stream_take_all(in, &data, &len) < 0) {
       if (in->err != ECANCELED)
         bi_error(c, "%s: cannot determine file size", sp.infile);
       rc = -1;
@@ -1018,7 +1122,8 @@ int bi_split(bi_ctx *c) {
       rc = lines_rr(&sp, in, b, o.k, o.n);
     }
   }
-  close_out(&sp);
+  if (close_piece(&sp, &sp.cur))
+    rc = -1;
   stream_unref(in);
   mem_free(c->m, b);
   mem_free(c->m, sp.name);

@@ -316,7 +316,8 @@ static const script scripts[] = {
                   "nums.csv o/b\n"
                   "split -n l/3 -a 3 --additional-suffix=.t words.txt o/l; "
                   "split -n r/2 nums.csv o/r\n"
-                  "split -C 12 - o/c < words.txt; cat o/* | wc -c\n"},
+                  "split -C 12 - o/c < words.txt; cat o/* | wc -c\n"
+                  "split -l 5 --filter='wc -l' words.txt\n"},
 };
 #define NSCRIPTS (sizeof scripts / sizeof scripts[0])
 
