@@ -10,7 +10,9 @@
  * line out of order is reported once per file ("FILE:LINE: is not sorted:
  * TEXT") once some line could not be paired, and the status becomes 1 at
  * the end ("input is not in sorted order"); with it the first disorder
- * ends the command; --nocheck-order does not look.
+ * ends the command; --nocheck-order does not look. The obsolete forms
+ * "-j1 FIELD", "-j2 FIELD" and "-o LIST LIST..." are read as GNU reads
+ * them when a third operand shows they were meant.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -57,6 +59,8 @@ const char bi_help_join[] =
     "order is reported and the exit status is 1.\n";
 
 enum { CHECK_DEFAULT, CHECK_ON, CHECK_OFF };
+/* What an operand may be besides a file (GNU's obsolete forms). */
+enum { OP_MUST, OP_J1, OP_J2, OP_O };
 
 typedef struct jfield {
   size_t off, len;
@@ -89,6 +93,7 @@ typedef struct jout {
 
 typedef struct join_st {
   bi_ctx *c;
+  const char *names[2]; /* the two file operands */
   writer w;
   jfile f[2];
   int tab; /* -1: blanks */
@@ -567,9 +572,26 @@ static int parse(join_st *j, bi_getopt *g) {
                                 {"header", 0x102, BI_ARG_NONE},
                                 BI_OPTS_END};
   bi_ctx *c = j->c;
-  int ch;
+  int ch, prev = OP_MUST, cur = OP_MUST;
+  int jcount[2] = {0, 0};
+  /* what each operand may be, as GNU tells from the option before it */
+  int *opstat = arena_alloc(c->scratch, sizeof(int) * (size_t)(c->argc + 1));
+  if (!opstat) {
+    bi_error(c, "%s", bi_strerror(ENOMEM));
+    return 1;
+  }
   bi_getopt_init(g, c, "a:e:i1:2:j:o:t:v:z", opts);
-  while ((ch = bi_getopt_each(g, 1)) > 0) {
+  for (;;) {
+    int n0 = g->noperands;
+    ch = bi_getopt_each(g, 1);
+    /* the operands just collected came before this option */
+    for (int i = n0; i < g->noperands; i++) {
+      opstat[i] = prev;
+      prev = prev == OP_O ? OP_O : OP_MUST;
+    }
+    if (ch <= 0)
+      break;
+    cur = OP_MUST;
     switch (ch) {
     case 'v':
     case 'a': {
@@ -611,16 +633,28 @@ static int parse(join_st *j, bi_getopt *g) {
     }
     case 'j': {
       size_t v;
+      int attached = 0; /* written -j1 or -j2, in one word */
+      for (int i = 1; i < c->argc && !attached; i++)
+        attached = g->arg == c->argv[i] + 2 && c->argv[i][1] == 'j';
+      if ((g->arg[0] == '1' || g->arg[0] == '2') && !g->arg[1] && attached) {
+        /* the obsolete -j1 FIELD / -j2 FIELD, or -j 1 / -j 2 */
+        jcount[g->arg[0] - '1']++;
+        cur = g->arg[0] == '1' ? OP_J1 : OP_J2;
+        break;
+      }
       if (field_number(j, g->arg, &v) || set_field(j, &j->f[0].field, v) ||
           set_field(j, &j->f[1].field, v))
         return 1;
       break;
     }
     case 'o':
-      if (strcmp(g->arg, "auto") == 0)
+      if (strcmp(g->arg, "auto") == 0) {
         j->autoformat = 1;
-      else if (add_format(j, g->arg))
-        return 1;
+      } else {
+        if (add_format(j, g->arg))
+          return 1;
+        cur = OP_O; /* the operands after -o LIST may be more of it */
+      }
       break;
     case 't': {
       int t = (unsigned char)g->arg[0];
@@ -654,16 +688,46 @@ static int parse(join_st *j, bi_getopt *g) {
       j->header = 1;
       break;
     }
+    prev = cur;
   }
   if (ch == BI_OPT_STOP)
     return g->status ? g->status : -1;
-  if (g->noperands > 2) {
-    bi_error(c, "extra operand %s", tu_quote(c, g->operands[2]));
-    bi_try_help(c);
-    return 1;
+  /* GNU's reading of the operands: with a third one, the first that may
+   * be the value of -j1, -j2 or -o is taken as such */
+  int nfiles = 0, st[2];
+  for (int i = 0; i < g->noperands; i++) {
+    if (nfiles == 2) {
+      int op0 = st[0] == OP_MUST;
+      const char *arg = j->names[op0];
+      size_t v;
+      switch (st[op0]) {
+      case OP_MUST:
+        bi_error(c, "extra operand %s", tu_quote(c, g->operands[i]));
+        bi_try_help(c);
+        return 1;
+      case OP_J1:
+      case OP_J2:
+        jcount[st[op0] - OP_J1]--;
+        if (field_number(j, arg, &v) ||
+            set_field(j, &j->f[st[op0] - OP_J1].field, v))
+          return 1;
+        break;
+      case OP_O:
+        if (add_format(j, arg))
+          return 1;
+        break;
+      }
+      if (!op0) {
+        st[0] = st[1];
+        j->names[0] = j->names[1];
+      }
+      nfiles = 1;
+    }
+    st[nfiles] = opstat[i];
+    j->names[nfiles++] = g->operands[i];
   }
-  if (g->noperands < 2) {
-    if (g->noperands == 0)
+  if (nfiles < 2) {
+    if (nfiles == 0)
       bi_error(c, "missing operand");
     else
       bi_error(c, "missing operand after %s",
@@ -671,6 +735,11 @@ static int parse(join_st *j, bi_getopt *g) {
     bi_try_help(c);
     return 1;
   }
+  /* a -j1 or -j2 whose value was not taken: join field 1 or 2 */
+  for (size_t i = 0; i < 2; i++)
+    if (jcount[i] &&
+        (set_field(j, &j->f[0].field, i) || set_field(j, &j->f[1].field, i)))
+      return 1;
   return 0;
 }
 
@@ -692,7 +761,7 @@ int bi_join(bi_ctx *c) {
     jfile *f = &j.f[i];
     if (f->field == SIZE_MAX)
       f->field = 0;
-    f->name = g.operands[i];
+    f->name = j.names[i];
   }
   if (strcmp(j.f[0].name, "-") == 0 && strcmp(j.f[1].name, "-") == 0) {
     bi_error(c, "both files cannot be standard input");

@@ -91,7 +91,13 @@ for a in (["j1", "j2"], ["-a1", "j1", "j2"], ["-a", "2", "j1", "j2"],
           ["-j", "x", "j1", "j2"], ["-1", "1", "-1", "2", "j1", "j2"],
           ["-v", "3", "j1", "j2"], ["-a", "x", "j1", "j2"], ["-e", "a", "-e", "b", "j1", "j2"],
           ["-x", "j1", "j2"], ["--bogus", "j1", "j2"], ["-1"],
-          ["--check", "junsorted", "j2"], ["--header", "--nocheck", "junsorted", "j2"]):
+          ["--check", "junsorted", "j2"], ["--header", "--nocheck", "junsorted", "j2"],
+          # the obsolete -j1 FIELD, -j2 FIELD and -o LIST LIST forms
+          ["-j1", "2", "jf2", "j2"], ["-j1", "2", "-j2", "1", "jf2", "j2"],
+          ["-j2", "1", "j2", "jf2"], ["-j2", "jf2", "jf2"], ["-o", "1.1", "2.2", "j1", "j2"],
+          ["-o", "1.1", "2.2", "1.2", "j1", "j2"], ["-o", "1.1", "j1", "j2", "x"],
+          ["j1", "-o", "1.2", "j2", "2.1"], ["-j1", "3", "jf2", "j2", "j2"],
+          ["-j1", "0", "jf2", "j2"]):
     add("join", "join", *a)
 add("join", "join", "-", "j2", stdin=b"a 1\nc 3\n")
 add("join", "join", "j1", "-", stdin=b"b 7\nc 8\n")
