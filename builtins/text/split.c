@@ -477,7 +477,8 @@ static int bytes_split(splitter *sp, stream *in, char *b, uint64_t nbytes,
       to_write -= nread;
     }
   }
-  while (opened++ < max_files)
+  /* the files no byte reached (none with -e) */
+  while (!sp->elide && opened++ < max_files)
     if (cwrite(sp, 1, NULL, 0))
       return -1;
   return 0;
@@ -704,6 +705,11 @@ static int lines_chunk_split(splitter *sp, const char *data, size_t len,
           chunk_end = (int64_t)size - 1;
         else
           chunk_end += (int64_t)chunk;
+        if ((chunk_no & 65535) == 0 && budget_poll(c->bud)) {
+          sp->failed = 1;
+          rc = -1;
+          goto done;
+        }
         if (chunk_end <= (int64_t)written - 1) {
           if (!k && cwrite(sp, 1, NULL, 0)) {
             rc = -1;
@@ -718,7 +724,7 @@ static int lines_chunk_split(splitter *sp, const char *data, size_t len,
   if (!rc) {
     if (truncated)
       chunk_no++;
-    if (!k)
+    if (!k && !sp->elide)
       while (chunk_no++ <= n)
         if (cwrite(sp, 1, NULL, 0)) {
           rc = -1;
