@@ -173,26 +173,24 @@ static int add_cell(col_st *s, crow *r, size_t off, size_t len, size_t *cap) {
   return 0;
 }
 
-/* Cut a row into cells as util-linux does: greedy (strtok) over blanks,
- * one cell per separator with -s; with -l the last cell keeps the rest. */
+/* Cut a row into cells as util-linux does: greedy (strtok) over blanks;
+ * with -s one cell per separator, an empty one after a separator that
+ * ends the line too; with -l the last cell keeps the rest of the line. */
 static int split_row(col_st *s, crow *r) {
   const char *p = r->text;
   size_t n = r->len, i = 0, cap = 0, l;
   int greedy = !s->sep;
-  int first = 1;
-  for (;;) {
-    if (!first && i >= n)
+  for (int first = 1;; first = 0) {
+    if (greedy && !first && i >= n)
       return 0; /* nothing left: no more cells */
-    if (s->limit && r->n + 1 == s->limit) {
+    if (s->limit && r->n + 1 == s->limit)
       return add_cell(s, r, i, n - i, &cap);
-    }
     if (greedy) {
       while (i < n && is_sep(s, p, n, i, &l))
         i += l;
       if (i >= n)
         return 0;
     }
-    first = 0;
     size_t start = i;
     while (i < n && !is_sep(s, p, n, i, &l))
       i += l;
@@ -744,7 +742,9 @@ int bi_column(bi_ctx *c) {
     rd_free(&r);
     stream_unref(in);
   }
-  if (!rc && s.nrows) {
+  if (!rc && s.table && s.nrows && !s.ncols && !s.nnames) {
+    status = 1; /* only blank rows (-L): util-linux fails to print them */
+  } else if (!rc && s.nrows) {
     rc = s.table ? table(&s, &w) : fill(&s, &w);
     if (s.table)
       status = 0; /* util-linux: a table printed ends with success */

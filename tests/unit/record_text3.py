@@ -38,6 +38,8 @@ FILES = {
     "c1": b"a b c\nddd e\n\nf gg hhhh iiiii\n",
     "c2": b"a  b   c d\n  x y\n\n\nz\n",
     "ccsv": b"name,age,city\nann,30,paris\nbob,,rome\ncarol,44\n,5,x\n",
+    "ctrail": b"a,\nb,c,\n , ,b\n",
+    "cblank": b"\n  \n\n",
     "cnum": b"".join(b"%d\n" % i for i in range(1, 41)),
     "cwords": b"apple\nbanana\ncherry\ndate\nelderberry\nfig\ngrape\n"
               b"honeydew\nkiwi\nlemon\nmango\nnectarine\n",
@@ -122,6 +124,9 @@ for a in (["c1"], ["-x", "c1"], ["-c", "20", "c1"], ["-x", "-c", "20", "c1"],
           ["-J", "-s", ",", "-N", "Name,Age,City", "ccsv"], ["-t", "-J", "-N", "a", "-L", "c2"],
           ["-J", "-N", "a,b", "-H", "1", "cjson"], ["-J", "-N", "x", "c1"], ["-J", "c1"],
           ["-t", "-s", "", "c1"], ["-t", "-s", "a", "c1"],
+          ["-t", "-s", ",", "ctrail"], ["-t", "-s", ", ", "-o", "|", "ctrail"],
+          ["-t", "-s", ",", "-l", "2", "ctrail"], ["-t", "-L", "cblank"], ["-t", "cblank"],
+          ["cblank"], ["-t", "-L", "-N", "a", "cblank"],
           # errors
           ["nofile"], ["nofile", "c1"], ["-N", "a,b", "c1"], ["-R", "1", "c1"],
           ["-c", "x", "c1"], ["-c", "-1", "c1"], ["-t", "-l", "0", "c1"], ["-t", "-l", "x", "c1"],
