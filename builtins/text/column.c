@@ -698,7 +698,8 @@ int bi_column(bi_ctx *c) {
         rc = -1;
         break;
       }
-      tu_file_error(c, name, err);
+      /* util-linux prints the name as given, never quoted */
+      bi_error(c, "%s: %s", name, bi_strerror(err));
       status = 1;
       continue;
     }

@@ -284,6 +284,8 @@ static int run_filter(splitter *sp, outf *o) {
     sp->failed = 1;
     return -1;
   }
+  if (st < 0) /* no sh to run it */
+    st = 127;
   if (st != 0 && st != 141) { /* a filter that stops reading is fine */
     bi_error(c, "with FILE=%s, exit %d from command: %s",
              quote_if_needed(sp, o->name), st, sp->filter);
@@ -1091,7 +1093,8 @@ int bi_split(bi_ctx *c) {
     }
     if (!null && stream_take_all(in, &data, &len) < 0) {
       if (in->err != ECANCELED)
-        bi_error(c, "%s: cannot determine file size", sp.infile);
+        bi_error(c, "%s: cannot determine file size",
+                 quote_if_needed(&sp, sp.infile));
       rc = -1;
       sp.failed = 1;
     } else {
