@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "builtins/textutil.h"
+#include "core/utf8.h"
 
 const char bi_usage_split[] = "Usage: split [OPTION]... [FILE [PREFIX]]";
 const char bi_help_split[] =
@@ -97,14 +98,33 @@ typedef struct splitter {
 static const char *shell_quote(splitter *sp, const char *s) {
   bi_ctx *c = sp->c;
   int utf8 = tu_utf8_locale(c);
+  size_t n = strlen(s);
+  /* escape[i]: byte i is shown as a $'\ooo' escape */
+  char *escape = arena_calloc(c->scratch, n + 1);
+  if (!escape)
+    return s;
   int ctl = 0, sq = 0, dq_special = 0;
-  for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-    if (*u < 0x20 || *u == 0x7f || (*u >= 0x80 && !utf8))
+  for (size_t i = 0; i < n;) {
+    unsigned char u = (unsigned char)s[i];
+    size_t l = 1;
+    if (u >= 0x80) {
+      int32_t cp = -1;
+      if (utf8)
+        l = u8_next(s + i, n - i, &cp);
+      if (cp < 0) {
+        escape[i] = 1;
+        ctl = 1;
+        l = 1;
+      }
+    } else if (u < 0x20 || u == 0x7f) {
+      escape[i] = 1;
       ctl = 1;
-    else if (*u == '\'')
+    } else if (u == '\'') {
       sq = 1;
-    else if (strchr("$`\"\\!", *u))
+    } else if (strchr("$`\"\\!", u)) {
       dq_special = 1;
+    }
+    i += l;
   }
   buf b;
   buf_init(&b, c->m);
@@ -113,35 +133,32 @@ static const char *shell_quote(splitter *sp, const char *s) {
     buf_puts(&b, s);
     buf_putc(&b, '"');
   } else {
-    int open = 0;
+    /* always inside '...': a quote becomes '\'', a run of escapes
+     * '$'\ooo...'' */
+    int dollar = 0;
     buf_putc(&b, '\'');
-    open = 1;
-    for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-      if (*u == '\'') {
-        buf_puts(&b, open ? "'\\'" : "\\'");
-        open = 0;
-      } else if (*u < 0x20 || *u == 0x7f || (*u >= 0x80 && !utf8)) {
-        if (open)
-          buf_putc(&b, '\'');
-        const char *e = tu_char_escape(*u);
-        buf_puts(&b, "$'");
-        if (e && *u)
+    for (size_t i = 0; i < n; i++) {
+      unsigned char u = (unsigned char)s[i];
+      if (escape[i]) {
+        if (!dollar)
+          buf_puts(&b, "'$'");
+        dollar = 1;
+        const char *e = tu_char_escape(u);
+        if (e && u)
           buf_puts(&b, e);
         else
-          buf_printf(&b, "\\%03o", *u);
-        buf_putc(&b, '\'');
-        open = 0;
-      } else {
-        if (!open)
-          buf_putc(&b, '\'');
-        open = 1;
-        buf_putc(&b, *u);
+          buf_printf(&b, "\\%03o", u);
+        continue;
       }
+      if (dollar)
+        buf_puts(&b, "''");
+      dollar = 0;
+      if (u == '\'')
+        buf_puts(&b, "'\\''");
+      else
+        buf_putc(&b, (char)u);
     }
-    if (open)
-      buf_putc(&b, '\'');
-    else
-      buf_puts(&b, "''");
+    buf_puts(&b, dollar ? "''" : "'");
   }
   char *r = b.oom ? NULL : arena_strndup(c->scratch, buf_cstr(&b), b.len);
   buf_free(&b);

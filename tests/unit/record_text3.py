@@ -188,6 +188,8 @@ add("split", "split", "-b", "3", stdin=b"abcdefgh")
 add("split", "split", "-C", "4", stdin=b"abcdefgh\nij\n")
 add("split", "split", "-l", "1", "--verbose", "-", "p '$q", stdin=b"a\nb\n")
 add("split", "split", "-l", "1", "--verbose", "-", "p'q", stdin=b"a\n")
+for pre in ("a\tb", "x'\ty", "\u00e9", "a\\b", "p$q"):
+    add("split", "split", "-l", "1", "--verbose", "-", pre, stdin=b"a\n")
 add("split", "split", "-n", "r/2", "-", stdin=b"")
 add("split", "split", stdin=b"")
 
