@@ -327,6 +327,21 @@ static const script scripts[] = {
                 "file words.txt nums.csv . out.txt; file -i -b words.txt\n"
                 "printf '#!/bin/sh\\necho\\n' > s; file --mime-type s; "
                 "printf '{\"a\": [1]}' > j; file -b j\n"},
+    {"joinsplit", "set -eo pipefail\n"
+                  "cd data; sort -t, -k1,1 nums.csv > n.csv\n"
+                  "sort words.txt | sed 's/$/,w/' > w.csv\n"
+                  "join -t, -a1 -a2 -e X -o auto n.csv w.csv | head -4\n"
+                  "join -t, -v2 n.csv w.csv; join -t, -o 2.1,1.2 n.csv w.csv\n"
+                  "column -t -s, n.csv; column -t -s, -N k,v -R v -o '|' "
+                  "n.csv\n"
+                  "column -J -s, -N k,v n.csv | wc -l; column -x -c 30 "
+                  "words.txt\n"
+                  "mkdir o; split -l 3 --verbose words.txt o/x; split -b 7 -d "
+                  "nums.csv o/b\n"
+                  "split -n l/3 -a 3 --additional-suffix=.t words.txt o/l; "
+                  "split -n r/2 nums.csv o/r\n"
+                  "split -C 12 - o/c < words.txt; cat o/* | wc -c\n"
+                  "split -l 5 --filter='wc -l' words.txt\n"},
 };
 #define NSCRIPTS (sizeof scripts / sizeof scripts[0])
 
