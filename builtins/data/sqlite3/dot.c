@@ -274,6 +274,17 @@ static void add_view_columns(sq_shell *sh, const char *schema,
   sqlite3_str_appendall(out, ") */");
 }
 
+/* A CREATE statement as .schema and .dump write it: a table whose name is
+ * quoted gets IF NOT EXISTS. */
+static void put_create(sqlite3_str *s, const char *sql) {
+  if (sqlite3_strglob("CREATE TABLE ['\"]*", sql) == 0) {
+    sqlite3_str_appendall(s, "CREATE TABLE IF NOT EXISTS ");
+    sqlite3_str_appendall(s, sql + 13);
+  } else {
+    sqlite3_str_appendall(s, sql);
+  }
+}
+
 static int schema_row(sq_shell *sh, sqlite3_stmt *st, void *ud) {
   const char *sql = (const char *)sqlite3_column_text(st, 0);
   const char *type = (const char *)sqlite3_column_text(st, 1);
@@ -282,7 +293,7 @@ static int schema_row(sq_shell *sh, sqlite3_stmt *st, void *ud) {
   if (!sql)
     return 0;
   sqlite3_str *s = sqlite3_str_new(sh->db);
-  sqlite3_str_appendall(s, sql);
+  put_create(s, sql);
   if (type && name && schema && !strcmp(type, "view"))
     add_view_columns(sh, schema, name, s);
   char *z = sqlite3_str_finish(s);
@@ -327,16 +338,14 @@ static int dot_schema(sq_shell *sh, int argc, char **argv) {
     int glob = strpbrk(pat, "*?[") != NULL;
     sql = sqlite3_mprintf(
         "SELECT sql, type, name, sname FROM (%s) WHERE %s %s %Q%s AND "
-        "type!='meta' AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%%' "
-        "ORDER BY snum, x",
+        "type!='meta' AND sql IS NOT NULL ORDER BY snum, x",
         u ? u : "SELECT 1",
         strchr(pat, '.') ? "lower(printf('%s.%s',sname,tbl_name))"
                          : "lower(tbl_name)",
         glob ? "GLOB" : "LIKE", pat, glob ? "" : " ESCAPE '\\'");
   } else {
     sql = sqlite3_mprintf("SELECT sql, type, name, sname FROM (%s) WHERE "
-                          "type!='meta' AND sql IS NOT NULL AND name NOT "
-                          "LIKE 'sqlite_%%' ORDER BY snum, x",
+                          "type!='meta' AND sql IS NOT NULL ORDER BY snum, x",
                           u ? u : "SELECT 1");
   }
   sqlite3_free(u);
@@ -382,41 +391,43 @@ static int dump_obj(sq_shell *sh, sqlite3_stmt *st, void *ud) {
   } else if (!strncmp(name, "sqlite_", 7)) {
     return 0;
   } else {
-    wr_printf(&sh->w, "%s;\n", sql);
+    sqlite3_str *s = sqlite3_str_new(sh->db);
+    put_create(s, sql);
+    char *z = sqlite3_str_finish(s);
+    if (!z) {
+      sh->oom = 1;
+      return 1;
+    }
+    wr_printf(&sh->w, "%s;\n", z);
+    sqlite3_free(z);
   }
-  if (!strcmp(type, "table"))
-    dump_rows(sh, name);
-  return 0;
+  if (!strcmp(type, "table") && dump_rows(sh, name))
+    return 1;
+  return sh->oom || (sh->c->bud && budget_poll(sh->c->bud));
 }
 
 static int dot_dump(sq_shell *sh, int argc, char **argv) {
-  wr_puts(&sh->w, "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n");
   const char *like = argc > 1 ? argv[1] : NULL;
-  char *q = sqlite3_mprintf(
+  char *filter = like ? sqlite3_mprintf(" AND name LIKE %Q", like)
+                      : sqlite3_mprintf("%s", "");
+  char *q1 = sqlite3_mprintf(
       "SELECT name, type, sql FROM sqlite_schema WHERE sql NOT NULL AND "
-      "type=='table' AND name!='sqlite_sequence'%s%Q%s ORDER BY "
-      "tbl_name='sqlite_sequence', rowid",
-      like ? " AND tbl_name LIKE " : "", like ? like : "", "");
+      "type=='table'%s ORDER BY tbl_name='sqlite_sequence', rowid",
+      filter ? filter : "");
   char *q2 = sqlite3_mprintf(
       "SELECT name, type, sql FROM sqlite_schema WHERE sql NOT NULL AND "
-      "type IN ('index','trigger','view')%s%Q ORDER BY type COLLATE NOCASE "
-      "DESC, rowid",
-      like ? " AND tbl_name LIKE " : "", like ? like : "");
-  char *q3 = sqlite3_mprintf(
-      "SELECT name, type, sql FROM sqlite_schema WHERE "
-      "name=='sqlite_sequence'%s%Q",
-      like ? " AND 1=1 AND 'x' LIKE " : "", like ? "x" : "");
+      "type IN ('index','trigger','view')%s ORDER BY rowid",
+      filter ? filter : "");
   int rc = 1;
-  if (q && q2 && q3) {
-    rc = each_row(sh, q, dump_obj, NULL);
-    if (!rc)
-      rc = each_row(sh, q3, dump_obj, NULL);
+  wr_puts(&sh->w, "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n");
+  if (filter && q1 && q2) {
+    rc = each_row(sh, q1, dump_obj, NULL);
     if (!rc)
       rc = each_row(sh, q2, dump_obj, NULL);
   }
-  sqlite3_free(q);
+  sqlite3_free(filter);
+  sqlite3_free(q1);
   sqlite3_free(q2);
-  sqlite3_free(q3);
   wr_puts(&sh->w, rc ? "ROLLBACK; -- due to errors\n" : "COMMIT;\n");
   return rc;
 }
@@ -514,7 +525,9 @@ int sq_dot(sq_shell *sh, const char *line) {
     }
   } else if (is_cmd(av[0], "mode", 1)) {
     if (ac == 1) {
+      /* names the mode, and sets it again (its separators too) */
       wr_printf(&sh->w, "current output mode: %s\n", mode_names[sh->mode]);
+      sq_set_mode(sh, mode_names[sh->mode]);
     } else if (sq_set_mode(sh, av[1]) < 0) {
       stream_printf(c->err,
                     "Error: mode should be one of: ascii box column csv "

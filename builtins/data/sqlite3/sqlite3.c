@@ -310,28 +310,9 @@ static int refused(const char *z) {
   return 0;
 }
 
+/* Separators given as options are taken as they are (no escapes). */
 static void sep_opt(char *dst, size_t cap, const char *v) {
   snprintf(dst, cap, "%s", v);
-  /* the shell resolves backslash escapes of separators */
-  char *o = dst;
-  for (const char *p = dst; *p; p++) {
-    if (*p == '\\' && p[1] == 't') {
-      *o++ = '\t';
-      p++;
-    } else if (*p == '\\' && p[1] == 'n') {
-      *o++ = '\n';
-      p++;
-    } else if (*p == '\\' && p[1] == 'r') {
-      *o++ = '\r';
-      p++;
-    } else if (*p == '\\' && p[1] == '\\') {
-      *o++ = '\\';
-      p++;
-    } else {
-      *o++ = *p;
-    }
-  }
-  *o = 0;
 }
 
 /* A -cmd or argument: a dot command or SQL. 0, or the status to leave
@@ -443,7 +424,7 @@ int bi_sqlite3(bi_ctx *c) {
       stream_printf(c->err,
                     "%s: Error: unknown option: %s\nUse -help for a list of "
                     "options.\n",
-                    argv0, c->argv[i]);
+                    argv0, z);
       status = 1;
       goto out;
     }
