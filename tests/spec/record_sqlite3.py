@@ -124,6 +124,7 @@ CASES = [
      "sqlite3 -readonly r.db 'insert into t values(1)' 2>e; echo rc=$?; cat e\n"
      "sqlite3 -readonly r.db 'select count(*) from t'"),
     ("-version", "sqlite3 -version"),
+    (".show", "sqlite3 :memory: .show '.headers on' '.mode csv' '.nullvalue -' .show"),
     ("functions and recursive CTEs",
      "sqlite3 :memory: 'with recursive c(x) as (select 1 union all select x+1 from c limit 5) "
      "select group_concat(x) from c' \"select upper('abc'), length('héllo'), "

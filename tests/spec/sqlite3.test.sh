@@ -507,6 +507,35 @@ sqlite3 -version
 3.40.1 2022-12-28 14:03:47 df5c253c0b3dd24916e4ec7cf77d3db5294cc9fd45ae7b9c5e82ad8197f3alt1
 ## END
 
+#### sqlite3: .show
+sqlite3 :memory: .show '.headers on' '.mode csv' '.nullvalue -' .show
+## STDOUT:
+        echo: off
+         eqp: off
+     explain: auto
+     headers: off
+        mode: list
+   nullvalue: ""
+      output: stdout
+colseparator: "|"
+rowseparator: "\n"
+       stats: off
+       width: 
+    filename: :memory:
+        echo: off
+         eqp: off
+     explain: auto
+     headers: on
+        mode: csv
+   nullvalue: "-"
+      output: stdout
+colseparator: ","
+rowseparator: "\r\n"
+       stats: off
+       width: 
+    filename: :memory:
+## END
+
 #### sqlite3: functions and recursive CTEs
 sqlite3 :memory: 'with recursive c(x) as (select 1 union all select x+1 from c limit 5) select group_concat(x) from c' "select upper('abc'), length('héllo'), printf('%05.1f', 3.14159), typeof(1), typeof(1.0), hex('A'), json_array(1,'a')"
 ## STDOUT:

@@ -579,14 +579,16 @@ int sq_dot(sq_shell *sh, const char *line) {
   } else if (is_cmd(av[0], "show", 2)) {
     writer *w = &sh->w;
     wr_printf(w, "%12.12s: %s\n", "echo", sh->echo ? "on" : "off");
+    wr_printf(w, "%12.12s: off\n%12.12s: auto\n", "eqp", "explain");
     wr_printf(w, "%12.12s: %s\n", "headers", sh->header ? "on" : "off");
     wr_printf(w, "%12.12s: %s\n", "mode", mode_names[sh->mode]);
     wr_printf(w, "%12.12s: ", "nullvalue");
     show_sep(w, sh->nullvalue);
-    wr_printf(w, "\n%12.12s: ", "colseparator");
+    wr_printf(w, "\n%12.12s: stdout\n%12.12s: ", "output", "colseparator");
     show_sep(w, sh->colsep);
     wr_printf(w, "\n%12.12s: ", "rowseparator");
     show_sep(w, sh->rowsep);
+    wr_printf(w, "\n%12.12s: off\n%12.12s: ", "stats", "width");
     wr_printf(w, "\n%12.12s: %s\n", "filename", sh->dbname);
   } else {
     stream_printf(c->err,
