@@ -272,6 +272,20 @@ static const script scripts[] = {
      "jq -n --arg v 1 --argjson j '{\"k\":[1]}' '[$v, $j.k[0], ($j | tojson | "
      "fromjson)]'\n"
      "printf '1 2 3' | jq -s 'map(. * 2) | sort_by(-.) | .[0]'\n"},
+    {"sqlite3",
+     "set -eo pipefail\n"
+     "sqlite3 app.db 'create table t(a integer primary key, b text); "
+     "create index tb on t(b); create view v as select b from t' "
+     "\"insert into t(b) values('x'), ('y z'), (null)\"\n"
+     "printf 'select count(*) from t;\\n.mode csv\\nselect * from t;\\n' | "
+     "sqlite3 app.db\n"
+     "sqlite3 -json app.db 'select * from t order by b desc'\n"
+     "sqlite3 -box -header app.db 'select * from v' '.tables' '.schema t'\n"
+     "sqlite3 app.db .dump | sqlite3 copy.db && sqlite3 -line copy.db "
+     "'select count(*) n from t'\n"
+     "sqlite3 :memory: 'with recursive c(i) as (select 1 union all select "
+     "i+1 from c where i < 3000) select count(*) from (select "
+     "hex(randomblob(30)) h from c order by h)'\n"},
     {"system", "set -eo pipefail\n"
                "date -u -d @86400 '+%Y-%m-%d %H:%M'\n"
                "TZ='EST5EDT,M3.2.0,M11.1.0' date -d '2023-07-01 12:00' +%s%Z\n"

@@ -190,9 +190,12 @@ static int dot_tables(sq_shell *sh, int argc, char **argv) {
   if (sqlite3_prepare_v2(sh->db, "SELECT name FROM pragma_database_list", -1,
                          &st, NULL) == SQLITE_OK) {
     while (sqlite3_step(st) == SQLITE_ROW)
-      collect_name(sh, st, &dbs);
+      if (collect_name(sh, st, &dbs))
+        break;
     sqlite3_finalize(st);
   }
+  if (sh->oom)
+    dbs.n = 0;
   sqlite3_str *q = sqlite3_str_new(sh->db);
   const size_t *doff = (const size_t *)dbs.offs.data;
   for (size_t i = 0; i < dbs.n; i++) {
@@ -217,7 +220,7 @@ static int dot_tables(sq_shell *sh, int argc, char **argv) {
   else
     rc = each_row(sh, sql, collect_name, &tabs);
   sqlite3_free(sql);
-  if (!rc && tabs.n) {
+  if (!rc && tabs.n && !sh->oom) {
     const size_t *off = (const size_t *)tabs.offs.data;
     int maxlen = 0;
     for (size_t i = 0; i < tabs.n; i++) {
