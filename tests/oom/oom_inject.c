@@ -283,6 +283,8 @@ static const script scripts[] = {
      "sqlite3 -box -header app.db 'select * from v' '.tables' '.schema t'\n"
      "sqlite3 app.db .dump | sqlite3 copy.db && sqlite3 -line copy.db "
      "'select count(*) n from t'\n"
+     "sqlite3 copy.db '.import --csv data/nums.csv nums' 'select count(*) from "
+     "nums'\n"
      "sqlite3 :memory: 'with recursive c(i) as (select 1 union all select "
      "i+1 from c where i < 3000) select count(*) from (select "
      "hex(randomblob(30)) h from c order by h)'\n"},

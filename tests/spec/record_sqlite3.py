@@ -123,6 +123,7 @@ CASES = [
      "sqlite3 r.db 'create table t(x)'\n"
      "sqlite3 -readonly r.db 'insert into t values(1)' 2>e; echo rc=$?; cat e\n"
      "sqlite3 -readonly r.db 'select count(*) from t'"),
+    (".import of CSV and separated files", 'printf \'name,age\\nann,30\\n"bob, jr","4""0"\\n\' > p.csv && printf \'x|y\\n1|2\\n\' > p.txt\nsqlite3 imp.db \'.import --csv p.csv people\' \'.schema\' \'select * from people\' \'.import p.txt pipes\' \'.schema pipes\' \'select * from pipes\' \'.import --csv p.csv people\' \'select count(*) from people\' \'.import --csv --skip 1 p.csv people\' \'select count(*) from people\'; echo rc=$?\nsqlite3 imp.db \'.import nofile.csv x\' 2>e; echo rc=$?; cat e\nprintf \'a,b\\n1\\n1,2,3\\n\' > bad.csv; sqlite3 imp.db \'.import --csv bad.csv people\' 2>e; echo rc=$?; cat e\nsqlite3 imp.db \'select * from people\'\nprintf \'k,v\\r\\n1,"multi\\r\\nline"\\r\\n2,x\\r\\n\' > crlf.csv; sqlite3 -csv imp.db \'.import crlf.csv c\' \'select k, length(v) from c\'\nprintf \'a;b\\n1;2\\n\' > semi.csv; sqlite3 imp.db \'.mode csv\' \'.separator ;\' \'.import semi.csv s\' \'.mode list\' \'select * from s\'\nprintf \'a,b\\n1,2\\n3,4\\n\' > v.csv; sqlite3 imp.db \'.import -v --csv v.csv vv\'\n'),
     ("-version", "sqlite3 -version"),
     (".show", "sqlite3 :memory: .show '.headers on' '.mode csv' '.nullvalue -' .show"),
     ("functions and recursive CTEs",

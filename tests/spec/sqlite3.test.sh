@@ -501,6 +501,50 @@ Error: stepping, attempt to write a readonly database (8)
 0
 ## END
 
+#### sqlite3: .import of CSV and separated files
+printf 'name,age\nann,30\n"bob, jr","4""0"\n' > p.csv && printf 'x|y\n1|2\n' > p.txt
+sqlite3 imp.db '.import --csv p.csv people' '.schema' 'select * from people' '.import p.txt pipes' '.schema pipes' 'select * from pipes' '.import --csv p.csv people' 'select count(*) from people' '.import --csv --skip 1 p.csv people' 'select count(*) from people'; echo rc=$?
+sqlite3 imp.db '.import nofile.csv x' 2>e; echo rc=$?; cat e
+printf 'a,b\n1\n1,2,3\n' > bad.csv; sqlite3 imp.db '.import --csv bad.csv people' 2>e; echo rc=$?; cat e
+sqlite3 imp.db 'select * from people'
+printf 'k,v\r\n1,"multi\r\nline"\r\n2,x\r\n' > crlf.csv; sqlite3 -csv imp.db '.import crlf.csv c' 'select k, length(v) from c'
+printf 'a;b\n1;2\n' > semi.csv; sqlite3 imp.db '.mode csv' '.separator ;' '.import semi.csv s' '.mode list' 'select * from s'
+printf 'a,b\n1,2\n3,4\n' > v.csv; sqlite3 imp.db '.import -v --csv v.csv vv'
+## STDOUT:
+CREATE TABLE IF NOT EXISTS "people"(
+"name" TEXT, "age" TEXT);
+ann|30
+bob, jr|4"0
+CREATE TABLE IF NOT EXISTS "pipes"(
+"x" TEXT, "y" TEXT);
+1|2
+5
+7
+rc=0
+rc=1
+Error: cannot open "nofile.csv"
+rc=0
+bad.csv:2: expected 2 columns but found 1 - filling the rest with NULL
+bad.csv:3: expected 2 columns but found 3 - extras ignored
+ann|30
+bob, jr|4"0
+name|age
+ann|30
+bob, jr|4"0
+ann|30
+bob, jr|4"0
+a|b
+1|
+1|2
+1,11
+2,1
+1|2
+CREATE TABLE "vv"(
+"a" TEXT, "b" TEXT)
+
+Added 2 rows with 0 errors using 3 lines of input
+## END
+
 #### sqlite3: -version
 sqlite3 -version
 ## STDOUT:

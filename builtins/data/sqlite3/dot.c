@@ -1,6 +1,7 @@
 /*
  * dot.c - the dot commands of the sqlite3 shell: .tables, .schema, .mode,
- * .headers, .separator, .nullvalue, .read, .dump, .quit, .exit, .help,
+ * .headers, .separator, .nullvalue, .read, .dump, .import (import.c),
+ * .show, .quit, .exit, .help,
  * with SQLite 3.40's words for their errors.
  */
 #include <errno.h>
@@ -472,6 +473,7 @@ static const char dot_help[] =
     ".exit ?CODE?             leave with status CODE\n"
     ".headers on|off          column names before the rows or not\n"
     ".help                    this list\n"
+    ".import FILE TABLE       rows of FILE (CSV with --csv) into TABLE\n"
     ".mode MODE ?TABLE?       the output mode (ascii box column csv html\n"
     "                         insert json line list markdown qbox quote\n"
     "                         table tabs tcl)\n"
@@ -569,6 +571,8 @@ int sq_dot(sq_shell *sh, const char *line) {
     rc = dot_schema(sh, ac, av);
   } else if (is_cmd(av[0], "dump", 1)) {
     rc = dot_dump(sh, ac, av);
+  } else if (is_cmd(av[0], "import", 2)) {
+    rc = sq_import(sh, ac, av);
   } else if (is_cmd(av[0], "read", 3)) {
     rc = dot_read(sh, ac, av);
   } else if (is_cmd(av[0], "quit", 1)) {

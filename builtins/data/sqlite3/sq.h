@@ -78,6 +78,8 @@ int sq_dot(sq_shell *sh, const char *line);
 /* Runs the SQL and dot commands of an input (stdin or .read): the number
  * of errors (stops at the first with -bail). */
 int sq_input(sq_shell *sh, stream *in);
+/* .import ARGS (import.c): 0 or 1 (reported). */
+int sq_import(sq_shell *sh, int argc, char **argv);
 /* Sets mode by name (the .mode and -MODE spellings); -1 when unknown. */
 int sq_set_mode(sq_shell *sh, const char *name);
 /* The mode named exactly name, or -1. */
