@@ -545,6 +545,106 @@ CREATE TABLE "vv"(
 Added 2 rows with 0 errors using 3 lines of input
 ## END
 
+#### sqlite3: the database opens when first needed; files that are not databases; -cmd, -init and -bail
+sqlite3 new.db '.tables'; ls new.db 2>&1; echo rc=$?
+sqlite3 new2.db .mode; ls new2.db 2>&1
+sqlite3 new3.db 'select 1'; ls -s new3.db 2>&1
+mkdir dd; sqlite3 dd 'select 1' 2>e; echo rc=$?; cat e
+echo hello > notdb; sqlite3 notdb 'select * from t' 2>e; echo rc=$?; cat e
+sqlite3 notdb .tables 2>e; echo rc=$?; cat e
+printf '' | sqlite3; echo rc=$?
+sqlite3 :memory: '  ' '-- just a comment' 'select 2' 2>e; echo rc=$?; cat e
+sqlite3 -bail :memory: 'select * from x' 'select 2' 2>e; echo rc=$?; cat e
+sqlite3 -cmd 'select * from x' :memory: 'select 2' 2>e; echo rc=$?; cat e
+sqlite3 -bail -cmd 'select * from x' :memory: 'select 2' 2>e; echo rc=$?; cat e
+sqlite3 -cmd '.bogus' :memory: 'select 2' 2>e; echo rc=$?; cat e
+echo 'select 1;' > init.sql; sqlite3 -init init.sql :memory: 'select 2' 2>e; echo rc=$?; cat e
+sqlite3 :memory: "select 'a' as x union all select 'bb'" -header -column; echo rc=$?
+## STDOUT:
+new.db
+rc=0
+current output mode: list
+ls: cannot access 'new2.db': No such file or directory
+1
+0 new3.db
+rc=1
+Error: unable to open database "dd": unable to open database file
+rc=26
+Error: in prepare, file is not a database (26)
+rc=1
+Error: file is not a database
+rc=0
+rc=1
+sqlite3: Error: unknown option: - just a comment
+Use -help for a list of options.
+rc=1
+Error: in prepare, no such table: x
+2
+rc=0
+Error: in prepare, no such table: x
+rc=1
+Error: in prepare, no such table: x
+2
+rc=0
+Error: unknown command or invalid arguments:  "bogus". Enter ".help" for help
+1
+2
+rc=0
+x 
+--
+a 
+bb
+rc=0
+## END
+
+#### sqlite3: more modes and dot commands
+sqlite3 -markdown :memory: "select 1 as a where 0"; echo rc=$?
+sqlite3 -line :memory: "select null as n" -nullvalue NIL
+sqlite3 :memory: ".mode box" "select 'a|b' as 'col|1', 1.5"
+sqlite3 :memory: ".mode qbox" "select 'a''b' as s, 1.5 as r, x'01' as b, null as n, 3 as i"
+sqlite3 :memory: ".mode ascii" "select 1,2" "select 3" | od -c | head -3
+sqlite3 :memory: "create table t(x)" "insert into t values(1)" "select changes()" "select * from t where x=2"
+sqlite3 -json :memory: "select 1 as a, 2 as a"
+sqlite3 -csv :memory: "select x'00ff' as b" | od -c | head
+sqlite3 :memory: ".headers ON" "select 1 as z" ".headers 0" "select 2 as z" ".headers yes" "select 3 as z"
+sqlite3 :memory: ".mode lines" "select 1 as q" ".mode columns" "select 2 as q"
+sqlite3 :memory: ".schema" ".tables" ".dump"
+sqlite3 :memory: "create table a(x)" ".tables a" ".tables zz" ".schema zz"; echo rc=$?
+## STDOUT:
+rc=0
+    n = NIL
+┌───────┬─────┐
+│ col|1 │ 1.5 │
+├───────┼─────┤
+│ a|b   │ 1.5 │
+└───────┴─────┘
+┌────────┬─────┬───────┬──────┬───┐
+│   s    │  r  │   b   │  n   │ i │
+├────────┼─────┼───────┼──────┼───┤
+│ 'a''b' │ 1.5 │ x'01' │ NULL │ 3 │
+└────────┴─────┴───────┴──────┴───┘
+0000000   1 037   2 036   3 036
+0000006
+1
+[{"a":1,"a":2}]
+0000000   "   "  \n
+0000003
+z
+1
+2
+z
+3
+    q = 1
+q
+-
+2
+PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+COMMIT;
+a
+rc=0
+## END
+
 #### sqlite3: -version
 sqlite3 -version
 ## STDOUT:

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -292,6 +293,57 @@ static void test_two_connections(void **state) {
   vsh_close(sb);
 }
 
+/* Several sandboxes run sqlite3 on several threads at once: each
+ * connection registers its own VFS, so none sees another's files. */
+typedef struct worker {
+  vsh_sandbox *sb;
+  int id, ok;
+} worker;
+
+static void *work(void *ud) {
+  worker *w = ud;
+  char script[256], want[64];
+  snprintf(script, sizeof script,
+           "sqlite3 w.db 'create table if not exists t(x)' 'insert into t "
+           "values(%d)' 'select count(*), sum(x) from t'",
+           w->id);
+  w->ok = 1;
+  for (int i = 1; i <= 15; i++) {
+    vsh_result r;
+    if (vsh_exec(w->sb, script, NULL, &r) != VSH_OK) {
+      w->ok = 0;
+      break;
+    }
+    snprintf(want, sizeof want, "%d|%d\n", i, i * w->id);
+    if (r.status != 0 || strcmp(r.out, want) != 0) {
+      fprintf(stderr, "thread %d: want %s got %s (%s)\n", w->id, want, r.out,
+              r.err);
+      w->ok = 0;
+    }
+    vsh_result_free(&r);
+    if (!w->ok)
+      break;
+  }
+  return NULL;
+}
+
+static void test_threads(void **state) {
+  (void)state;
+  enum { N = 4 };
+  worker w[N];
+  pthread_t t[N];
+  for (int i = 0; i < N; i++) {
+    w[i].sb = open_with(NULL);
+    w[i].id = i + 1;
+    assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
+  }
+  for (int i = 0; i < N; i++) {
+    pthread_join(t[i], NULL);
+    assert_true(w[i].ok);
+    vsh_close(w[i].sb);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_across_execs),
@@ -303,6 +355,7 @@ int main(void) {
       cmocka_unit_test(test_memory_bounded),
       cmocka_unit_test(test_no_escape),
       cmocka_unit_test(test_two_connections),
+      cmocka_unit_test(test_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -193,9 +193,13 @@ static int dot_tables(sq_shell *sh, int argc, char **argv) {
     while (sqlite3_step(st) == SQLITE_ROW)
       if (collect_name(sh, st, &dbs))
         break;
-    sqlite3_finalize(st);
+    rc = sqlite3_finalize(st) != SQLITE_OK;
+  } else {
+    rc = 1;
   }
-  if (sh->oom)
+  if (rc && !sh->oom)
+    stream_printf(c->err, "Error: %s\n", sqlite3_errmsg(sh->db));
+  if (sh->oom || rc)
     dbs.n = 0;
   sqlite3_str *q = sqlite3_str_new(sh->db);
   const size_t *doff = (const size_t *)dbs.offs.data;
@@ -216,7 +220,7 @@ static int dot_tables(sq_shell *sh, int argc, char **argv) {
   }
   sqlite3_str_appendall(q, " ORDER BY 1");
   char *sql = sqlite3_str_finish(q);
-  if (!sql || !dbs.n)
+  if (!sql || !dbs.n || rc)
     rc = 1;
   else
     rc = each_row(sh, sql, collect_name, &tabs);
@@ -333,8 +337,11 @@ static int dot_schema(sq_shell *sh, int argc, char **argv) {
                           db, k, db);
       k++;
     }
-    sqlite3_finalize(st);
+    if (sqlite3_finalize(st) != SQLITE_OK)
+      k = 0;
   }
+  if (!k)
+    stream_printf(sh->c->err, "Error: %s\n", sqlite3_errmsg(sh->db));
   char *u = sqlite3_str_finish(q);
   char *sql;
   if (argc > 1) {
@@ -566,13 +573,13 @@ int sq_dot(sq_shell *sh, const char *line) {
       snprintf(sh->nullvalue, sizeof sh->nullvalue, "%s", av[1]);
     }
   } else if (is_cmd(av[0], "tables", 2)) {
-    rc = dot_tables(sh, ac, av);
+    rc = sq_open(sh) ? 1 : dot_tables(sh, ac, av);
   } else if (is_cmd(av[0], "schema", 2)) {
-    rc = dot_schema(sh, ac, av);
+    rc = sq_open(sh) ? 1 : dot_schema(sh, ac, av);
   } else if (is_cmd(av[0], "dump", 1)) {
-    rc = dot_dump(sh, ac, av);
+    rc = sq_open(sh) ? 1 : dot_dump(sh, ac, av);
   } else if (is_cmd(av[0], "import", 2)) {
-    rc = sq_import(sh, ac, av);
+    rc = sq_open(sh) ? 1 : sq_import(sh, ac, av);
   } else if (is_cmd(av[0], "read", 3)) {
     rc = dot_read(sh, ac, av);
   } else if (is_cmd(av[0], "quit", 1)) {

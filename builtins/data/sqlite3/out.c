@@ -441,7 +441,7 @@ static char *qbox_text(sq_shell *sh, sqlite3_stmt *st, int i) {
     const unsigned char *b = sqlite3_column_blob(st, i);
     int n = sqlite3_column_bytes(st, i);
     sqlite3_str *s = sqlite3_str_new(NULL);
-    sqlite3_str_appendall(s, "X'");
+    sqlite3_str_appendall(s, "x'");
     for (int k = 0; k < n; k++)
       sqlite3_str_appendf(s, "%02x", b[k]);
     sqlite3_str_appendall(s, "'");
@@ -650,6 +650,8 @@ static int is_space(char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); }
 
 int sq_exec(sq_shell *sh, const char *sql, char **err) {
   *err = NULL;
+  if (sq_open(sh))
+    return SQLITE_CANTOPEN;
   int rc = SQLITE_OK;
   while (sql[0] && rc == SQLITE_OK) {
     sqlite3_stmt *st = NULL;

@@ -67,7 +67,15 @@ typedef struct sq_shell {
   int exit_code;
   int in_stdin;       /* reading SQL from standard input */
   int depth;          /* nesting of .read */
+  /* The database opens when first needed (as the real shell: a command
+   * that needs none, such as .mode, does not create the file). */
+  int ro, nofollow, open_failed, sv_live;
+  void *guard;
 } sq_shell;
+
+/* Opens the database unless it is open: 0, or 1 after the error was
+ * printed (the command then ends with status 1). */
+int sq_open(sq_shell *sh);
 
 /* Runs every statement of sql, printing results in the current mode.
  * 0, or the SQLite code of the failing statement with *err set to a message

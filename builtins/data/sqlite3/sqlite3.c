@@ -36,6 +36,7 @@
 #include "builtins/data/sqlite3/sq.h"
 #include "builtins/textutil.h"
 #include "core/buf.h"
+#include "vfs/vfs.h"
 
 const char bi_usage_sqlite3[] =
     "Usage: sqlite3 [OPTIONS] [FILENAME [SQL...]]";
@@ -122,6 +123,7 @@ static int open_db(sq_shell *sh, const char *name, int readonly, int nofollow,
                   sqlite3_errstr(rc));
     return 1;
   }
+  sh->sv_live = 1;
   /* A name SQLite cannot take for a URI: relative ones become absolute. */
   const char *path = name;
   if (strcmp(name, ":memory:") && *name && name[0] != '/')
@@ -134,6 +136,8 @@ static int open_db(sq_shell *sh, const char *name, int readonly, int nofollow,
   if (rc != SQLITE_OK) {
     stream_printf(c->err, "Error: unable to open database \"%s\": %s\n", name,
                   sh->db ? sqlite3_errmsg(sh->db) : sqlite3_errstr(rc));
+    sqlite3_close(sh->db);
+    sh->db = NULL;
     return 1;
   }
   sqlite3 *db = sh->db;
@@ -167,11 +171,26 @@ static int open_db(sq_shell *sh, const char *name, int readonly, int nofollow,
   return 0;
 }
 
+int sq_open(sq_shell *sh) {
+  if (sh->db)
+    return 0;
+  if (sh->open_failed || open_db(sh, sh->dbname, sh->ro, sh->nofollow,
+                                 sh->guard)) {
+    sh->open_failed = 1;
+    sh->quit = 1;
+    sh->exit_code = 1;
+    return 1;
+  }
+  return 0;
+}
+
 static void close_db(sq_shell *sh) {
   if (sh->db)
     sqlite3_close_v2(sh->db);
   sh->db = NULL;
-  sq_vfs_done(&sh->sv);
+  if (sh->sv_live)
+    sq_vfs_done(&sh->sv);
+  sh->sv_live = 0;
 }
 
 /* ---- input ---------------------------------------------------------------- */
@@ -338,6 +357,10 @@ static int run_arg(sq_shell *sh, const char *z, int from_cmd, int *leave) {
   int rc = sq_exec(sh, z, &err);
   if (rc == SQLITE_OK && !err)
     return 0;
+  if (sh->open_failed) {
+    *leave = 1;
+    return 1;
+  }
   if (budget_poll(c->bud) || sh->w.err || sh->oom) {
     sqlite3_free(err);
     *leave = 1;
@@ -434,9 +457,15 @@ int bi_sqlite3(bi_ctx *c) {
     file = ":memory:";
   sh.dbname = file;
   sq_guard guard;
-  if (open_db(&sh, file, readonly, nofollow, &guard)) {
-    status = 1;
-    goto out;
+  sh.ro = readonly;
+  sh.nofollow = nofollow;
+  sh.guard = &guard;
+  if (!strcmp(file, ":memory:") || !*file ||
+      vfs_exists(c->vfs, c->cwd, file)) {
+    if (sq_open(&sh)) {
+      status = 1;
+      goto out;
+    }
   }
   if (init) {
     int e = 0;
