@@ -6,6 +6,7 @@
  * progress handler, and what SQL must not reach (host files, other VFSes,
  * extensions). The outputs of the shell itself are checked against the
  * real sqlite3 in tests/spec/sqlite3.test.sh. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -54,21 +54,20 @@ static void test_across_execs(void **state) {
   check(sb, "sqlite3 app.db 'create table kv(k text primary key, v)'", "", 0);
   check(sb, "sqlite3 app.db \"insert into kv values('a', 1), ('b', 2)\"", "",
         0);
-  check(sb, "sqlite3 app.db 'select k, v from kv order by k'", "a|1\nb|2\n",
-        0);
+  check(sb, "sqlite3 app.db 'select k, v from kv order by k'", "a|1\nb|2\n", 0);
   /* the file is a sandbox file, with SQLite's header */
   char *data = NULL;
   size_t len = 0;
-  assert_int_equal(vsh_read_file(sb, "/home/user/app.db", &data, &len),
-                   VSH_OK);
+  assert_int_equal(vsh_read_file(sb, "/home/user/app.db", &data, &len), VSH_OK);
   assert_true(len >= 4096);
   assert_memory_equal(data, "SQLite format 3", 16);
   vsh_free(sb, data);
   /* no journal is left behind */
   check(sb, "ls", "app.db\n", 0);
   /* a database the host wrote is read by the command */
-  check(sb, "cp app.db /tmp/copy.db && sqlite3 /tmp/copy.db 'select count(*) "
-            "from kv' && cd /tmp && sqlite3 copy.db .tables",
+  check(sb,
+        "cp app.db /tmp/copy.db && sqlite3 /tmp/copy.db 'select count(*) "
+        "from kv' && cd /tmp && sqlite3 copy.db .tables",
         "2\nkv\n", 0);
   vsh_close(sb);
 }
@@ -76,8 +75,7 @@ static void test_across_execs(void **state) {
 static void test_snapshot_restore(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
-  check(sb, "sqlite3 s.db 'create table t(x); insert into t values(1)'", "",
-        0);
+  check(sb, "sqlite3 s.db 'create table t(x); insert into t values(1)'", "", 0);
   vsh_snapshot *snap = NULL;
   assert_int_equal(vsh_snapshot_take(sb, &snap), VSH_OK);
   check(sb, "sqlite3 s.db 'insert into t values(2); delete from t where x=1'",
@@ -99,8 +97,8 @@ static void test_snapshot_restore(void **state) {
 static void test_fork(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
-  check(sb, "sqlite3 f.db 'create table t(x); insert into t values(1),(2)'",
-        "", 0);
+  check(sb, "sqlite3 f.db 'create table t(x); insert into t values(1),(2)'", "",
+        0);
   vsh_sandbox *child = NULL;
   assert_int_equal(vsh_fork(sb, &child), VSH_OK);
   check(child, "sqlite3 f.db 'select sum(x) from t'", "3\n", 0);
@@ -135,10 +133,11 @@ static int tar_put(void *ud, const void *data, size_t len) {
 static void test_persist_hydrate(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
-  check(sb, "mkdir -p data && sqlite3 data/p.db 'create table t(x, y); "
-            "with recursive c(i) as (select 1 union all select i+1 from c "
-            "where i < 2000) insert into t select i, hex(randomblob(50)) "
-            "from c'",
+  check(sb,
+        "mkdir -p data && sqlite3 data/p.db 'create table t(x, y); "
+        "with recursive c(i) as (select 1 union all select i+1 from c "
+        "where i < 2000) insert into t select i, hex(randomblob(50)) "
+        "from c'",
         "", 0);
   tarbuf t = {0};
   assert_int_equal(vsh_persist(sb, "/home/user/data", NULL, tar_put, &t),
@@ -147,8 +146,9 @@ static void test_persist_hydrate(void **state) {
   vsh_sandbox *back = open_with(NULL);
   assert_int_equal(vsh_hydrate(back, "/home/user/restored", t.p, t.n), VSH_OK);
   free(t.p);
-  check(back, "sqlite3 restored/p.db 'select count(*), sum(x) from t' "
-              "'pragma integrity_check'",
+  check(back,
+        "sqlite3 restored/p.db 'select count(*), sum(x) from t' "
+        "'pragma integrity_check'",
         "2000|2001000\nok\n", 0);
   vsh_close(back);
 }
@@ -214,17 +214,19 @@ static void test_memory_bounded(void **state) {
   /* One value may not be larger than the sandbox's longest string. */
   vsh_sandbox *sb = open_with(NULL);
   vsh_result r;
-  int st = run(sb, "sqlite3 :memory: 'select length(zeroblob(100000000))' "
-                   "'select length(randomblob(200000000))'",
+  int st = run(sb,
+               "sqlite3 :memory: 'select length(zeroblob(100000000))' "
+               "'select length(randomblob(200000000))'",
                &r);
   assert_int_not_equal(st, 0);
   assert_non_null(strstr(r.err, "too big"));
   vsh_result_free(&r);
   /* A sort far larger than the page cache spills to temporary files in the
    * sandbox's memory and finishes. */
-  check(sb, "sqlite3 :memory: 'with recursive c(i) as (select 1 union all "
-            "select i+1 from c where i < 200000) select count(*) from (select "
-            "hex(randomblob(40)) h from c order by h)'",
+  check(sb,
+        "sqlite3 :memory: 'with recursive c(i) as (select 1 union all "
+        "select i+1 from c where i < 200000) select count(*) from (select "
+        "hex(randomblob(40)) h from c order by h)'",
         "200000\n", 0);
   vsh_close(sb);
 }
@@ -234,20 +236,22 @@ static void test_no_escape(void **state) {
   vsh_sandbox *sb = open_with(NULL);
   vsh_result r;
   /* a URI could name the host's VFS */
-  int st = run(sb, "sqlite3 :memory: \"attach 'file:/etc/passwd?vfs=unix' as "
-                   "h\"",
+  int st = run(sb,
+               "sqlite3 :memory: \"attach 'file:/etc/passwd?vfs=unix' as "
+               "h\"",
                &r);
   assert_int_equal(st, 23);
   assert_non_null(strstr(r.err, "not authorized"));
   vsh_result_free(&r);
-  st = run(sb, "sqlite3 :memory: \"vacuum into 'file:/tmp/x.db?vfs=unix'\"",
-           &r);
+  st =
+      run(sb, "sqlite3 :memory: \"vacuum into 'file:/tmp/x.db?vfs=unix'\"", &r);
   assert_int_not_equal(st, 0);
   vsh_result_free(&r);
   check(sb, "ls /tmp", "", 0);
   /* a plain name is a sandbox file, even an absolute host-looking one */
-  check(sb, "sqlite3 :memory: \"attach '/tmp/a.db' as a; create table "
-            "a.t(x)\" && ls /tmp",
+  check(sb,
+        "sqlite3 :memory: \"attach '/tmp/a.db' as a; create table "
+        "a.t(x)\" && ls /tmp",
         "a.db\n", 0);
   /* computed file names cannot be checked: refused */
   st = run(sb, "sqlite3 :memory: \"attach '/tmp/' || 'b.db' as b\"", &r);
@@ -278,17 +282,19 @@ static void test_two_connections(void **state) {
   (void)state;
   vsh_sandbox *sb = open_with(NULL);
   /* a reader and a writer of one file in one pipeline */
-  check(sb, "sqlite3 l.db 'create table t(x); insert into t values(1)'; "
-            "sqlite3 l.db 'select x from t' | sqlite3 l.db 'insert into t "
-            "values(2)'; sqlite3 l.db 'select count(*) from t'",
+  check(sb,
+        "sqlite3 l.db 'create table t(x); insert into t values(1)'; "
+        "sqlite3 l.db 'select x from t' | sqlite3 l.db 'insert into t "
+        "values(2)'; sqlite3 l.db 'select count(*) from t'",
         "2\n", 0);
   /* .read of a script that writes, from standard input */
-  check(sb, "printf 'insert into t values(3);\\n' > w.sql; echo '.read w.sql' "
-            "| sqlite3 l.db && sqlite3 l.db 'select max(x) from t'",
+  check(sb,
+        "printf 'insert into t values(3);\\n' > w.sql; echo '.read w.sql' "
+        "| sqlite3 l.db && sqlite3 l.db 'select max(x) from t'",
         "3\n", 0);
   /* the sandbox's clock gives now */
-  check(sb, "sqlite3 :memory: \"select strftime('%Y', 'now') > '2000'\"",
-        "1\n", 0);
+  check(sb, "sqlite3 :memory: \"select strftime('%Y', 'now') > '2000'\"", "1\n",
+        0);
   check(sb, "compgen -c sqlite | sort -u", "sqlite3\n", 0);
   vsh_close(sb);
 }

@@ -16,10 +16,12 @@
 enum { SQ_MAXARGS = 50 };
 
 static const char *const mode_names[SQ_NMODES] = {
-    "ascii", "box",   "column", "csv",   "html",  "insert", "json", "line",
-    "list",  "markdown", "qbox", "quote", "table", "tabs",   "tcl"};
+    "ascii", "box",      "column", "csv",   "html",  "insert", "json", "line",
+    "list",  "markdown", "qbox",   "quote", "table", "tabs",   "tcl"};
 
-const char *sq_mode_name(int mode) { return mode_names[mode]; }
+const char *sq_mode_name(int mode) {
+  return mode_names[mode];
+}
 
 static void set_seps(sq_shell *sh, const char *col, const char *row) {
   if (col)
@@ -45,14 +47,29 @@ int sq_set_mode(sq_shell *sh, const char *name) {
     return -1;
   sh->mode = m;
   switch (m) {
-  case SQ_LIST: set_seps(sh, "|", "\n"); break;
-  case SQ_TABS: set_seps(sh, "\t", NULL); break;
-  case SQ_CSV: set_seps(sh, ",", "\r\n"); break;
-  case SQ_QUOTE: set_seps(sh, ",", "\n"); break;
-  case SQ_ASCII: set_seps(sh, "\x1f", "\x1e"); break;
-  case SQ_TCL: set_seps(sh, " ", "\n"); break;
-  case SQ_LINE: set_seps(sh, NULL, "\n"); break;
-  default: break;
+  case SQ_LIST:
+    set_seps(sh, "|", "\n");
+    break;
+  case SQ_TABS:
+    set_seps(sh, "\t", NULL);
+    break;
+  case SQ_CSV:
+    set_seps(sh, ",", "\r\n");
+    break;
+  case SQ_QUOTE:
+    set_seps(sh, ",", "\n");
+    break;
+  case SQ_ASCII:
+    set_seps(sh, "\x1f", "\x1e");
+    break;
+  case SQ_TCL:
+    set_seps(sh, " ", "\n");
+    break;
+  case SQ_LINE:
+    set_seps(sh, NULL, "\n");
+    break;
+  default:
+    break;
   }
   return 0;
 }
@@ -97,16 +114,36 @@ static void unescape(char *z) {
     }
     char ch = *++p;
     switch (ch) {
-    case 'a': *o++ = '\a'; break;
-    case 'b': *o++ = '\b'; break;
-    case 't': *o++ = '\t'; break;
-    case 'n': *o++ = '\n'; break;
-    case 'v': *o++ = '\v'; break;
-    case 'f': *o++ = '\f'; break;
-    case 'r': *o++ = '\r'; break;
-    case '"': *o++ = '"'; break;
-    case '\'': *o++ = '\''; break;
-    case '\\': *o++ = '\\'; break;
+    case 'a':
+      *o++ = '\a';
+      break;
+    case 'b':
+      *o++ = '\b';
+      break;
+    case 't':
+      *o++ = '\t';
+      break;
+    case 'n':
+      *o++ = '\n';
+      break;
+    case 'v':
+      *o++ = '\v';
+      break;
+    case 'f':
+      *o++ = '\f';
+      break;
+    case 'r':
+      *o++ = '\r';
+      break;
+    case '"':
+      *o++ = '"';
+      break;
+    case '\'':
+      *o++ = '\'';
+      break;
+    case '\\':
+      *o++ = '\\';
+      break;
     default:
       if (ch >= '0' && ch <= '7') {
         int v = ch - '0';
@@ -255,8 +292,8 @@ static int dot_tables(sq_shell *sh, int argc, char **argv) {
 
 /* The column names of a view or table as ".schema" adds them after a
  * view: "/ * name(a,b) * /". */
-static void add_view_columns(sq_shell *sh, const char *schema,
-                             const char *name, sqlite3_str *out) {
+static void add_view_columns(sq_shell *sh, const char *schema, const char *name,
+                             sqlite3_str *out) {
   char *q = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q,%Q)", name,
                             schema);
   sqlite3_stmt *st;

@@ -213,8 +213,9 @@ int sq_import(sq_shell *sh, int argc, char **argv) {
     m.rsep = (unsigned char)sh->rowsep[0];
   }
   if (file[0] == '|') {
-    stream_printf(c->err, "Error: cannot run \"%s\": the sandbox starts no "
-                          "processes\n",
+    stream_printf(c->err,
+                  "Error: cannot run \"%s\": the sandbox starts no "
+                  "processes\n",
                   file + 1);
     return 1;
   }
@@ -262,8 +263,8 @@ int sq_import(sq_shell *sh, int argc, char **argv) {
     sqlite3_free(sql);
     sql = NULL;
   }
-  sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info(%Q,%Q)",
-                        table, schema);
+  sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info(%Q,%Q)", table,
+                        schema);
   sqlite3_stmt *cnt = NULL;
   if (sql && sqlite3_prepare_v2(sh->db, sql, -1, &cnt, NULL) == SQLITE_OK &&
       sqlite3_step(cnt) == SQLITE_ROW)

@@ -13,7 +13,8 @@
 #include "builtins/data/sqlite3/sq.h"
 #include "core/buf.h"
 
-/* ---- quoting helpers ------------------------------------------------------ */
+/* ---- quoting helpers ------------------------------------------------------
+ */
 
 /* 1 for the bytes that make a CSV field need quotes. */
 static int csv_special(unsigned char ch) {
@@ -147,8 +148,7 @@ static void put_blob_hex(writer *w, const unsigned char *b, int n) {
 /* An identifier of insert mode: quoted when it is not a plain word or
  * when it is a keyword. */
 static void put_ident(writer *w, const char *z) {
-  int plain = (*z >= 'a' && *z <= 'z') || (*z >= 'A' && *z <= 'Z') ||
-              *z == '_';
+  int plain = (*z >= 'a' && *z <= 'z') || (*z >= 'A' && *z <= 'Z') || *z == '_';
   for (const char *p = z; *p && plain; p++)
     plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
             (*p >= '0' && *p <= '9') || *p == '_';
@@ -168,12 +168,23 @@ static void put_ident(writer *w, const char *z) {
 static void put_html(writer *w, const char *z) {
   for (; *z; z++) {
     switch (*z) {
-    case '<': wr_puts(w, "&lt;"); break;
-    case '&': wr_puts(w, "&amp;"); break;
-    case '>': wr_puts(w, "&gt;"); break;
-    case '"': wr_puts(w, "&quot;"); break;
-    case '\'': wr_puts(w, "&#39;"); break;
-    default: wr_putc(w, *z);
+    case '<':
+      wr_puts(w, "&lt;");
+      break;
+    case '&':
+      wr_puts(w, "&amp;");
+      break;
+    case '>':
+      wr_puts(w, "&gt;");
+      break;
+    case '"':
+      wr_puts(w, "&quot;");
+      break;
+    case '\'':
+      wr_puts(w, "&#39;");
+      break;
+    default:
+      wr_putc(w, *z);
     }
   }
 }
@@ -199,7 +210,8 @@ static void put_c_string(writer *w, const char *z) {
   wr_putc(w, '"');
 }
 
-/* ---- row modes ------------------------------------------------------------ */
+/* ---- row modes ------------------------------------------------------------
+ */
 
 /* A value as text, or NULL for SQL NULL. */
 static const char *col_text(sqlite3_stmt *st, int i) {
@@ -213,9 +225,15 @@ static const char *col_text(sqlite3_stmt *st, int i) {
 static void put_literal(sq_shell *sh, sqlite3_stmt *st, int i, int escaped) {
   writer *w = &sh->w;
   switch (sqlite3_column_type(st, i)) {
-  case SQLITE_NULL: wr_puts(w, "NULL"); break;
-  case SQLITE_INTEGER: wr_puts(w, col_text(st, i)); break;
-  case SQLITE_FLOAT: put_real(w, sqlite3_column_double(st, i)); break;
+  case SQLITE_NULL:
+    wr_puts(w, "NULL");
+    break;
+  case SQLITE_INTEGER:
+    wr_puts(w, col_text(st, i));
+    break;
+  case SQLITE_FLOAT:
+    put_real(w, sqlite3_column_double(st, i));
+    break;
   case SQLITE_BLOB: {
     const void *b = sqlite3_column_blob(st, i);
     put_blob_hex(w, b, sqlite3_column_bytes(st, i));
@@ -261,13 +279,18 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
   case SQ_JSON:
     wr_puts(w, row == 0 ? "[{" : ",\n{");
     for (int i = 0; i < n; i++) {
-      put_json_string(w, (const unsigned char *)sqlite3_column_name(st, i),
-                      -1);
+      put_json_string(w, (const unsigned char *)sqlite3_column_name(st, i), -1);
       wr_putc(w, ':');
       switch (sqlite3_column_type(st, i)) {
-      case SQLITE_NULL: wr_puts(w, "null"); break;
-      case SQLITE_INTEGER: wr_puts(w, col_text(st, i)); break;
-      case SQLITE_FLOAT: put_real(w, sqlite3_column_double(st, i)); break;
+      case SQLITE_NULL:
+        wr_puts(w, "null");
+        break;
+      case SQLITE_INTEGER:
+        wr_puts(w, col_text(st, i));
+        break;
+      case SQLITE_FLOAT:
+        put_real(w, sqlite3_column_double(st, i));
+        break;
       case SQLITE_BLOB:
         put_json_string(w, sqlite3_column_blob(st, i),
                         sqlite3_column_bytes(st, i));
@@ -368,7 +391,8 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
   }
 }
 
-/* ---- columnar modes ------------------------------------------------------- */
+/* ---- columnar modes -------------------------------------------------------
+ */
 
 /* One display line of z into out: printable characters as they are, tabs
  * to the next multiple of 8; it ends at any other control character,
@@ -602,7 +626,8 @@ done:
   return rc;
 }
 
-/* ---- running SQL ---------------------------------------------------------- */
+/* ---- running SQL ----------------------------------------------------------
+ */
 
 /* The lines that show where a syntax error is, as the shell prints them
  * after the message. */
@@ -646,7 +671,9 @@ static char *phase_error(sqlite3 *db, const char *phase, int rc,
   return sqlite3_str_finish(s);
 }
 
-static int is_space(char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); }
+static int is_space(char ch) {
+  return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
 
 int sq_exec(sq_shell *sh, const char *sql, char **err) {
   *err = NULL;
@@ -675,8 +702,8 @@ int sq_exec(sq_shell *sh, const char *sql, char **err) {
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW && n > 0) {
       int m = sh->mode;
-      if (m == SQ_COLUMN || m == SQ_TABLE || m == SQ_BOX ||
-          m == SQ_MARKDOWN || m == SQ_QBOX) {
+      if (m == SQ_COLUMN || m == SQ_TABLE || m == SQ_BOX || m == SQ_MARKDOWN ||
+          m == SQ_QBOX) {
         step = columnar(sh, st, n, step);
       } else {
         int row = 0;

@@ -65,8 +65,8 @@ typedef struct sq_shell {
   const char *dbname; /* the file operand (":memory:" by default) */
   int quit;           /* .exit seen: leave with exit_code */
   int exit_code;
-  int in_stdin;       /* reading SQL from standard input */
-  int depth;          /* nesting of .read */
+  int in_stdin; /* reading SQL from standard input */
+  int depth;    /* nesting of .read */
   /* The database opens when first needed (as the real shell: a command
    * that needs none, such as .mode, does not create the file). */
   int ro, nofollow, open_failed, sv_live;

@@ -38,8 +38,7 @@
 #include "core/buf.h"
 #include "vfs/vfs.h"
 
-const char bi_usage_sqlite3[] =
-    "Usage: sqlite3 [OPTIONS] [FILENAME [SQL...]]";
+const char bi_usage_sqlite3[] = "Usage: sqlite3 [OPTIONS] [FILENAME [SQL...]]";
 const char bi_help_sqlite3[] =
     "Open the SQLite database FILENAME (a sandbox file, created when\n"
     "missing; \":memory:\" or none: a database in memory) and run each SQL\n"
@@ -79,7 +78,8 @@ const char bi_help_sqlite3[] =
     "sandbox. Options about the host's memory, memory maps, other VFSes,\n"
     "archives and interactive use are refused.\n";
 
-/* ---- the connection ------------------------------------------------------- */
+/* ---- the connection -------------------------------------------------------
+ */
 
 typedef struct sq_guard {
   sq_shell *sh;
@@ -174,8 +174,8 @@ static int open_db(sq_shell *sh, const char *name, int readonly, int nofollow,
 int sq_open(sq_shell *sh) {
   if (sh->db)
     return 0;
-  if (sh->open_failed || open_db(sh, sh->dbname, sh->ro, sh->nofollow,
-                                 sh->guard)) {
+  if (sh->open_failed ||
+      open_db(sh, sh->dbname, sh->ro, sh->nofollow, sh->guard)) {
     sh->open_failed = 1;
     sh->quit = 1;
     sh->exit_code = 1;
@@ -193,7 +193,8 @@ static void close_db(sq_shell *sh) {
   sh->sv_live = 0;
 }
 
-/* ---- input ---------------------------------------------------------------- */
+/* ---- input ----------------------------------------------------------------
+ */
 
 static int all_space(const char *z) {
   for (; *z; z++)
@@ -304,7 +305,8 @@ int sq_input(sq_shell *sh, stream *in) {
   return errs;
 }
 
-/* ---- options -------------------------------------------------------------- */
+/* ---- options --------------------------------------------------------------
+ */
 
 /* Options with a value, and those refused here. */
 static int takes_value(const char *z) {
@@ -318,11 +320,10 @@ static int takes_value(const char *z) {
 }
 
 static int refused(const char *z) {
-  static const char *const v[] = {"A",       "append",    "deserialize",
-                                  "interactive", "lookaside", "maxsize",
-                                  "memtrace", "mmap",     "pagecache",
-                                  "stats",   "vfs",       "zip",
-                                  NULL};
+  static const char *const v[] = {
+      "A",       "append",   "deserialize", "interactive", "lookaside",
+      "maxsize", "memtrace", "mmap",        "pagecache",   "stats",
+      "vfs",     "zip",      NULL};
   for (int i = 0; v[i]; i++)
     if (!strcmp(z, v[i]))
       return 1;
@@ -460,8 +461,7 @@ int bi_sqlite3(bi_ctx *c) {
   sh.ro = readonly;
   sh.nofollow = nofollow;
   sh.guard = &guard;
-  if (!strcmp(file, ":memory:") || !*file ||
-      vfs_exists(c->vfs, c->cwd, file)) {
+  if (!strcmp(file, ":memory:") || !*file || vfs_exists(c->vfs, c->cwd, file)) {
     if (sq_open(&sh)) {
       status = 1;
       goto out;

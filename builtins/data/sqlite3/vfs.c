@@ -92,13 +92,14 @@ static void lock_put(sq_lock *l) {
   pthread_mutex_unlock(&sq_lock_mu);
 }
 
-/* ---- files ---------------------------------------------------------------- */
+/* ---- files ----------------------------------------------------------------
+ */
 
 typedef struct sq_file {
   sqlite3_file base;
   sq_vfs *sv;
-  vfs_file *f;     /* a sandbox file, or NULL for a temporary one */
-  char *tmp;       /* a temporary file's bytes (sandbox allocator) */
+  vfs_file *f; /* a sandbox file, or NULL for a temporary one */
+  char *tmp;   /* a temporary file's bytes (sandbox allocator) */
   size_t tlen, tcap;
   sq_lock *lk;     /* NULL for temporary files */
   int level;       /* this connection's SQLITE_LOCK_* */
@@ -155,8 +156,7 @@ static int f_read(sqlite3_file *pf, void *out, int n, sqlite3_int64 off) {
   return SQLITE_OK;
 }
 
-static int f_write(sqlite3_file *pf, const void *in, int n,
-                   sqlite3_int64 off) {
+static int f_write(sqlite3_file *pf, const void *in, int n, sqlite3_int64 off) {
   sq_file *p = (sq_file *)pf;
   if (!p->f) {
     size_t end = (size_t)off + (size_t)n;
@@ -289,19 +289,22 @@ static int f_control(sqlite3_file *pf, int op, void *arg) {
   return SQLITE_NOTFOUND;
 }
 
-static int f_sector(sqlite3_file *pf) { return 4096; }
+static int f_sector(sqlite3_file *pf) {
+  return 4096;
+}
 
 static int f_caps(sqlite3_file *pf) {
   return SQLITE_IOCAP_POWERSAFE_OVERWRITE;
 }
 
 static const sqlite3_io_methods sq_io = {
-    1,       f_close,  f_read,   f_write,          f_truncate, f_sync,
-    f_size,  f_lock,   f_unlock, f_check_reserved, f_control,  f_sector,
-    f_caps,  NULL,     NULL,     NULL,             NULL,       NULL,
-    NULL};
+    1,         f_close,  f_read, f_write,  f_truncate,
+    f_sync,    f_size,   f_lock, f_unlock, f_check_reserved,
+    f_control, f_sector, f_caps, NULL,     NULL,
+    NULL,      NULL,     NULL,   NULL};
 
-/* ---- the VFS -------------------------------------------------------------- */
+/* ---- the VFS --------------------------------------------------------------
+ */
 
 static int v_open(sqlite3_vfs *pv, sqlite3_filename name, sqlite3_file *pf,
                   int flags, int *out_flags) {
@@ -397,7 +400,9 @@ static int v_fullpath(sqlite3_vfs *pv, const char *name, int n, char *out) {
   return k < 0 || k >= n ? SQLITE_CANTOPEN : SQLITE_OK;
 }
 
-static void *v_dlopen(sqlite3_vfs *pv, const char *name) { return NULL; }
+static void *v_dlopen(sqlite3_vfs *pv, const char *name) {
+  return NULL;
+}
 
 static void v_dlerror(sqlite3_vfs *pv, int n, char *out) {
   snprintf(out, (size_t)n, "loading extensions is not supported");
@@ -439,7 +444,9 @@ static int v_time(sqlite3_vfs *pv, double *out) {
   return SQLITE_OK;
 }
 
-static int v_last_error(sqlite3_vfs *pv, int n, char *out) { return 0; }
+static int v_last_error(sqlite3_vfs *pv, int n, char *out) {
+  return 0;
+}
 
 static atomic_uint sq_vfs_serial;
 
