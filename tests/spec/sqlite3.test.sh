@@ -645,6 +645,38 @@ a
 rc=0
 ## END
 
+#### sqlite3: .mode column turns headers on unless they were set
+sqlite3 :memory: '.headers off' '.mode column' 'select 1 as a'
+sqlite3 -noheader :memory: '.mode column' 'select 1 as a'
+sqlite3 -header :memory: '.mode column' 'select 1 as a'
+sqlite3 :memory: '.mode column' 'select 1 as a' '.mode list' 'select 2 as b'
+sqlite3 :memory: '.mode column' 'select 1 as a, 2 as b' '.mode box' 'select 1 as a' '.mode table' 'select 1 as a'
+## STDOUT:
+1
+1
+a
+-
+1
+a
+-
+1
+b
+2
+a  b
+-  -
+1  2
+┌───┐
+│ a │
+├───┤
+│ 1 │
+└───┘
++---+
+| a |
++---+
+| 1 |
++---+
+## END
+
 #### sqlite3: -version
 sqlite3 -version
 ## STDOUT:

@@ -268,6 +268,19 @@ static void test_no_escape(void **state) {
            &r);
   assert_int_equal(st, 1);
   vsh_result_free(&r);
+  /* pragmas that would set process-wide state are refused; reading them
+   * is not */
+  st = run(sb, "sqlite3 :memory: 'pragma hard_heap_limit=1'", &r);
+  assert_int_equal(st, 23);
+  vsh_result_free(&r);
+  st = run(sb, "sqlite3 :memory: 'pragma soft_heap_limit=1'", &r);
+  assert_int_equal(st, 23);
+  vsh_result_free(&r);
+  st = run(sb, "sqlite3 :memory: \"pragma temp_store_directory='/tmp'\"", &r);
+  assert_int_equal(st, 23);
+  vsh_result_free(&r);
+  check(sb, "sqlite3 :memory: 'pragma hard_heap_limit' 'select 1'", "0\n1\n",
+        0);
   /* options that reach the host's memory or other VFSes are refused */
   st = run(sb, "sqlite3 -vfs unix x.db 'select 1'", &r);
   assert_int_equal(st, 1);

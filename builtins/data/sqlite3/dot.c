@@ -571,6 +571,7 @@ int sq_dot(sq_shell *sh, const char *line) {
       rc = 1;
     } else {
       sh->header = boolean_value(sh, av[1]);
+      sh->header_set = 1;
     }
   } else if (is_cmd(av[0], "mode", 1)) {
     if (ac == 1) {
@@ -586,7 +587,7 @@ int sq_dot(sq_shell *sh, const char *line) {
     } else {
       if (sh->mode == SQ_INSERT)
         snprintf(sh->table, sizeof sh->table, "%s", ac > 2 ? av[2] : "table");
-      if (sh->mode == SQ_COLUMN && !sh->header)
+      if (sh->mode == SQ_COLUMN && !sh->header_set)
         sh->header = 1;
     }
   } else if (is_cmd(av[0], "separator", 2)) {

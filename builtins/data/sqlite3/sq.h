@@ -55,6 +55,7 @@ typedef struct sq_shell {
   writer w;
   int mode;
   int header;
+  int header_set; /* .headers or -[no]header given: .mode column keeps it */
   int bail;
   int echo;
   int oom;            /* an allocation of ours failed */

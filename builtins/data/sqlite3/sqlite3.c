@@ -26,6 +26,8 @@
  *   - memory-mapped I/O stays off (mmap_size 0).
  * Nothing from SQL reaches the host: extension loading is off, ATTACH and
  * VACUUM INTO refuse URI file names (they could name another VFS), the
+ * pragmas that set process-wide state (hard_heap_limit, soft_heap_limit,
+ * temp_store_directory, data_store_directory) are refused, the
  * fts3_tokenizer pointer form is disabled, and defensive mode is on.
  */
 #include <errno.h>
@@ -105,11 +107,21 @@ static int starts_uri(const char *z) {
 }
 
 /* Refuses what could leave the sandbox: ATTACH (and VACUUM INTO, which
- * attaches) of a URI, which may name another VFS, and an ATTACH whose
- * file name is computed (it cannot be checked here). */
+ * attaches) of a URI, which may name another VFS, an ATTACH whose file
+ * name is computed (it cannot be checked here), and pragmas that change
+ * the whole process. */
 static int authorize(void *ud, int action, const char *a1, const char *a2,
                      const char *a3, const char *a4) {
   if (action == SQLITE_ATTACH && (!a1 || starts_uri(a1)))
+    return SQLITE_DENY;
+  /* Pragmas that set process-wide state: the heap limits of every SQLite
+   * user in the embedding process, and the host directories of the unix
+   * VFS. Reading them is harmless. */
+  if (action == SQLITE_PRAGMA && a1 && a2 &&
+      (!sqlite3_stricmp(a1, "hard_heap_limit") ||
+       !sqlite3_stricmp(a1, "soft_heap_limit") ||
+       !sqlite3_stricmp(a1, "temp_store_directory") ||
+       !sqlite3_stricmp(a1, "data_store_directory")))
     return SQLITE_DENY;
   return SQLITE_OK;
 }
@@ -507,9 +519,10 @@ int bi_sqlite3(bi_ctx *c) {
     } else if (!strcmp(o, "nullvalue")) {
       snprintf(sh.nullvalue, sizeof sh.nullvalue, "%s", c->argv[i + 1]);
     } else if (!strcmp(o, "header")) {
-      sh.header = 1;
+      sh.header = sh.header_set = 1;
     } else if (!strcmp(o, "noheader")) {
       sh.header = 0;
+      sh.header_set = 1;
     } else if (!strcmp(o, "echo")) {
       sh.echo = 1;
     } else if (!strcmp(o, "version")) {
