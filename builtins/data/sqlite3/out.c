@@ -213,6 +213,12 @@ static void put_c_string(writer *w, const char *z) {
 /* ---- row modes ------------------------------------------------------------
  */
 
+/* A column's name ("" if SQLite could not make it). */
+static const char *cname(sqlite3_stmt *st, int i) {
+  const char *z = sqlite3_column_name(st, i);
+  return z ? z : "";
+}
+
 /* A value as text, or NULL for SQL NULL. */
 static const char *col_text(sqlite3_stmt *st, int i) {
   if (sqlite3_column_type(st, i) == SQLITE_NULL)
@@ -253,7 +259,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
   case SQ_LINE: {
     int width = 5;
     for (int i = 0; i < n; i++) {
-      int k = (int)strlen(sqlite3_column_name(st, i));
+      int k = (int)strlen(cname(st, i));
       if (k > width)
         width = k;
     }
@@ -261,7 +267,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
       wr_puts(w, sh->rowsep);
     for (int i = 0; i < n; i++) {
       const char *z = col_text(st, i);
-      wr_printf(w, "%*s = %s%s", width, sqlite3_column_name(st, i),
+      wr_printf(w, "%*s = %s%s", width, cname(st, i),
                 z ? z : sh->nullvalue, sh->rowsep);
     }
     return;
@@ -269,7 +275,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
   case SQ_CSV:
     if (row == 0 && sh->header) {
       for (int i = 0; i < n; i++)
-        put_csv(sh, sqlite3_column_name(st, i), i < n - 1);
+        put_csv(sh, cname(st, i), i < n - 1);
       wr_puts(w, sh->rowsep);
     }
     for (int i = 0; i < n; i++)
@@ -279,7 +285,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
   case SQ_JSON:
     wr_puts(w, row == 0 ? "[{" : ",\n{");
     for (int i = 0; i < n; i++) {
-      put_json_string(w, (const unsigned char *)sqlite3_column_name(st, i), -1);
+      put_json_string(w, (const unsigned char *)cname(st, i), -1);
       wr_putc(w, ':');
       switch (sqlite3_column_type(st, i)) {
       case SQLITE_NULL:
@@ -309,7 +315,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
       for (int i = 0; i < n; i++) {
         if (i)
           wr_puts(w, sh->colsep);
-        put_quoted(w, sqlite3_column_name(st, i));
+        put_quoted(w, cname(st, i));
       }
       wr_puts(w, sh->rowsep);
     }
@@ -328,7 +334,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
       for (int i = 0; i < n; i++) {
         if (i)
           wr_putc(w, ',');
-        put_ident(w, sqlite3_column_name(st, i));
+        put_ident(w, cname(st, i));
       }
       wr_putc(w, ')');
     }
@@ -345,7 +351,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
       wr_puts(w, "<TR>");
       for (int i = 0; i < n; i++) {
         wr_puts(w, "<TH>");
-        put_html(w, sqlite3_column_name(st, i));
+        put_html(w, cname(st, i));
         wr_puts(w, "</TH>\n");
       }
       wr_puts(w, "</TR>\n");
@@ -362,7 +368,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
   case SQ_TCL:
     if (row == 0 && sh->header) {
       for (int i = 0; i < n; i++) {
-        put_c_string(w, sqlite3_column_name(st, i));
+        put_c_string(w, cname(st, i));
         if (i < n - 1)
           wr_puts(w, sh->colsep);
       }
@@ -379,7 +385,7 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
   default: /* list, tabs, ascii */
     if (row == 0 && sh->header) {
       for (int i = 0; i < n; i++) {
-        wr_puts(w, sqlite3_column_name(st, i));
+        wr_puts(w, cname(st, i));
         wr_puts(w, i < n - 1 ? sh->colsep : sh->rowsep);
       }
     }
@@ -498,7 +504,7 @@ static int columnar(sq_shell *sh, sqlite3_stmt *st, int n, int rc) {
   /* the header is display line 0 */
   for (int i = 0; i < n; i++) {
     size_t at = text.len;
-    disp_line(sqlite3_column_name(st, i), &text);
+    disp_line(cname(st, i), &text);
     buf_append(&offs, &at, sizeof at);
   }
   buf_putc(&ends, 1);
