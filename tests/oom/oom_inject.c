@@ -285,6 +285,8 @@ static const script scripts[] = {
      "'select count(*) n from t'\n"
      "sqlite3 copy.db '.import --csv data/nums.csv nums' 'select count(*) from "
      "nums'\n"
+     "sqlite3 copy.db '.output o.txt' .indexes '.once p.txt' .databases "
+     "'.print done'; cat o.txt p.txt >/dev/null\n"
      "sqlite3 :memory: 'with recursive c(i) as (select 1 union all select "
      "i+1 from c where i < 3000) select count(*) from (select "
      "hex(randomblob(30)) h from c order by h)'\n"},

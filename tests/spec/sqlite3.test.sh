@@ -677,6 +677,44 @@ a  b
 +---+
 ## END
 
+#### sqlite3: .output, .once, .indexes, .print, .echo, .bail
+printf '.once f1\nselect 1;\nselect 2;\n.output f2\nselect 3;\nselect 4;\n.output stdout\nselect 5;\n' | sqlite3; cat f1; echo ==; cat f2
+sqlite3 :memory: '.output /nonexistent/x' 2>e; echo rc=$?; cat e
+sqlite3 o2.db 'create table t(a,b); create index ta on t(a); create index tb on t(b); create table u(x unique)' '.indexes' '.indexes t' '.indices u' '.print hello "two words" x\ty' '.print'
+printf '.echo on\nselect 1;\n.echo off\nselect 2;\n' | sqlite3
+printf 'select 1;\n.bail on\nselect * from nope;\nselect 2;\n' | sqlite3 2>e; echo rc=$?; cat e
+echo 'select 1;' | sqlite3 -echo
+sqlite3 -echo :memory: 'select 1' '.mode csv'
+sqlite3 :memory: '.bail' 2>e; echo rc=$?; cat e
+## STDOUT:
+2
+5
+1
+==
+3
+4
+rc=1
+Error: cannot open "/nonexistent/x"
+Error: cannot write to "/nonexistent/x"
+sqlite_autoindex_u_1  ta                    tb                  
+ta  tb
+sqlite_autoindex_u_1
+hello two words x	y
+
+select 1;
+1
+.echo off
+2
+1
+rc=1
+Parse error near line 3: no such table: nope
+select 1;
+1
+1
+rc=1
+Usage: .bail on|off
+## END
+
 #### sqlite3: -version
 sqlite3 -version
 ## STDOUT:

@@ -309,6 +309,11 @@ static void test_two_connections(void **state) {
   check(sb, "sqlite3 :memory: \"select strftime('%Y', 'now') > '2000'\"", "1\n",
         0);
   check(sb, "compgen -c sqlite | sort -u", "sqlite3\n", 0);
+  /* .databases names the sandbox path; .output writes a sandbox file */
+  check(sb,
+        "cd /tmp && sqlite3 o.db .databases '.output out.txt' 'select 7' "
+        "&& cat out.txt",
+        "main: /tmp/o.db r/w\n7\n", 0);
   vsh_close(sb);
 }
 

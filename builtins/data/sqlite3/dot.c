@@ -1,7 +1,8 @@
 /*
  * dot.c - the dot commands of the sqlite3 shell: .tables, .schema, .mode,
  * .headers, .separator, .nullvalue, .read, .dump, .import (import.c),
- * .show, .quit, .exit, .help,
+ * .indexes, .databases, .output, .once, .print, .echo, .bail, .show,
+ * .quit, .exit, .help,
  * with SQLite 3.40's words for their errors.
  */
 #include <errno.h>
@@ -215,6 +216,29 @@ static int collect_name(sq_shell *sh, sqlite3_stmt *st, void *ud) {
   return sh->oom;
 }
 
+/* Names in columns, as .tables and .indexes print them. */
+static void print_columns(sq_shell *sh, names *nm) {
+  if (!nm->n)
+    return;
+  const size_t *off = (const size_t *)nm->offs.data;
+  int maxlen = 0;
+  for (size_t i = 0; i < nm->n; i++) {
+    int k = (int)strlen(nm->text.data + off[i]);
+    if (k > maxlen)
+      maxlen = k;
+  }
+  int ncol = 80 / (maxlen + 2);
+  if (ncol < 1)
+    ncol = 1;
+  size_t nrow = (nm->n + (size_t)ncol - 1) / (size_t)ncol;
+  for (size_t i = 0; i < nrow && !sh->w.err; i++) {
+    for (size_t j = i; j < nm->n; j += nrow)
+      wr_printf(&sh->w, "%s%-*s", j < nrow ? "" : "  ", maxlen,
+                nm->text.data + off[j]);
+    wr_putc(&sh->w, '\n');
+  }
+}
+
 static int dot_tables(sq_shell *sh, int argc, char **argv) {
   bi_ctx *c = sh->c;
   names dbs = {0}, tabs = {0};
@@ -262,25 +286,8 @@ static int dot_tables(sq_shell *sh, int argc, char **argv) {
   else
     rc = each_row(sh, sql, collect_name, &tabs);
   sqlite3_free(sql);
-  if (!rc && tabs.n && !sh->oom) {
-    const size_t *off = (const size_t *)tabs.offs.data;
-    int maxlen = 0;
-    for (size_t i = 0; i < tabs.n; i++) {
-      int k = (int)strlen(tabs.text.data + off[i]);
-      if (k > maxlen)
-        maxlen = k;
-    }
-    int ncol = 80 / (maxlen + 2);
-    if (ncol < 1)
-      ncol = 1;
-    size_t nrow = (tabs.n + (size_t)ncol - 1) / (size_t)ncol;
-    for (size_t i = 0; i < nrow && !sh->w.err; i++) {
-      for (size_t j = i; j < tabs.n; j += nrow)
-        wr_printf(&sh->w, "%s%-*s", j < nrow ? "" : "  ", maxlen,
-                  tabs.text.data + off[j]);
-      wr_putc(&sh->w, '\n');
-    }
-  }
+  if (!rc && !sh->oom)
+    print_columns(sh, &tabs);
   buf_free(&dbs.text);
   buf_free(&dbs.offs);
   buf_free(&tabs.text);
@@ -509,19 +516,124 @@ static int dot_read(sq_shell *sh, int argc, char **argv) {
   return errs ? 1 : 0;
 }
 
+/* ---- .output, .once ------------------------------------------------------ */
+
+void sq_output_reset(sq_shell *sh) {
+  if (!sh->redirect)
+    return;
+  wr_flush(&sh->w);
+  int err = sh->w.err;
+  stream_unref(sh->redirect);
+  sh->redirect = NULL;
+  sh->once = 0;
+  wr_init(&sh->w, sh->c->out);
+  if (err == ECANCELED)
+    sh->w.err = err;
+}
+
+static int dot_output(sq_shell *sh, int argc, char **argv, int once) {
+  bi_ctx *c = sh->c;
+  const char *file = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (argv[i][0] == '-' && argv[i][1]) {
+      stream_printf(c->err,
+                    "ERROR: unknown option: \"%s\".  Usage:\n"
+                    ".%s ?FILE?\n",
+                    argv[i], once ? "once" : "output");
+      return 1;
+    }
+    if (file) {
+      stream_printf(c->err,
+                    "ERROR: extra parameter: \"%s\".  Usage:\n"
+                    ".%s ?FILE?\n",
+                    argv[i], once ? "once" : "output");
+      return 1;
+    }
+    file = argv[i];
+  }
+  sq_output_reset(sh);
+  if (!file || (!once && !strcmp(file, "stdout")))
+    return 0;
+  if (file[0] == '|') {
+    stream_printf(c->err,
+                  "Error: cannot run \"%s\": the sandbox starts no "
+                  "processes\n",
+                  file + 1);
+    return 1;
+  }
+  int e = 0;
+  stream *s = tu_open_write(c, file, 0, &e);
+  if (!s) {
+    stream_printf(c->err, "Error: cannot open \"%s\"\n", file);
+    stream_printf(c->err, "Error: cannot write to \"%s\"\n", file);
+    return 1;
+  }
+  wr_flush(&sh->w);
+  sh->redirect = s;
+  sh->once = once;
+  wr_init(&sh->w, s);
+  return 0;
+}
+
+/* ---- .indexes, .databases -------------------------------------------------
+ */
+
+static int dot_indexes(sq_shell *sh, int argc, char **argv) {
+  bi_ctx *c = sh->c;
+  if (argc > 2) {
+    stream_printf(c->err, "Usage: .indexes ?LIKE-PATTERN?\n");
+    return 1;
+  }
+  names ix = {0};
+  buf_init(&ix.text, c->m);
+  buf_init(&ix.offs, c->m);
+  char *sql = sqlite3_mprintf(
+      "SELECT name FROM sqlite_schema WHERE type='index'%s%Q%s ORDER BY 1",
+      argc > 1 ? " AND tbl_name LIKE " : "", argc > 1 ? argv[1] : "", "");
+  if (argc == 1) {
+    sqlite3_free(sql);
+    sql = sqlite3_mprintf(
+        "SELECT name FROM sqlite_schema WHERE type='index' ORDER BY 1");
+  }
+  int rc = sql ? each_row(sh, sql, collect_name, &ix) : 1;
+  sqlite3_free(sql);
+  if (!rc && !sh->oom)
+    print_columns(sh, &ix);
+  buf_free(&ix.text);
+  buf_free(&ix.offs);
+  return rc;
+}
+
+static int db_row(sq_shell *sh, sqlite3_stmt *st, void *ud) {
+  const char *name = (const char *)sqlite3_column_text(st, 1);
+  const char *file = (const char *)sqlite3_column_text(st, 2);
+  if (!name)
+    return 0;
+  int ro = sqlite3_db_readonly(sh->db, name);
+  wr_printf(&sh->w, "%s: %s %s\n", name, file ? file : "", ro ? "r/o" : "r/w");
+  return 0;
+}
+
 /* ---- dispatch ------------------------------------------------------------ */
 
 static const char dot_help[] =
     ".dump ?PATTERN?          SQL text that rebuilds the tables matching "
     "PATTERN\n"
+    ".bail on|off             stop at the first error or not\n"
+    ".databases               the attached databases and their files\n"
+    ".echo on|off             print each command before running it or not\n"
     ".exit ?CODE?             leave with status CODE\n"
     ".headers on|off          column names before the rows or not\n"
     ".help                    this list\n"
     ".import FILE TABLE       rows of FILE (CSV with --csv) into TABLE\n"
+    ".indexes ?TABLE?         names of the indexes (of the matching tables)\n"
     ".mode MODE ?TABLE?       the output mode (ascii box column csv html\n"
     "                         insert json line list markdown qbox quote\n"
     "                         table tabs tcl)\n"
     ".nullvalue STRING        the text shown for NULL values\n"
+    ".once FILE               the next command's output into FILE\n"
+    ".output ?FILE?           output into FILE (none: standard output)\n"
+    ".print STRING...         print the words\n"
     ".quit                    stop reading input\n"
     ".read FILE               run the SQL and commands of FILE\n"
     ".schema ?PATTERN?        the CREATE statements of matching tables\n"
@@ -616,6 +728,30 @@ int sq_dot(sq_shell *sh, const char *line) {
     rc = sq_open(sh) ? 1 : dot_schema(sh, ac, av);
   } else if (is_cmd(av[0], "dump", 1)) {
     rc = sq_open(sh) ? 1 : dot_dump(sh, ac, av);
+  } else if (is_cmd(av[0], "indexes", 3) || is_cmd(av[0], "indices", 3)) {
+    rc = sq_open(sh) ? 1 : dot_indexes(sh, ac, av);
+  } else if (is_cmd(av[0], "databases", 2)) {
+    rc = sq_open(sh) ? 1 : each_row(sh, "PRAGMA database_list", db_row, NULL);
+  } else if (is_cmd(av[0], "output", 3)) {
+    rc = dot_output(sh, ac, av, 0);
+  } else if (is_cmd(av[0], "once", 2)) {
+    rc = dot_output(sh, ac, av, 1);
+  } else if (is_cmd(av[0], "print", 2)) {
+    for (int i = 1; i < ac; i++) {
+      unescape(av[i]);
+      wr_printf(&sh->w, "%s%s", i > 1 ? " " : "", av[i]);
+    }
+    wr_putc(&sh->w, '\n');
+  } else if (is_cmd(av[0], "echo", 2) || is_cmd(av[0], "bail", 2)) {
+    int echo = av[0][0] == 'e';
+    if (ac != 2) {
+      stream_printf(c->err, "Usage: .%s on|off\n", echo ? "echo" : "bail");
+      rc = 1;
+    } else if (echo) {
+      sh->echo = boolean_value(sh, av[1]);
+    } else {
+      sh->bail = boolean_value(sh, av[1]);
+    }
   } else if (is_cmd(av[0], "import", 2)) {
     rc = sq_open(sh) ? 1 : sq_import(sh, ac, av);
   } else if (is_cmd(av[0], "read", 3)) {

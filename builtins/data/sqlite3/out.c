@@ -267,8 +267,8 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
       wr_puts(w, sh->rowsep);
     for (int i = 0; i < n; i++) {
       const char *z = col_text(st, i);
-      wr_printf(w, "%*s = %s%s", width, cname(st, i),
-                z ? z : sh->nullvalue, sh->rowsep);
+      wr_printf(w, "%*s = %s%s", width, cname(st, i), z ? z : sh->nullvalue,
+                sh->rowsep);
     }
     return;
   }
@@ -699,10 +699,6 @@ int sq_exec(sq_shell *sh, const char *sql, char **err) {
       while (is_space(*sql))
         sql++;
       continue;
-    }
-    if (sh->echo) {
-      wr_puts(&sh->w, sqlite3_sql(st));
-      wr_putc(&sh->w, '\n');
     }
     int n = sqlite3_column_count(st);
     int step = sqlite3_step(st);

@@ -71,9 +71,13 @@ typedef struct sq_shell {
   /* The database opens when first needed (as the real shell: a command
    * that needs none, such as .mode, does not create the file). */
   int ro, nofollow, open_failed, sv_live;
+  stream *redirect; /* .output/.once file, or NULL for standard output */
+  int once;         /* the redirection ends after the next SQL */
   void *guard;
 } sq_shell;
 
+/* Ends an .output/.once redirection: output goes to stdout again. */
+void sq_output_reset(sq_shell *sh);
 /* Opens the database unless it is open: 0, or 1 after the error was
  * printed (the command then ends with status 1). */
 int sq_open(sq_shell *sh);

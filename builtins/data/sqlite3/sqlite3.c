@@ -219,7 +219,11 @@ static int all_space(const char *z) {
 static int run_chunk(sq_shell *sh, const char *sql, int startline) {
   bi_ctx *c = sh->c;
   char *err = NULL;
+  if (sh->echo)
+    wr_printf(&sh->w, "%s\n", sql);
   int rc = sq_exec(sh, sql, &err);
+  if (sh->once)
+    sq_output_reset(sh);
   if (rc == SQLITE_OK && !err)
     return 0;
   if (budget_poll(c->bud) || sh->w.err || sh->oom) {
@@ -367,7 +371,7 @@ static int run_arg(sq_shell *sh, const char *z, int from_cmd, int *leave) {
     return 0;
   }
   char *err = NULL;
-  int rc = sq_exec(sh, z, &err);
+  int rc = sq_exec(sh, z, &err); /* .once lasts to the end of arguments */
   if (rc == SQLITE_OK && !err)
     return 0;
   if (sh->open_failed) {
@@ -557,6 +561,7 @@ int bi_sqlite3(bi_ctx *c) {
     status = sh.quit ? sh.exit_code : errs > 0;
   }
 out:
+  sq_output_reset(&sh);
   close_db(&sh);
   if (wr_flush(&sh.w) && !status)
     status = bi_stream_status(sh.w.err);
