@@ -715,6 +715,42 @@ rc=1
 Usage: .bail on|off
 ## END
 
+#### sqlite3: .mode with --wrap and --wordwrap
+sqlite3 :memory: '.mode box --wrap 5' "select 'abcdefghijkl mno' as a, 'x' as b"
+sqlite3 :memory: '.mode table --wrap 8 --ww' "select 'the quick brown fox jumps over' as a, 'héllo wörld ünïcode' as b, 'tab	x' as c"
+sqlite3 :memory: '.mode column --wrap 6 --wordwrap on' "select 'one two three four' as a"
+sqlite3 :memory: '.mode markdown --wrap 4' "select 'abcdefghij' as a union all select 'xy'"
+## STDOUT:
+┌───────┬───┐
+│   a   │ b │
+├───────┼───┤
+│ abcde │ x │
+│ fghij │   │
+│ kl mn │   │
+│ o     │   │
+└───────┴───┘
++----------+---------+----------+
+|    a     |    b    |    c     |
++----------+---------+----------+
+| the quic | héllo   | tab      |
+| k brown  | wörld   | x        |
+| fox jump | ünïcode |          |
+| s over   |         |          |
++----------+---------+----------+
+a     
+------
+one   
+two   
+three 
+four  
+|  a   |
+|------|
+| abcd |
+| efgh |
+| ij   |
+| xy   |
+## END
+
 #### sqlite3: -version
 sqlite3 -version
 ## STDOUT:

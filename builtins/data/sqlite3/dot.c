@@ -697,6 +697,16 @@ int sq_dot(sq_shell *sh, const char *line) {
                     "tabs tcl\n");
       rc = 1;
     } else {
+      /* the options of the columnar modes; other words are let be, as the
+       * real shell lets them be */
+      for (int i = 2; i < ac; i++) {
+        if (!strcmp(av[i], "--wrap") && i + 1 < ac)
+          sh->wrap = atoi(av[++i]);
+        else if (!strcmp(av[i], "--wordwrap") && i + 1 < ac)
+          sh->wordwrap = boolean_value(sh, av[++i]);
+        else if (!strcmp(av[i], "--ww"))
+          sh->wordwrap = 1;
+      }
       if (sh->mode == SQ_INSERT)
         snprintf(sh->table, sizeof sh->table, "%s", ac > 2 ? av[2] : "table");
       if (sh->mode == SQ_COLUMN && !sh->header_set)

@@ -8,6 +8,7 @@
  * kept in buffers of the sandbox allocator, so a huge result ends with the
  * sandbox's memory limit, not the host's.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "builtins/data/sqlite3/sq.h"
@@ -402,30 +403,67 @@ static void row_out(sq_shell *sh, sqlite3_stmt *st, int n, int row) {
 
 /* One display line of z into out: printable characters as they are, tabs
  * to the next multiple of 8; it ends at any other control character,
- * which (or a CR LF pair) is skipped. Returns the rest, or NULL. */
-static const char *disp_line(const char *z, buf *out) {
-  size_t n = 0;
+ * which (or a CR LF pair) is skipped, or after mx characters (0: no
+ * limit), where ww moves the break back to a space or a word's edge.
+ * Returns the rest, or NULL. */
+static const char *disp_line(const char *z, buf *out, int mx, int ww) {
   const unsigned char *u = (const unsigned char *)z;
-  size_t i = 0;
-  for (;;) {
+  size_t lim = mx > 0 ? (size_t)mx : (size_t)-1;
+  size_t i = 0, n = 0;
+  while (n < lim) { /* how far this line goes */
     if (u[i] >= ' ') {
       n++;
       do
-        buf_putc(out, u[i++]);
+        i++;
       while ((u[i] & 0xc0) == 0x80);
     } else if (u[i] == '\t') {
-      do {
+      do
         n++;
-        buf_putc(out, ' ');
-      } while (n & 7);
+      while ((n & 7) && n < lim);
       i++;
     } else {
       break;
     }
   }
+  size_t k = i; /* the line is z[0..k) */
+  if (n >= lim && ww && u[i]) {
+    for (k = i; k > i / 2; k--)
+      if (u[k - 1] == ' ' || (u[k - 1] >= '\t' && u[k - 1] <= '\r'))
+        break;
+    if (k <= i / 2)
+      for (k = i; k > i / 2; k--) {
+        int a = isalnum(u[k - 1]) != 0, b = isalnum(u[k]) != 0;
+        if (a != b && (u[k] & 0xc0) != 0x80)
+          break;
+      }
+    if (k <= i / 2)
+      k = i;
+    else {
+      i = k;
+      while (u[i] == ' ')
+        i++;
+    }
+  }
+  n = 0;
+  for (size_t j = 0; j < k;) {
+    if (u[j] == '\t') {
+      do {
+        n++;
+        buf_putc(out, ' ');
+      } while ((n & 7) && n < lim);
+      j++;
+    } else {
+      n++;
+      do
+        buf_putc(out, u[j++]);
+      while (j < k && (u[j] & 0xc0) == 0x80);
+    }
+  }
   buf_putc(out, 0);
   if (!u[i])
     return NULL;
+  if (u[i] >= ' ' || u[i] == '\t')
+    return z + i; /* wrapped */
   if (u[i] == '\r' && u[i + 1] == '\n')
     i++;
   i++;
@@ -504,7 +542,7 @@ static int columnar(sq_shell *sh, sqlite3_stmt *st, int n, int rc) {
   /* the header is display line 0 */
   for (int i = 0; i < n; i++) {
     size_t at = text.len;
-    disp_line(cname(st, i), &text);
+    disp_line(cname(st, i), &text, 0, 0);
     buf_append(&offs, &at, sizeof at);
   }
   buf_putc(&ends, 1);
@@ -525,7 +563,7 @@ static int columnar(sq_shell *sh, sqlite3_stmt *st, int n, int rc) {
       for (int i = 0; i < n; i++) {
         size_t at = text.len;
         if (tails[i])
-          tails[i] = disp_line(tails[i], &text);
+          tails[i] = disp_line(tails[i], &text, sh->wrap, sh->wordwrap);
         else
           buf_putc(&text, 0);
         buf_append(&offs, &at, sizeof at);

@@ -55,7 +55,8 @@ typedef struct sq_shell {
   writer w;
   int mode;
   int header;
-  int header_set; /* .headers or -[no]header given: .mode column keeps it */
+  int wrap, wordwrap; /* .mode --wrap N, --wordwrap on|off (--ww) */
+  int header_set;     /* .headers or -[no]header given: .mode column keeps it */
   int bail;
   int echo;
   int oom;            /* an allocation of ours failed */
