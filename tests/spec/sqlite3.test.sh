@@ -751,6 +751,55 @@ four
 | xy   |
 ## END
 
+#### sqlite3: .width
+sqlite3 :memory: '.mode column' '.width 5 -6' "select 'abcdefghij' as a, 12 as b, 'z' as c"
+sqlite3 :memory: '.mode box' '.width -4 3' "select 1 as num, 'abcdef' as s"
+sqlite3 :memory: '.width 3' '.mode table' "select 'abcdefg' as a" '.width' "select 'abcdefg' as a"
+sqlite3 -column -header :memory: '.width -8' "select 'ab' as a"
+sqlite3 :memory: '.width 4 -2 0' .show | grep width
+## STDOUT:
+a           b  c
+-----  ------  -
+abcde      12  z
+fghij           
+┌──────┬─────┐
+│ num  │  s  │
+├──────┼─────┤
+│    1 │ abc │
+│      │ def │
+└──────┴─────┘
++-----+
+|  a  |
++-----+
+| abc |
+| def |
+| g   |
++-----+
++---------+
+|    a    |
++---------+
+| abcdefg |
++---------+
+       a
+--------
+      ab
+       width: 4 -2 0 
+## END
+
+#### sqlite3: symbolic links to a database, and -nofollow
+sqlite3 real.db 'create table t(x); insert into t values(1)'; ln -s real.db link.db
+sqlite3 link.db 'insert into t values(2)' 'select count(*) from t'; ls
+sqlite3 -nofollow link.db 'select 1' 2>e; echo rc=$?; cat e
+sqlite3 -nofollow real.db 'select count(*) from t'
+## STDOUT:
+2
+link.db
+real.db
+rc=1
+Error: unable to open database "link.db": unable to open database file
+2
+## END
+
 #### sqlite3: -version
 sqlite3 -version
 ## STDOUT:

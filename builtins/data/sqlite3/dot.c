@@ -1,7 +1,7 @@
 /*
  * dot.c - the dot commands of the sqlite3 shell: .tables, .schema, .mode,
  * .headers, .separator, .nullvalue, .read, .dump, .import (import.c),
- * .indexes, .databases, .output, .once, .print, .echo, .bail, .show,
+ * .indexes, .databases, .output, .once, .print, .echo, .bail, .width, .show,
  * .quit, .exit, .help,
  * with SQLite 3.40's words for their errors.
  */
@@ -639,7 +639,9 @@ static const char dot_help[] =
     ".schema ?PATTERN?        the CREATE statements of matching tables\n"
     ".separator COL ?ROW?     column and row separators of the text modes\n"
     ".show                    the current settings\n"
-    ".tables ?PATTERN?        names of tables and views matching PATTERN\n";
+    ".tables ?PATTERN?        names of tables and views matching PATTERN\n"
+    ".width N...              column widths of the columnar modes (negative:\n"
+    "                         right-justified; 0: as wide as the values)\n";
 
 static int is_cmd(const char *word, const char *name, size_t min) {
   size_t n = strlen(word);
@@ -746,6 +748,18 @@ int sq_dot(sq_shell *sh, const char *line) {
     rc = dot_output(sh, ac, av, 0);
   } else if (is_cmd(av[0], "once", 2)) {
     rc = dot_output(sh, ac, av, 1);
+  } else if (is_cmd(av[0], "width", 1)) {
+    sh->nwidths = 0;
+    for (int i = 1; i < ac && sh->nwidths < (int)(sizeof sh->widths /
+                                                  sizeof sh->widths[0]);
+         i++) {
+      long v = strtol(av[i], NULL, 10);
+      if (v > 30000)
+        v = 30000;
+      if (v < -30000)
+        v = -30000;
+      sh->widths[sh->nwidths++] = (int)v;
+    }
   } else if (is_cmd(av[0], "print", 2)) {
     for (int i = 1; i < ac; i++) {
       unescape(av[i]);
@@ -787,6 +801,8 @@ int sq_dot(sq_shell *sh, const char *line) {
     wr_printf(w, "\n%12.12s: ", "rowseparator");
     show_sep(w, sh->rowsep);
     wr_printf(w, "\n%12.12s: off\n%12.12s: ", "stats", "width");
+    for (int i = 0; i < sh->nwidths; i++)
+      wr_printf(w, "%d ", sh->widths[i]);
     wr_printf(w, "\n%12.12s: %s\n", "filename", sh->dbname);
   } else {
     stream_printf(c->err,

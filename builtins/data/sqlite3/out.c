@@ -470,6 +470,17 @@ static const char *disp_line(const char *z, buf *out, int mx, int ww) {
   return u[i] ? z + i : NULL;
 }
 
+/* The .width of column i (0: none). */
+static int colwidth(const sq_shell *sh, int i) {
+  return i < sh->nwidths ? sh->widths[i] : 0;
+}
+
+/* Where cells of column i wrap: its .width, else .mode --wrap. */
+static int colwrap(const sq_shell *sh, int i) {
+  int w = colwidth(sh, i);
+  return w ? (w < 0 ? -w : w) : sh->wrap;
+}
+
 static int nchars(const char *z) {
   int n = 0;
   for (; *z; z++)
@@ -563,7 +574,7 @@ static int columnar(sq_shell *sh, sqlite3_stmt *st, int n, int rc) {
       for (int i = 0; i < n; i++) {
         size_t at = text.len;
         if (tails[i])
-          tails[i] = disp_line(tails[i], &text, sh->wrap, sh->wordwrap);
+          tails[i] = disp_line(tails[i], &text, colwrap(sh, i), sh->wordwrap);
         else
           buf_putc(&text, 0);
         buf_append(&offs, &at, sizeof at);
@@ -582,6 +593,10 @@ static int columnar(sq_shell *sh, sqlite3_stmt *st, int n, int rc) {
       goto oom;
   }
   const size_t *off = (const size_t *)offs.data;
+  for (int i = 0; i < n; i++) {
+    int w = colwidth(sh, i);
+    wd[i] = w < 0 ? -w : w;
+  }
   for (size_t l = 0; l < nlines; l++)
     for (int i = 0; i < n; i++) {
       int k = nchars(text.data + off[l * (size_t)n + (size_t)i]);
@@ -610,6 +625,9 @@ static int columnar(sq_shell *sh, sqlite3_stmt *st, int n, int rc) {
         spaces(w, pad / 2);
         wr_puts(w, z);
         spaces(w, pad - pad / 2);
+      } else if (colwidth(sh, i) < 0) { /* right-justified */
+        spaces(w, pad);
+        wr_puts(w, z);
       } else {
         wr_puts(w, z);
         spaces(w, pad);

@@ -56,7 +56,9 @@ typedef struct sq_shell {
   int mode;
   int header;
   int wrap, wordwrap; /* .mode --wrap N, --wordwrap on|off (--ww) */
-  int header_set;     /* .headers or -[no]header given: .mode column keeps it */
+  int widths[100];    /* .width: per column, <0 right-justified, 0 auto */
+  int nwidths;
+  int header_set; /* .headers or -[no]header given: .mode column keeps it */
   int bail;
   int echo;
   int oom;            /* an allocation of ours failed */

@@ -387,8 +387,22 @@ static int v_access(sqlite3_vfs *pv, const char *name, int what, int *out) {
   return SQLITE_OK;
 }
 
+/* The absolute path; a symbolic link is followed (so that the journal goes
+ * beside the file it names, as with the unix VFS) and reported with
+ * SQLITE_OK_SYMLINK, which -nofollow turns into a refusal. */
 static int v_fullpath(sqlite3_vfs *pv, const char *name, int n, char *out) {
   bi_ctx *c = ((sq_vfs *)pv)->c;
+  vfs_stat_t st;
+  if (vfs_lstat(c->vfs, c->cwd, name, &st) == 0 && st.type == VFS_LNK) {
+    char *real = NULL;
+    int k = -1;
+    if (vfs_realpath(c->vfs, c->cwd, name, &real) == 0) {
+      k = snprintf(out, (size_t)n, "%s", real);
+      vfs_release(c->vfs, real);
+    }
+    if (k >= 0 && k < n)
+      return SQLITE_OK_SYMLINK;
+  }
   int k;
   if (name[0] == '/')
     k = snprintf(out, (size_t)n, "%s", name);
