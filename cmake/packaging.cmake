@@ -62,7 +62,7 @@ set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libvsh-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
-set(vsh_dev_depends "pkg-config | pkgconf, libpcre2-dev, libutf8proc-dev, zlib1g-dev, libssl-dev, libarchive-dev, liblzma-dev, libbz2-dev")
+set(vsh_dev_depends "pkg-config | pkgconf, libpcre2-dev, libutf8proc-dev, zlib1g-dev, libssl-dev, libarchive-dev, liblzma-dev, libbz2-dev, libsqlite3-dev")
 if(VSH_NET)
   string(APPEND vsh_dev_depends ", libcurl4-openssl-dev | libcurl-dev")
 endif()

@@ -9,6 +9,7 @@ apt-get install -y -qq --no-install-recommends \
   libssl-dev libedit-dev tzdata \
   groff-base man-db \
   libarchive-dev libbz2-dev liblzma-dev libzstd-dev \
+  libsqlite3-dev \
   openssl ca-certificates python3 \
   python3-pytest \
   dpkg-dev file man-db >/dev/null

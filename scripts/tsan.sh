@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 out=${VSH_BUILD_ROOT:-_build}/tsan
-tests=(test_threads test_concurrent test_vfs_snap test_core test_driver test_net test_curl test_tz test_template)
+tests=(test_threads test_concurrent test_vfs_snap test_core test_driver test_net test_curl test_tz test_template test_sqlite3)
 
 CC=clang cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=Debug -DVSH_WERROR=ON \
   -DVSH_SANITIZE=thread -DVSH_BENCH=OFF >/dev/null
