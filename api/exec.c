@@ -307,12 +307,12 @@ static vsh_status exec_on(vsh_sandbox *sb, sched *sc, sh_exec *session,
       sb->base =
           sh_base_new(sb->m, &sb->lim, sb->cwd, (const char *const *)sb->env);
     }
-    /* The shared base holds exactly what sh_new_root would build for the
-     * sandbox env and this cwd; extra or replaced env builds afresh. */
+    /* The shared base holds what sh_new_root would build for the sandbox
+     * env (PWD and OLDPWD are set over it for another cwd); extra or
+     * replaced env builds afresh. */
     if (sb->base && !sb->base_stale &&
-        !(o && (o->env || (o->flags & VSH_EXEC_REPLACE_ENV))) &&
-        sh_base_fits(sb->base, cwd))
-      ex = sh_new_root_over(r, sb->base);
+        !(o && (o->env || (o->flags & VSH_EXEC_REPLACE_ENV))))
+      ex = sh_new_root_over(r, sb->base, cwd);
     else
       ex = sh_new_root(r, cwd, (const char *const *)sb->env, o ? o->env : NULL,
                        o && (o->flags & VSH_EXEC_REPLACE_ENV));

@@ -359,6 +359,7 @@ struct sh_exec {
   unsigned opts;   /* O_* */
   unsigned shopts; /* SO_* */
   stream *fd[SH_NFD];
+  int nfd; /* fd[nfd] and above are closed (NULL): loops stop there */
   unsigned fd_cloexec; /* bitmask unused; kept for exec-only fds */
   char *traps[SH_NTRAP];
   int traps_owned; /* traps[] strings are ours to free */

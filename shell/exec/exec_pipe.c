@@ -88,8 +88,9 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
   c->shopts = ex->shopts;
   memcpy(c->ulim, ex->ulim, sizeof c->ulim);
   c->ulim_set = ex->ulim_set;
-  for (int i = 0; i < SH_NFD; i++)
+  for (int i = 0; i < ex->nfd; i++)
     c->fd[i] = stream_ref(ex->fd[i]);
+  c->nfd = ex->nfd;
   /* Traps are not inherited, except ignored signals. */
   for (int i = 1; i < SH_NSIG; i++)
     if (ex->traps[i] && !ex->traps[i][0])
@@ -168,7 +169,7 @@ void sh_free(sh_exec *ex) {
   sh_map_free(m, &ex->funcs);
   sh_aliases_free(ex);
   sh_args_unref(m, ex->args);
-  for (int k = 0; k < SH_NFD; k++)
+  for (int k = 0; k < ex->nfd; k++)
     stream_unref(ex->fd[k]);
   for (int k = 0; k < SH_NTRAP; k++)
     mem_free(m, ex->traps[k]);
@@ -191,7 +192,7 @@ void sh_free(sh_exec *ex) {
 }
 
 static void close_fds(sh_exec *c) {
-  for (int k = 0; k < SH_NFD; k++) {
+  for (int k = 0; k < c->nfd; k++) {
     stream_unref(c->fd[k]);
     c->fd[k] = NULL;
   }
