@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/text/sort_radix.h"
 #include "builtins/textutil.h"
 
 const char bi_usage_sort[] = "Usage: sort [OPTION]... [FILE]...\n"
@@ -117,10 +118,7 @@ typedef struct skey {
       version, reverse;
 } skey;
 
-typedef struct line {
-  const char *p;
-  size_t len; /* without the delimiter */
-} line;
+typedef sr_line line;
 
 typedef struct sorter {
   bi_ctx *c;
@@ -523,6 +521,26 @@ static int line_cmp(const sorter *s, const line *x, const line *y) {
  * the deadline and the cancel flag. */
 static int sort_poll(const sorter *s, size_t done) {
   return (done & 1023) == 0 && s->c->bud && budget_poll(s->c->bud);
+}
+
+/* 1 when lines order as plain bytes over the whole line, -1 when in the
+ * reverse of that order, 0 otherwise: no key, or one key over the whole
+ * line (-k1, as -r makes) with no ordering option but -r. Then lines that
+ * compare equal are equal bytes, and the radix sort may do the work. */
+static int bytewise_order(const sorter *s) {
+  if (!s->nkeys)
+    return s->reverse ? -1 : 1;
+  const skey *k = &s->keys[0];
+  if (s->nkeys != 1 || k->sword || k->schar || k->eword != SIZE_MAX ||
+      k->skipsb || k->skipeb || k->ignore || k->fold || k->gnum || k->human ||
+      k->month || k->numeric || k->random || k->version)
+    return 0;
+  return k->reverse ? -1 : 1;
+}
+
+static int radix_poll(void *ud) {
+  bi_ctx *c = ud;
+  return c->bud && budget_poll(c->bud);
 }
 
 /* Stable merge sort of v[0..n) using tmp. Stops early (leaving v in some
@@ -1034,7 +1052,9 @@ int bi_sort(bi_ctx *c) {
     buf_free(&all);
     return rc;
   }
-  merge_sort(&s, v, tmp, n);
+  int bytewise = bytewise_order(&s);
+  if (!bytewise || sr_sort(c->m, v, tmp, n, bytewise < 0, radix_poll, c) < 0)
+    merge_sort(&s, v, tmp, n);
   mem_free(c->m, tmp);
   if (c->bud && c->bud->stop) {
     mem_free(c->m, v);
