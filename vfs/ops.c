@@ -298,7 +298,7 @@ static char *full_path(vfs *v, const vres *r) {
 static int do_stat(vfs *v, const char *cwd, const char *path, vfs_stat_t *st,
                    int flags) {
   vres r;
-  int rc = vfs_resolve(v, cwd, path, flags, &r);
+  int rc = vfs_resolve(v, cwd, path, flags | R_NOSTORE, &r);
   if (rc)
     return rc;
   vnode_stat(r.node, st);
@@ -316,7 +316,7 @@ int vfs_lstat(vfs *v, const char *cwd, const char *path, vfs_stat_t *st) {
 
 int vfs_access(vfs *v, const char *cwd, const char *path, int amode) {
   vres r;
-  int rc = vfs_resolve(v, cwd, path, R_FOLLOW, &r);
+  int rc = vfs_resolve(v, cwd, path, R_FOLLOW | R_NOSTORE, &r);
   if (rc)
     return rc;
   int want = 0;

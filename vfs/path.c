@@ -225,6 +225,13 @@ static int walk(vfs *v, const char *cwd, const char *path, size_t plen,
     rc = -ENOTDIR;
     goto out;
   }
+  r->dir = dir;
+  r->entry = entry;
+  r->node = node;
+  r->dot = dot;
+  r->trailing = trailing;
+  if (flags & R_NOSTORE)
+    goto out;
   r->storage = mem_alloc(v->m, c->clen + nlen + 2);
   if (!r->storage) {
     rc = -ENOMEM;
@@ -238,11 +245,6 @@ static int walk(vfs *v, const char *cwd, const char *path, size_t plen,
   r->clen = c->clen;
   r->name = r->storage + c->clen + 1;
   r->nlen = nlen;
-  r->dir = dir;
-  r->entry = entry;
-  r->node = node;
-  r->dot = dot;
-  r->trailing = trailing;
 out:
   return rc;
 }

@@ -172,7 +172,8 @@ void sh_free(sh_exec *ex) {
   for (int k = 0; k < ex->nfd; k++)
     stream_unref(ex->fd[k]);
   for (int k = 0; k < SH_NTRAP; k++)
-    mem_free(m, ex->traps[k]);
+    if (ex->traps[k])
+      mem_free(m, ex->traps[k]);
   for (int k = 0; k < ex->ndirstack; k++)
     mem_free(m, ex->dirstack[k]);
   mem_free(m, ex->dirstack);
