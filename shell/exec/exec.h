@@ -42,6 +42,8 @@ void sh_free(sh_exec *ex);
 sh_base *sh_base_new(mem *m, const vsh_limits *lim, const char *cwd,
                      const char *const *env);
 void sh_base_free(mem *m, sh_base *b);
+/* b was built for this cwd. */
+int sh_base_fits(const sh_base *b, const char *cwd);
 /* No exec changed a base variable in place (see exec_run.c). */
 int sh_base_intact(const sh_base *b);
 /* Like sh_new_root(r, cwd, env, NULL, 0) for b's env, in O(1) (two

@@ -789,6 +789,10 @@ fail:
   return NULL;
 }
 
+int sh_base_fits(const sh_base *b, const char *cwd) {
+  return b && strcmp(b->cwd, cwd) == 0;
+}
+
 int sh_base_intact(const sh_base *b) {
   if (b->sc.map.slots != b->slots || b->sc.map.n != b->n)
     return 0;
