@@ -45,9 +45,23 @@ static int flatten_vars(sh_exec *c, sh_exec *ex) {
   return 0;
 }
 
+/* An sh_exec is taken as a block of 4 KiB, a size the allocator keeps
+ * freed blocks of for reuse: every subshell and pipeline stage makes one,
+ * and from the C library a block this large costs a consolidation of its
+ * free lists each time. */
+#define EXEC_BLOCK 4096
+_Static_assert(sizeof(sh_exec) <= EXEC_BLOCK, "sh_exec outgrew its block");
+
+sh_exec *sh_exec_new(mem *m) {
+  sh_exec *ex = mem_alloc(m, EXEC_BLOCK);
+  if (ex)
+    memset(ex, 0, sizeof *ex);
+  return ex;
+}
+
 sh_exec *sh_child(sh_exec *ex, int flat) {
   mem *m = ex->m;
-  sh_exec *c = mem_calloc(m, 1, sizeof *c);
+  sh_exec *c = sh_exec_new(m);
   if (!c)
     return NULL;
   c->run = ex->run;

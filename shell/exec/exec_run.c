@@ -589,7 +589,7 @@ static void set_ro(sh_exec *ex, const char *name, const char *val,
 /* The part of a fresh shell that has nothing to do with variables. */
 static sh_exec *root_alloc(sh_run *r, const char *cwd) {
   mem *m = r->m;
-  sh_exec *ex = mem_calloc(m, 1, sizeof *ex);
+  sh_exec *ex = sh_exec_new(m);
   if (!ex)
     return NULL;
   r->ops = &sh_exec_ops;
