@@ -719,6 +719,8 @@ char *sh_abspath(sh_exec *ex, const char *p);
 char *sh_normpath(arena *ar, const char *p);
 /* Find a command in PATH; arena string or NULL. */
 char *sh_path_search(sh_exec *ex, const char *name, int want_exec);
+/* sh_path_search, with *xok: whether the file found may be run. */
+char *sh_path_find(sh_exec *ex, const char *name, int want_exec, int *xok);
 
 /* The table of commands found on PATH (state/hash.c), bash's `hash`. */
 typedef struct sh_hashent {

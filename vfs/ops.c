@@ -332,6 +332,17 @@ int vfs_access(vfs *v, const char *cwd, const char *path, int amode) {
   return rc;
 }
 
+int vfs_stat_x(vfs *v, const char *cwd, const char *path, vfs_stat_t *st,
+               int *xok) {
+  vres r;
+  int rc = vfs_resolve(v, cwd, path, R_FOLLOW | R_NOSTORE, &r);
+  if (rc)
+    return rc;
+  vnode_stat(r.node, st);
+  *xok = vfs_perm(v, r.node, 1);
+  return 0;
+}
+
 int vfs_exists(vfs *v, const char *cwd, const char *path) {
   vfs_stat_t st;
   return vfs_stat(v, cwd, path, &st) == 0;
