@@ -50,8 +50,8 @@ static void test_opts_cwd_fresh(void **state) {
   o.cwd = "/tmp";
   vsh_result r;
   const char *scripts[] = {
-      "echo \"$PWD $OLDPWD [$x] [$HOME]\"; x=1; HOME=/h; export PWD=/z; "
-      "unset OLDPWD",
+      ("echo \"$PWD $OLDPWD [$x] [$HOME]\"; x=1; HOME=/h; export PWD=/z; "
+       "unset OLDPWD"),
       "echo \"$PWD $OLDPWD [$x] [$HOME]\"; declare -n y=HOME; y=/n; x=2",
       "echo \"$PWD $OLDPWD [$x] [$HOME]\"; cd /; unset HOME",
       "echo \"$PWD $OLDPWD [$x] [$HOME]\""};
