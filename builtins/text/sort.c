@@ -1011,10 +1011,11 @@ int bi_sort(bi_ctx *c) {
     }
   }
   /* Records. */
+  /* (plain loops over the bytes: with short lines, a call of memchr
+   * per line costs more) */
   size_t nl = 0;
-  for (const char *q = all.data, *e = all.data + all.len;
-       q && q < e && (q = memchr(q, delim, (size_t)(e - q))); q++)
-    nl++;
+  for (size_t i = 0; i < all.len; i++)
+    nl += all.data[i] == (char)delim;
   line *v = mem_alloc(c->m, (nl + 1) * sizeof *v);
   line *tmp = check ? NULL : mem_alloc(c->m, (nl + 1) * sizeof *v);
   if (!v || (!check && !tmp)) {
@@ -1025,14 +1026,13 @@ int bi_sort(bi_ctx *c) {
     return 2;
   }
   size_t n = 0;
-  for (size_t off = 0; off < all.len;) {
-    const char *e = memchr(all.data + off, delim, all.len - off);
-    size_t l = (size_t)(e - (all.data + off));
-    v[n].p = all.data + off;
-    v[n].len = l;
-    n++;
-    off += l + 1;
-  }
+  for (size_t i = 0, start = 0; i < all.len; i++)
+    if (all.data[i] == (char)delim) {
+      v[n].p = all.data + start;
+      v[n].len = i - start;
+      n++;
+      start = i + 1;
+    }
   int rc = 0;
   if (check) {
     for (size_t i = 1; i < n; i++) {

@@ -153,15 +153,33 @@ static uint64_t line_hash(const char *p, size_t n) {
   return h ^ (h >> 32);
 }
 
+/* Double the table and place the ng groups in it again. */
+static int grow(mem *m, uint32_t **tab, size_t *slots, const group *g,
+                size_t ng) {
+  size_t ns = *slots * 2;
+  uint32_t *t = mem_calloc(m, ns, sizeof *t);
+  if (!t)
+    return -1;
+  for (size_t i = 0; i < ng; i++) {
+    size_t at = (size_t)line_hash(g[i].l.p, g[i].l.len) & (ns - 1);
+    while (t[at])
+      at = (at + 1) & (ns - 1);
+    t[at] = (uint32_t)(i + 1);
+  }
+  mem_free(m, *tab);
+  *tab = t;
+  *slots = ns;
+  return 0;
+}
+
 /* 1 grouped and sorted into v, 0 too many distinct lines (v untouched),
  * -1 out of memory, 2 stopped by poll. */
 static int grouped(mem *m, sr_line *v, sr_line *tmp, size_t n,
                    int (*poll)(void *ud), void *ud) {
-  size_t limit = n / 8, slots = 64;
-  while (slots < 2 * limit + 2)
-    slots *= 2;
+  /* The table and the groups start small and double as groups come. */
+  size_t limit = n / 8, slots = 256, gcap = 64;
   uint32_t *tab = mem_calloc(m, slots, sizeof *tab); /* group index + 1 */
-  group *g = mem_alloc(m, (limit + 1) * sizeof *g);
+  group *g = mem_alloc(m, gcap * sizeof *g);
   if (!tab || !g) {
     mem_free(m, tab);
     mem_free(m, g);
@@ -183,9 +201,22 @@ static int grouped(mem *m, sr_line *v, sr_line *tmp, size_t n,
           rc = 0;
           break;
         }
+        if (ng == gcap) {
+          group *ng2 = mem_realloc(m, g, 2 * gcap * sizeof *g);
+          if (!ng2) {
+            rc = -1;
+            break;
+          }
+          g = ng2;
+          gcap *= 2;
+        }
         g[ng].l = *l;
         g[ng].count = 1;
         tab[at] = (uint32_t)++ng;
+        if (2 * ng > slots && grow(m, &tab, &slots, g, ng)) {
+          rc = -1;
+          break;
+        }
         break;
       }
       group *e = &g[x - 1];
