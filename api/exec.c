@@ -255,6 +255,30 @@ static void turn_enter(void *ud) {
   vfs_set_budget(t->sb->v, &t->r->bud);
 }
 
+/* The base variables for an exec in cwd: the sandbox's, or those built
+ * for cwd when the exec before asked for it too (the host runs its
+ * commands in a directory of its own); else the sandbox's, with PWD and
+ * OLDPWD set over them per exec. A base in use by an exec on another
+ * thread is never replaced. */
+static sh_base *base_for(vsh_sandbox *sb, const char *cwd) {
+  if (sh_base_fits(sb->base, cwd))
+    return sb->base;
+  if (!sb->base_at_stale && sh_base_fits(sb->base_at, cwd))
+    return sb->base_at;
+  if (sb->nexec == 1 && sb->cwd_seen && strcmp(sb->cwd_seen, cwd) == 0) {
+    sh_base_free(sb->m, sb->base_at);
+    sb->base_at_stale = 0;
+    sb->base_at =
+        sh_base_new(sb->m, &sb->lim, cwd, (const char *const *)sb->env);
+    mem_free(sb->m, sb->cwd_seen);
+    sb->cwd_seen = NULL;
+    return sb->base_at ? sb->base_at : sb->base;
+  }
+  mem_free(sb->m, sb->cwd_seen);
+  sb->cwd_seen = mem_strdup(sb->m, cwd);
+  return sb->base;
+}
+
 /* The sandbox whose exec this thread is running (nested execs are refused,
  * execs of other sandboxes from a host command are not). */
 static _Thread_local const vsh_sandbox *tl_running;
@@ -307,12 +331,12 @@ static vsh_status exec_on(vsh_sandbox *sb, sched *sc, sh_exec *session,
       sb->base =
           sh_base_new(sb->m, &sb->lim, sb->cwd, (const char *const *)sb->env);
     }
-    /* The shared base holds exactly what sh_new_root would build for the
-     * sandbox env and this cwd; extra or replaced env builds afresh. */
+    /* The shared base holds what sh_new_root would build for the sandbox
+     * env (PWD and OLDPWD are set over it for another cwd); extra or
+     * replaced env builds afresh. */
     if (sb->base && !sb->base_stale &&
-        !(o && (o->env || (o->flags & VSH_EXEC_REPLACE_ENV))) &&
-        sh_base_fits(sb->base, cwd))
-      ex = sh_new_root_over(r, sb->base);
+        !(o && (o->env || (o->flags & VSH_EXEC_REPLACE_ENV))))
+      ex = sh_new_root_over(r, base_for(sb, cwd), cwd);
     else
       ex = sh_new_root(r, cwd, (const char *const *)sb->env, o ? o->env : NULL,
                        o && (o->flags & VSH_EXEC_REPLACE_ENV));
@@ -379,6 +403,15 @@ static vsh_status exec_on(vsh_sandbox *sb, sched *sc, sh_exec *session,
     ex->status = status;
   } else {
     sh_free(ex);
+    if (sb->base_at && (sb->base_at_stale || !sh_base_intact(sb->base_at))) {
+      if (sb->nexec > 1) {
+        sb->base_at_stale = 1; /* unused from now; the last exec frees it */
+      } else {
+        sh_base_free(sb->m, sb->base_at);
+        sb->base_at = NULL;
+        sb->base_at_stale = 0;
+      }
+    }
     if (sb->base && (sb->base_stale || !sh_base_intact(sb->base))) {
       /* Rebuilt now, not lazily, so memory returns to its level; but not
        * under an exec still running over it on another thread: the last

@@ -303,6 +303,8 @@ static void api_free_parts(vsh_sandbox *sb) {
     mem_free(m, sb->hosts[i].name);
   mem_free(m, sb->hosts);
   sh_base_free(m, sb->base);
+  sh_base_free(m, sb->base_at);
+  mem_free(m, sb->cwd_seen);
   for (size_t i = 0; sb->env && i < sb->nenv; i++)
     mem_free(m, sb->env[i]);
   mem_free(m, sb->env);

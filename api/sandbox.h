@@ -61,6 +61,11 @@ struct vsh_sandbox {
   size_t nenv;
   struct sh_base *base; /* variables shared by fresh execs (exec_run.c) */
   int base_tried;       /* base built once (NULL after: cannot be shared) */
+  /* The same for another cwd: built when two execs in a row ask for it
+   * (cwd_seen: the other cwd of the last exec that had none). */
+  struct sh_base *base_at;
+  char *cwd_seen;
+  int base_at_stale; /* base_at changed while other execs still used it */
   struct net_policy *net;
   const vsh_net_policy *net_src; /* for fork */
   sh_host_cmd *hosts;

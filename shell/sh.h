@@ -359,6 +359,7 @@ struct sh_exec {
   unsigned opts;   /* O_* */
   unsigned shopts; /* SO_* */
   stream *fd[SH_NFD];
+  int nfd; /* fd[nfd] and above are closed (NULL): loops stop there */
   unsigned fd_cloexec; /* bitmask unused; kept for exec-only fds */
   char *traps[SH_NTRAP];
   int traps_owned; /* traps[] strings are ours to free */
@@ -718,6 +719,8 @@ char *sh_abspath(sh_exec *ex, const char *p);
 char *sh_normpath(arena *ar, const char *p);
 /* Find a command in PATH; arena string or NULL. */
 char *sh_path_search(sh_exec *ex, const char *name, int want_exec);
+/* sh_path_search, with *xok: whether the file found may be run. */
+char *sh_path_find(sh_exec *ex, const char *name, int want_exec, int *xok);
 
 /* The table of commands found on PATH (state/hash.c), bash's `hash`. */
 typedef struct sh_hashent {

@@ -197,7 +197,9 @@ void vnode_stat(const vnode *n, vfs_stat_t *st);
 enum {
   R_FOLLOW = 1 << 0, /* follow a final symlink */
   R_PARENT = 1 << 1, /* the last component may be missing */
-  R_NOPERM = 1 << 2  /* skip search-permission checks */
+  R_NOPERM = 1 << 2, /* skip search-permission checks */
+  R_NOSTORE = 1 << 3 /* only dir, entry and node are wanted: canon and name
+                        stay NULL (nothing allocated) */
 };
 typedef struct vres {
   vnode *dir;   /* parent directory (NULL for "/") */

@@ -298,7 +298,7 @@ static char *full_path(vfs *v, const vres *r) {
 static int do_stat(vfs *v, const char *cwd, const char *path, vfs_stat_t *st,
                    int flags) {
   vres r;
-  int rc = vfs_resolve(v, cwd, path, flags, &r);
+  int rc = vfs_resolve(v, cwd, path, flags | R_NOSTORE, &r);
   if (rc)
     return rc;
   vnode_stat(r.node, st);
@@ -316,7 +316,7 @@ int vfs_lstat(vfs *v, const char *cwd, const char *path, vfs_stat_t *st) {
 
 int vfs_access(vfs *v, const char *cwd, const char *path, int amode) {
   vres r;
-  int rc = vfs_resolve(v, cwd, path, R_FOLLOW, &r);
+  int rc = vfs_resolve(v, cwd, path, R_FOLLOW | R_NOSTORE, &r);
   if (rc)
     return rc;
   int want = 0;
@@ -330,6 +330,17 @@ int vfs_access(vfs *v, const char *cwd, const char *path, int amode) {
     rc = -EACCES;
   vres_free(v, &r);
   return rc;
+}
+
+int vfs_stat_x(vfs *v, const char *cwd, const char *path, vfs_stat_t *st,
+               int *xok) {
+  vres r;
+  int rc = vfs_resolve(v, cwd, path, R_FOLLOW | R_NOSTORE, &r);
+  if (rc)
+    return rc;
+  vnode_stat(r.node, st);
+  *xok = vfs_perm(v, r.node, 1);
+  return 0;
 }
 
 int vfs_exists(vfs *v, const char *cwd, const char *path) {

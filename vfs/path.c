@@ -16,14 +16,40 @@
 #define CANON_MAX 8192
 #define WORK_MAX (2 * VFS_PATH_MAX + 4)
 
+/* The walk's state: the directories on the way (for ".."), the canonical
+ * path so far and the text still to walk (two buffers, for splicing in
+ * symlink targets). Most paths are short and shallow, so a walk starts in
+ * a small context on the C stack and is redone in a full one (on the
+ * heap: ~57 KB) only when it outgrows it. */
 typedef struct rctx {
-  vnode *stack[MAXDEPTH];
-  size_t off[MAXDEPTH]; /* canon length before each pushed name */
+  vnode **stack;
+  size_t *off; /* canon length before each pushed name */
+  int maxdepth;
   int depth;
-  size_t clen;
+  size_t clen, canon_max, work_max;
+  char *canon;
+  char *work[2];
+} rctx;
+
+#define SMALL_DEPTH 64
+#define SMALL_CANON 1024
+#define SMALL_WORK 1024
+typedef struct rsmall {
+  vnode *stack[SMALL_DEPTH];
+  size_t off[SMALL_DEPTH];
+  char canon[SMALL_CANON];
+  char work[2][SMALL_WORK];
+} rsmall;
+
+typedef struct rbig {
+  vnode *stack[MAXDEPTH];
+  size_t off[MAXDEPTH];
   char canon[CANON_MAX];
   char work[2][WORK_MAX];
-} rctx;
+} rbig;
+
+/* Returned by a walk in the small context that needs the full one. */
+#define OUTGROWN 1
 
 bool vfs_perm(const vfs *v, const vnode *n, int want) {
   if (v->priv)
@@ -53,8 +79,8 @@ static void reset_root(vfs *v, rctx *c) {
 static int rsplice(rctx *c, int *cur, const char *target, size_t tlen,
                    const char *rest, bool sep) {
   size_t rlen = strlen(rest);
-  if (tlen + 1 + rlen + 1 > WORK_MAX)
-    return -ENAMETOOLONG;
+  if (tlen + 1 + rlen + 1 > c->work_max)
+    return c->work_max < WORK_MAX ? OUTGROWN : -ENAMETOOLONG;
   char *dst = c->work[!*cur];
   memcpy(dst, target, tlen);
   size_t k = tlen;
@@ -65,29 +91,22 @@ static int rsplice(rctx *c, int *cur, const char *target, size_t tlen,
   return 0;
 }
 
-int vfs_resolve(vfs *v, const char *cwd, const char *path, int flags, vres *r) {
-  memset(r, 0, sizeof *r);
-  if (!path)
-    return -EINVAL;
-  size_t plen = strlen(path);
-  if (plen == 0)
-    return -ENOENT;
-  if (plen > VFS_PATH_MAX)
-    return -ENAMETOOLONG;
-  rctx *c = mem_alloc(v->m, sizeof *c);
-  if (!c)
-    return -ENOMEM;
+/* Walk path in c; OUTGROWN when c is too small for it. */
+static int walk(vfs *v, const char *cwd, const char *path, size_t plen,
+                int flags, vres *r, rctx *c) {
   int cur = 0, rc = 0, hops = 0;
   if (path[0] != '/' && cwd && cwd[0] == '/') {
     size_t cl = strlen(cwd);
-    if (cl > VFS_PATH_MAX) {
-      mem_free(v->m, c);
+    if (cl > VFS_PATH_MAX)
       return -ENAMETOOLONG;
-    }
+    if (cl + 1 + plen + 1 > c->work_max)
+      return OUTGROWN;
     memcpy(c->work[0], cwd, cl);
     c->work[0][cl] = '/';
     memcpy(c->work[0] + cl + 1, path, plen + 1);
   } else {
+    if (plen + 1 > c->work_max)
+      return OUTGROWN;
     memcpy(c->work[0], path, plen + 1);
   }
   reset_root(v, c);
@@ -180,8 +199,8 @@ int vfs_resolve(vfs *v, const char *cwd, const char *path, int flags, vres *r) {
       rc = -ENOTDIR;
       goto out;
     }
-    if (c->depth >= MAXDEPTH || c->clen + 1 + len + 1 > CANON_MAX) {
-      rc = -ENAMETOOLONG;
+    if (c->depth >= c->maxdepth || c->clen + 1 + len + 1 > c->canon_max) {
+      rc = c->maxdepth < MAXDEPTH ? OUTGROWN : -ENAMETOOLONG;
       goto out;
     }
     c->off[c->depth] = c->clen == 1 ? 0 : c->clen;
@@ -206,6 +225,13 @@ int vfs_resolve(vfs *v, const char *cwd, const char *path, int flags, vres *r) {
     rc = -ENOTDIR;
     goto out;
   }
+  r->dir = dir;
+  r->entry = entry;
+  r->node = node;
+  r->dot = dot;
+  r->trailing = trailing;
+  if (flags & R_NOSTORE)
+    goto out;
   r->storage = mem_alloc(v->m, c->clen + nlen + 2);
   if (!r->storage) {
     rc = -ENOMEM;
@@ -219,13 +245,37 @@ int vfs_resolve(vfs *v, const char *cwd, const char *path, int flags, vres *r) {
   r->clen = c->clen;
   r->name = r->storage + c->clen + 1;
   r->nlen = nlen;
-  r->dir = dir;
-  r->entry = entry;
-  r->node = node;
-  r->dot = dot;
-  r->trailing = trailing;
 out:
-  mem_free(v->m, c);
+  return rc;
+}
+
+int vfs_resolve(vfs *v, const char *cwd, const char *path, int flags, vres *r) {
+  memset(r, 0, sizeof *r);
+  if (!path)
+    return -EINVAL;
+  size_t plen = strlen(path);
+  if (plen == 0)
+    return -ENOENT;
+  if (plen > VFS_PATH_MAX)
+    return -ENAMETOOLONG;
+  rsmall sm;
+  rctx c = {sm.stack,   sm.off,   SMALL_DEPTH,
+            0,          0,        SMALL_CANON,
+            SMALL_WORK, sm.canon, {sm.work[0], sm.work[1]}};
+  int rc = walk(v, cwd, path, plen, flags, r, &c);
+  if (rc != OUTGROWN)
+    return rc;
+  /* A walk is read-only (a host directory it listed stays listed), so
+   * doing it again in the full context gives the same answer. */
+  memset(r, 0, sizeof *r);
+  rbig *big = mem_alloc(v->m, sizeof *big);
+  if (!big)
+    return -ENOMEM;
+  rctx bc = {big->stack, big->off,   MAXDEPTH,
+             0,          0,          CANON_MAX,
+             WORK_MAX,   big->canon, {big->work[0], big->work[1]}};
+  rc = walk(v, cwd, path, plen, flags, r, &bc);
+  mem_free(v->m, big);
   return rc;
 }
 

@@ -268,7 +268,7 @@ int vfs_add_command_stub(vfs *v, const char *name) {
 int vfs_command_stub_name(vfs *v, const char *cwd, const char *path, char *out,
                           size_t cap) {
   vres r;
-  int rc = vfs_resolve(v, cwd, path, R_FOLLOW, &r);
+  int rc = vfs_resolve(v, cwd, path, R_FOLLOW | R_NOSTORE, &r);
   if (rc)
     return rc;
   vnode *n = r.node;

@@ -158,6 +158,10 @@ int vfs_lstat(vfs *v, const char *cwd, const char *path, vfs_stat_t *st);
 /* amode: F_OK or a mix of R_OK/W_OK/X_OK from <unistd.h>, for test -r/-w/-x.
  * Follows symlinks. 0 if allowed, -EACCES, -ENOENT, ... */
 int vfs_access(vfs *v, const char *cwd, const char *path, int amode);
+/* vfs_stat, and in *xok whether vfs_access(X_OK) would succeed, in one
+ * lookup (a PATH search tries each directory so). */
+int vfs_stat_x(vfs *v, const char *cwd, const char *path, vfs_stat_t *st,
+               int *xok);
 /* 1 if path exists (following symlinks), else 0; never fails. */
 int vfs_exists(vfs *v, const char *cwd, const char *path);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "builtins/fileutil.h"
+#include "builtins/text/sort_radix.h"
 #include "builtins/textutil.h"
 
 const char bi_usage_sort[] = "Usage: sort [OPTION]... [FILE]...\n"
@@ -117,10 +118,7 @@ typedef struct skey {
       version, reverse;
 } skey;
 
-typedef struct line {
-  const char *p;
-  size_t len; /* without the delimiter */
-} line;
+typedef sr_line line;
 
 typedef struct sorter {
   bi_ctx *c;
@@ -523,6 +521,26 @@ static int line_cmp(const sorter *s, const line *x, const line *y) {
  * the deadline and the cancel flag. */
 static int sort_poll(const sorter *s, size_t done) {
   return (done & 1023) == 0 && s->c->bud && budget_poll(s->c->bud);
+}
+
+/* 1 when lines order as plain bytes over the whole line, -1 when in the
+ * reverse of that order, 0 otherwise: no key, or one key over the whole
+ * line (-k1, as -r makes) with no ordering option but -r. Then lines that
+ * compare equal are equal bytes, and the radix sort may do the work. */
+static int bytewise_order(const sorter *s) {
+  if (!s->nkeys)
+    return s->reverse ? -1 : 1;
+  const skey *k = &s->keys[0];
+  if (s->nkeys != 1 || k->sword || k->schar || k->eword != SIZE_MAX ||
+      k->skipsb || k->skipeb || k->ignore || k->fold || k->gnum || k->human ||
+      k->month || k->numeric || k->random || k->version)
+    return 0;
+  return k->reverse ? -1 : 1;
+}
+
+static int radix_poll(void *ud) {
+  bi_ctx *c = ud;
+  return c->bud && budget_poll(c->bud);
 }
 
 /* Stable merge sort of v[0..n) using tmp. Stops early (leaving v in some
@@ -993,10 +1011,11 @@ int bi_sort(bi_ctx *c) {
     }
   }
   /* Records. */
+  /* (plain loops over the bytes: with short lines, a call of memchr
+   * per line costs more) */
   size_t nl = 0;
-  for (const char *q = all.data, *e = all.data + all.len;
-       q && q < e && (q = memchr(q, delim, (size_t)(e - q))); q++)
-    nl++;
+  for (size_t i = 0; i < all.len; i++)
+    nl += all.data[i] == (char)delim;
   line *v = mem_alloc(c->m, (nl + 1) * sizeof *v);
   line *tmp = check ? NULL : mem_alloc(c->m, (nl + 1) * sizeof *v);
   if (!v || (!check && !tmp)) {
@@ -1007,14 +1026,13 @@ int bi_sort(bi_ctx *c) {
     return 2;
   }
   size_t n = 0;
-  for (size_t off = 0; off < all.len;) {
-    const char *e = memchr(all.data + off, delim, all.len - off);
-    size_t l = (size_t)(e - (all.data + off));
-    v[n].p = all.data + off;
-    v[n].len = l;
-    n++;
-    off += l + 1;
-  }
+  for (size_t i = 0, start = 0; i < all.len; i++)
+    if (all.data[i] == (char)delim) {
+      v[n].p = all.data + start;
+      v[n].len = i - start;
+      n++;
+      start = i + 1;
+    }
   int rc = 0;
   if (check) {
     for (size_t i = 1; i < n; i++) {
@@ -1034,7 +1052,9 @@ int bi_sort(bi_ctx *c) {
     buf_free(&all);
     return rc;
   }
-  merge_sort(&s, v, tmp, n);
+  int bytewise = bytewise_order(&s);
+  if (!bytewise || sr_sort(c->m, v, tmp, n, bytewise < 0, radix_poll, c) < 0)
+    merge_sort(&s, v, tmp, n);
   mem_free(c->m, tmp);
   if (c->bud && c->bud->stop) {
     mem_free(c->m, v);

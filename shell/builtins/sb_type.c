@@ -23,7 +23,7 @@ static const char *const bash_builtins[] = {
 
 static int in_list(const char *const *l, const char *s) {
   for (int i = 0; l[i]; i++)
-    if (strcmp(l[i], s) == 0)
+    if (l[i][0] == s[0] && strcmp(l[i], s) == 0)
       return 1;
   return 0;
 }

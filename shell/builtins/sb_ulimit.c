@@ -288,7 +288,7 @@ int sh_ulimit_fd_refused(sh_exec *ex) {
     return 0;
   uint64_t lim = ex->ulim[0][UL_N];
   uint64_t open = 0;
-  for (int i = 0; i < SH_NFD; i++)
+  for (int i = 0; i < ex->nfd; i++)
     if (ex->fd[i])
       open++;
   return open >= lim;

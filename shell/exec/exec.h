@@ -49,8 +49,11 @@ void sh_base_free(mem *m, sh_base *b);
 int sh_base_fits(const sh_base *b, const char *cwd);
 /* No exec changed a base variable in place (see exec_run.c). */
 int sh_base_intact(const sh_base *b);
-/* Like sh_new_root(r, cwd, env, NULL, 0) for b's cwd and env, in O(1). */
-sh_exec *sh_new_root_over(sh_run *r, sh_base *b);
+/* Like sh_new_root(r, cwd, env, NULL, 0) for b's env, in O(1) (two
+ * variables more when cwd is not the one b was built for). */
+sh_exec *sh_new_root_over(sh_run *r, sh_base *b, const char *cwd);
+/* A zeroed sh_exec (free it with mem_free, as sh_free does). */
+sh_exec *sh_exec_new(mem *m);
 /* Re-target a session's shell at a new run. */
 void sh_rebind(sh_exec *ex, sh_run *r);
 void sh_run_release_kept(sh_run *r);

@@ -45,9 +45,23 @@ static int flatten_vars(sh_exec *c, sh_exec *ex) {
   return 0;
 }
 
+/* An sh_exec is taken as a block of 4 KiB, a size the allocator keeps
+ * freed blocks of for reuse: every subshell and pipeline stage makes one,
+ * and from the C library a block this large costs a consolidation of its
+ * free lists each time. */
+#define EXEC_BLOCK 4096
+_Static_assert(sizeof(sh_exec) <= EXEC_BLOCK, "sh_exec outgrew its block");
+
+sh_exec *sh_exec_new(mem *m) {
+  sh_exec *ex = mem_alloc(m, EXEC_BLOCK);
+  if (ex)
+    memset(ex, 0, sizeof *ex);
+  return ex;
+}
+
 sh_exec *sh_child(sh_exec *ex, int flat) {
   mem *m = ex->m;
-  sh_exec *c = mem_calloc(m, 1, sizeof *c);
+  sh_exec *c = sh_exec_new(m);
   if (!c)
     return NULL;
   c->run = ex->run;
@@ -88,8 +102,9 @@ sh_exec *sh_child(sh_exec *ex, int flat) {
   c->shopts = ex->shopts;
   memcpy(c->ulim, ex->ulim, sizeof c->ulim);
   c->ulim_set = ex->ulim_set;
-  for (int i = 0; i < SH_NFD; i++)
+  for (int i = 0; i < ex->nfd; i++)
     c->fd[i] = stream_ref(ex->fd[i]);
+  c->nfd = ex->nfd;
   /* Traps are not inherited, except ignored signals. */
   for (int i = 1; i < SH_NSIG; i++)
     if (ex->traps[i] && !ex->traps[i][0])
@@ -168,10 +183,11 @@ void sh_free(sh_exec *ex) {
   sh_map_free(m, &ex->funcs);
   sh_aliases_free(ex);
   sh_args_unref(m, ex->args);
-  for (int k = 0; k < SH_NFD; k++)
+  for (int k = 0; k < ex->nfd; k++)
     stream_unref(ex->fd[k]);
   for (int k = 0; k < SH_NTRAP; k++)
-    mem_free(m, ex->traps[k]);
+    if (ex->traps[k])
+      mem_free(m, ex->traps[k]);
   for (int k = 0; k < ex->ndirstack; k++)
     mem_free(m, ex->dirstack[k]);
   mem_free(m, ex->dirstack);
@@ -191,7 +207,7 @@ void sh_free(sh_exec *ex) {
 }
 
 static void close_fds(sh_exec *c) {
-  for (int k = 0; k < SH_NFD; k++) {
+  for (int k = 0; k < c->nfd; k++) {
     stream_unref(c->fd[k]);
     c->fd[k] = NULL;
   }

@@ -397,10 +397,12 @@ static const char *child_cwd(sh_exec *ex, char **env) {
  * shell that starts it: its open descriptors and resource limits, the call
  * depths counted against the limit, and a process id of its own. */
 static void inherit_process(sh_exec *ex, sh_exec *c) {
-  for (int i = 0; i < SH_NFD; i++) {
+  int nfd = c->nfd > ex->nfd ? c->nfd : ex->nfd;
+  for (int i = 0; i < nfd; i++) {
     stream_unref(c->fd[i]);
     c->fd[i] = stream_ref(ex->fd[i]);
   }
+  c->nfd = nfd;
   /* resource limits pass on to a child process */
   memcpy(c->ulim, ex->ulim, sizeof c->ulim);
   c->ulim_set = ex->ulim_set;
@@ -587,7 +589,7 @@ static void set_ro(sh_exec *ex, const char *name, const char *val,
 /* The part of a fresh shell that has nothing to do with variables. */
 static sh_exec *root_alloc(sh_run *r, const char *cwd) {
   mem *m = r->m;
-  sh_exec *ex = mem_calloc(m, 1, sizeof *ex);
+  sh_exec *ex = sh_exec_new(m);
   if (!ex)
     return NULL;
   r->ops = &sh_exec_ops;
@@ -622,6 +624,7 @@ static sh_exec *root_alloc(sh_run *r, const char *cwd) {
   ex->fd[0] = stream_ref(r->in_s);
   ex->fd[1] = stream_ref(r->out_s);
   ex->fd[2] = stream_ref(r->err_s);
+  ex->nfd = 3;
   return ex;
 fail:
   sh_free(ex);
@@ -713,8 +716,9 @@ typedef struct base_snap {
 } base_snap;
 
 struct sh_base {
-  sh_scope sc; /* kind SC_GLOBAL, not owned by any exec */
-  char *cwd;   /* PWD and OLDPWD depend on it */
+  sh_scope sc;     /* kind SC_GLOBAL, not owned by any exec */
+  char *cwd;       /* PWD and OLDPWD depend on it */
+  int oldpwd_dflt; /* OLDPWD is the default (the cwd), not from the env */
   base_snap *snap;
   size_t nsnap;
   void **slots; /* the map's slot array and count when built */
@@ -752,6 +756,10 @@ sh_base *sh_base_new(mem *m, const vsh_limits *lim, const char *cwd,
   sh_base *b = mem_calloc(m, 1, sizeof *b);
   if (!ex || !b || r.bud.stop)
     goto fail;
+  b->oldpwd_dflt = 1;
+  for (size_t i = 0; env && env[i]; i++)
+    if (strncmp(env[i], "OLDPWD=", 7) == 0)
+      b->oldpwd_dflt = 0;
   b->cwd = mem_strdup(m, ex->cwd);
   b->sc = *ex->global;
   memset(&ex->global->map, 0, sizeof ex->global->map);
@@ -798,14 +806,23 @@ int sh_base_intact(const sh_base *b) {
   return 1;
 }
 
-sh_exec *sh_new_root_over(sh_run *r, sh_base *b) {
-  sh_exec *ex = root_alloc(r, b->cwd);
+sh_exec *sh_new_root_over(sh_run *r, sh_base *b, const char *cwd) {
+  sh_exec *ex = root_alloc(r, cwd);
   if (!ex)
     return NULL;
   /* An overlay: writes clone into it, unset leaves tombstones, and
    * sh_free detaches it from the base before freeing. */
   ex->global->kind = SC_OVERLAY;
   ex->global->up = &b->sc;
+  if (strcmp(cwd, b->cwd) != 0) {
+    /* What sh_new_root sets from the cwd, set over the base's. */
+    if (sh_setvar(ex, "PWD", ex->cwd, strlen(ex->cwd), SV_EXPORT) ||
+        (b->oldpwd_dflt &&
+         sh_setvar(ex, "OLDPWD", ex->cwd, strlen(ex->cwd), SV_EXPORT))) {
+      sh_free(ex);
+      return NULL;
+    }
+  }
   return ex;
 }
 
@@ -819,6 +836,8 @@ void sh_rebind(sh_exec *ex, sh_run *r) {
   ex->fd[0] = stream_ref(r->in_s);
   ex->fd[1] = stream_ref(r->out_s);
   ex->fd[2] = stream_ref(r->err_s);
+  if (ex->nfd < 3)
+    ex->nfd = 3;
   ex->jump = J_NONE;
 }
 

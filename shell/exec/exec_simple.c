@@ -799,14 +799,15 @@ int sh_dispatch(sh_exec *ex, int argc, char **argv, int no_funcs) {
     const char *hp = sh_hash_get(ex, name, 1);
     if (hp)
       return run_file(ex, hp, argc, argv);
-    char *p = sh_path_search(ex, name, 0);
+    int xok;
+    char *p = sh_path_find(ex, name, 0, &xok);
     if (!p) {
       /* A sandbox without the /usr/bin layout still has its commands. */
       if (d && !layout_has(ex, name))
         return run_bi(ex, d, argc, argv);
       return not_found(ex, name, no_funcs);
     }
-    if (vfs_access(ex->run->v, ex->cwd, p, X_OK)) {
+    if (!xok) {
       sh_err(ex, "%s: Permission denied", p);
       return 126;
     }

@@ -59,6 +59,8 @@ static void name_set(sh_exec *ex, int fd, int make) {
 static int install(sh_exec *ex, int fd, int dir, stream *s, int pid, char *path,
                    size_t n) {
   ex->fd[fd] = s;
+  if (fd >= ex->nfd)
+    ex->nfd = fd + 1;
   psub *p = &((psub *)ex->procsubs)[ex->nprocsubs++];
   p->fd = fd;
   p->dir = dir;

@@ -53,6 +53,8 @@ void sh_set_fd(sh_exec *ex, int fd, stream *s) {
   }
   stream_unref(ex->fd[fd]);
   ex->fd[fd] = s;
+  if (s && fd >= ex->nfd)
+    ex->nfd = fd + 1;
 }
 
 stream *sh_open_stream(sh_exec *ex, const char *path, int flags, int *err) {

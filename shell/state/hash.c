@@ -30,11 +30,8 @@ static uint32_t fnv1(const char *s) {
   return h;
 }
 
+/* An entry and its two strings are one block. */
 static void ent_free(mem *m, sh_hashent *e) {
-  if (!e)
-    return;
-  mem_free(m, e->name);
-  mem_free(m, e->path);
   mem_free(m, e);
 }
 
@@ -78,17 +75,16 @@ int sh_hash_put(sh_exec *ex, const char *name, const char *path, int hits) {
     h->path = pc;
     ex->cmdhash = h;
   }
-  sh_hashent *e = mem_calloc(ex->m, 1, sizeof *e);
+  size_t nl = strlen(name) + 1, pl = strlen(path) + 1;
+  sh_hashent *e = mem_alloc(ex->m, sizeof *e + nl + pl);
   if (!e)
     return -1;
-  e->name = mem_strdup(ex->m, name);
-  e->path = mem_strdup(ex->m, path);
+  e->name = (char *)(e + 1);
+  e->path = e->name + nl;
+  memcpy(e->name, name, nl);
+  memcpy(e->path, path, pl);
   e->hits = hits;
   e->seq = ++h->seq;
-  if (!e->name || !e->path) {
-    ent_free(ex->m, e);
-    return -1;
-  }
   sh_hashent *old = sh_map_del(&h->map, name);
   ent_free(ex->m, old);
   if (sh_map_put(ex->m, &h->map, e)) {

@@ -227,6 +227,12 @@ int sh_jobs_ok(sh_exec *ex, size_t more) {
  */
 
 char *sh_path_search(sh_exec *ex, const char *name, int want_exec) {
+  int xok;
+  return sh_path_find(ex, name, want_exec, &xok);
+}
+
+char *sh_path_find(sh_exec *ex, const char *name, int want_exec, int *xok) {
+  *xok = 0;
   const char *path = sh_getvar(ex, "PATH");
   if (!path)
     path = "/usr/bin:/bin";
@@ -248,9 +254,12 @@ char *sh_path_search(sh_exec *ex, const char *name, int want_exec) {
       memcpy(full + dl + 1, name, nl + 1);
     }
     vfs_stat_t st;
-    if (vfs_stat(v, ex->cwd, full, &st) == 0 && st.type != VFS_DIR) {
-      if (vfs_access(v, ex->cwd, full, X_OK) == 0)
+    int x;
+    if (vfs_stat_x(v, ex->cwd, full, &st, &x) == 0 && st.type != VFS_DIR) {
+      if (x) {
+        *xok = 1;
         return full;
+      }
       if (!first_nonexec)
         first_nonexec = full;
     }

@@ -312,7 +312,8 @@ int sh_tok_is(const sh_tok *t, const char *rw) {
   if (t->kind != T_WORD || t->as)
     return 0;
   const char *s = sh_word_plain(t->w);
-  return s && !strcmp(s, rw);
+  /* most words are no reserved word: the first byte tells */
+  return s && s[0] == rw[0] && !strcmp(s, rw);
 }
 
 void sh_skip_blanks(sh_parser *p) {

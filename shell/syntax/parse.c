@@ -202,8 +202,8 @@ static void parse_trailing_redirs(sh_parser *p, sh_node *n) {
  * for the declaration builtins (assign-like words), LX_EVAL for eval and
  * let, which only get x=(...) kept together as one literal word. */
 static int decl_mode(const char *s) {
-  if (!s)
-    return LX_ARG;
+  if (!s || !s[0] || !strchr("dtlera", s[0]))
+    return LX_ARG; /* none of the names below */
   if (!strcmp(s, "declare") || !strcmp(s, "typeset") || !strcmp(s, "local") ||
       !strcmp(s, "export") || !strcmp(s, "readonly") || !strcmp(s, "alias"))
     return LX_DECL;

@@ -40,6 +40,37 @@ static void test_opts(void **state) {
   vsh_result_free(&r);
 }
 
+/* Execs in another cwd start from the same variables as the others, with
+ * PWD and OLDPWD of that cwd (the first exec sets them over the shared
+ * ones, the next ones share variables built for that cwd); what one exec
+ * changes, exports or unsets never reaches the next, in either cwd. */
+static void test_opts_cwd_fresh(void **state) {
+  (void)state;
+  vsh_exec_opts o = {0};
+  o.cwd = "/tmp";
+  vsh_result r;
+  const char *scripts[] = {
+      ("echo \"$PWD $OLDPWD [$x] [$HOME]\"; x=1; HOME=/h; export PWD=/z; "
+       "unset OLDPWD"),
+      "echo \"$PWD $OLDPWD [$x] [$HOME]\"; declare -n y=HOME; y=/n; x=2",
+      "echo \"$PWD $OLDPWD [$x] [$HOME]\"; cd /; unset HOME",
+      "echo \"$PWD $OLDPWD [$x] [$HOME]\""};
+  for (int round = 0; round < 2; round++) {
+    for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
+      assert_int_equal(vsh_exec(sb, scripts[i], &o, &r), VSH_OK);
+      assert_string_equal(r.out, "/tmp /tmp [] [/home/user]\n");
+      vsh_result_free(&r);
+    }
+    check("echo \"$PWD $OLDPWD [$x] [$HOME]\"; x=3",
+          "/home/user /home/user [] [/home/user]\n", 0);
+    o.cwd = "/home"; /* another cwd again */
+    assert_int_equal(vsh_exec(sb, scripts[0], &o, &r), VSH_OK);
+    assert_string_equal(r.out, "/home /home [] [/home/user]\n");
+    vsh_result_free(&r);
+    o.cwd = "/tmp";
+  }
+}
+
 /* A cwd that is not a directory fails the call (VSH_FS, chdir's errno)
  * before anything runs, in an exec and in a session. */
 static void test_opts_cwd_missing(void **state) {
@@ -200,6 +231,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_fresh_state, setup, teardown),
       cmocka_unit_test_setup_teardown(test_opts, setup, teardown),
       cmocka_unit_test_setup_teardown(test_opts_cwd_missing, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_opts_cwd_fresh, setup, teardown),
       cmocka_unit_test_setup_teardown(test_session, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_commands, setup, teardown),
       cmocka_unit_test_setup_teardown(test_files, setup, teardown),

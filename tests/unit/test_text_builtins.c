@@ -425,6 +425,62 @@ static void t_tee(void **st) {
   bh_free(h);
 }
 
+/* strcmp as unsigned bytes, for qsort over strings */
+static int bytes_cmp(const void *a, const void *b) {
+  const unsigned char *x = *(const unsigned char *const *)a,
+                      *y = *(const unsigned char *const *)b;
+  while (*x && *x == *y)
+    x++, y++;
+  return *x - *y;
+}
+
+/* sort, sort -r and sort -u in plain byte order over NL lines with long
+ * shared prefixes, prefixes of other lines, empty lines, bytes above 0x7f
+ * and duplicates (distinct: how many numbers they carry); the expected
+ * order from qsort over the same lines. */
+static void check_bytewise(bh *h, int distinct) {
+  buf in2, want, wantr, wantu;
+  buf_init(&in2, h->m);
+  buf_init(&want, h->m);
+  buf_init(&wantr, h->m);
+  buf_init(&wantu, h->m);
+  enum { NL = 3002 };
+  static char lines[NL][64];
+  static const char *sorted[NL];
+  const char *pre = "pppppppppppppppppppppppppppppppppppppppp";
+  for (int i = 0; i < NL; i++) {
+    int k = (i * 7919) % 3000;
+    if (i >= 3000)
+      lines[i][0] = 0;
+    else
+      snprintf(lines[i], sizeof lines[i], "%s%s%d", k % 3 ? pre : "",
+               k % 4 == 1 ? "\xe9" : "", (k / 2) % distinct);
+    buf_printf(&in2, "%s\n", lines[i]);
+    sorted[i] = lines[i];
+  }
+  qsort(sorted, NL, sizeof *sorted, bytes_cmp);
+  for (int i = 0; i < NL; i++) {
+    buf_printf(&want, "%s\n", sorted[i]);
+    buf_printf(&wantr, "%s\n", sorted[NL - 1 - i]);
+    if (!i || strcmp(sorted[i], sorted[i - 1]))
+      buf_printf(&wantu, "%s\n", sorted[i]);
+  }
+  assert_true(wantu.len < want.len);
+  RUN(h, in2.data, "sort");
+  assert_int_equal(h->out.len, want.len);
+  assert_memory_equal(h->out.data, want.data, want.len);
+  RUN(h, in2.data, "sort", "-r");
+  assert_int_equal(h->out.len, wantr.len);
+  assert_memory_equal(h->out.data, wantr.data, wantr.len);
+  RUN(h, in2.data, "sort", "-u");
+  assert_int_equal(h->out.len, wantu.len);
+  assert_memory_equal(h->out.data, wantu.data, wantu.len);
+  buf_free(&in2);
+  buf_free(&want);
+  buf_free(&wantr);
+  buf_free(&wantu);
+}
+
 static void t_sort(void **st) {
   bh *h = bh_new();
   const char *in = "banana 10\napple 2\nCherry 2.5\napple 2\n  date -3\n";
@@ -492,6 +548,10 @@ static void t_sort(void **st) {
   assert_int_equal(h->out.len, big.len);
   assert_memory_equal(h->out.data, "0\n1\n2\n", 6);
   buf_free(&big);
+  /* plain byte order (radix sorted), with many distinct lines and with
+   * few (grouped before sorting) */
+  check_bytewise(h, 3000);
+  check_bytewise(h, 7);
   bh_free(h);
 }
 
