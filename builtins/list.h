@@ -25,6 +25,7 @@ X("curl", curl, BI_NET)
 #endif
 X("cut", cut, 0)
 X("date", date, 0)
+X("dc", dc, 0)
 X("df", df, 0)
 X("diff", diff, 0)
 X("dirname", dirname, 0)

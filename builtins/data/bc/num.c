@@ -517,7 +517,7 @@ static unsigned digit_value(char ch) {
   return (unsigned)(ch - 'A' + 10);
 }
 
-bn *bn_parse(bn_env *e, const char *s, size_t n, int ibase) {
+bn *bn_parse(bn_env *e, const char *s, size_t n, int ibase, int clamp) {
   size_t dot = n;
   for (size_t i = 0; i < n; i++)
     if (s[i] == '.') {
@@ -527,8 +527,8 @@ bn *bn_parse(bn_env *e, const char *s, size_t n, int ibase) {
   size_t il = dot, fl = dot < n ? n - dot - 1 : 0;
   if (n == 1 && dot == n) /* a lone digit keeps its value */
     return bn_from_long(e, (long)digit_value(s[0]));
-  unsigned top = (unsigned)ibase - 1;
-  if (ibase == 10) {
+  unsigned top = clamp ? (unsigned)ibase - 1 : 35;
+  if (ibase == 10 && clamp) {
     bn *r = bn_new(e, il, fl);
     if (!r)
       return NULL;

@@ -40,8 +40,9 @@ void bn_free(bn_env *e, bn *a);
 bn *bn_from_long(bn_env *e, long v);
 /* Parse digits ("12.5", upper-case letters as digits 10..35) in base ibase
  * the way bc reads a constant: a lone digit keeps its value, others are
- * clamped below ibase. */
-bn *bn_parse(bn_env *e, const char *s, size_t n, int ibase);
+ * clamped below ibase when clamp is set (bc), taken as they are if not
+ * (dc). */
+bn *bn_parse(bn_env *e, const char *s, size_t n, int ibase, int clamp);
 int bn_is_zero(const bn *a);
 int bn_cmp(const bn *a, const bn *b);
 /* The value as a long, truncated: 0 and *ok = 0 when out of range. */

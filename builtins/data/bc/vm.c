@@ -649,7 +649,7 @@ void bc_run(bc *b, const int *code, size_t n) {
       f->pc = at + 2 + strlen(k->text);
       if (!k->cache || k->cache_base != b->ibase) {
         bn_free(&b->e, k->cache);
-        k->cache = bn_parse(&b->e, k->text, strlen(k->text), (int)b->ibase);
+        k->cache = bn_parse(&b->e, k->text, strlen(k->text), (int)b->ibase, 1);
         k->cache_base = (int)b->ibase;
         if (!k->cache) {
           num_error(r, f->pc, OP_CONST);
