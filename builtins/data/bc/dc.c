@@ -388,10 +388,11 @@ static int reg_name(dc *d, dframe *f) {
   return (unsigned char)f->src[f->pos++];
 }
 
+/* GNU dc prints the name on stderr but the rest of this one on stdout. */
 static void unimpl(dc *d, int ch) {
-  char msg[64];
-  snprintf(msg, sizeof msg, "'%c' (%#o) unimplemented", ch, ch);
-  dc_err(d, msg);
+  wr_flush(&d->w);
+  stream_printf(d->c->err, "%s: ", d->c->argv[0]);
+  wr_printf(&d->w, "'%c' (%#o) unimplemented\n", ch, ch);
 }
 
 /* One command at f->pos. */

@@ -638,7 +638,8 @@ int bn_print(bn_env *e, bn_out *o, const bn *a, int obase) {
   if (!intzero) {
     size_t n = a->len;
     unsigned char *q = mem_memdup(e->m, a->d, n);
-    unsigned long *outd = mem_alloc(e->m, (n + 1) * sizeof *outd);
+    /* a decimal digit makes at most log2(10) < 4 digits of base 2 */
+    unsigned long *outd = mem_alloc(e->m, (4 * n + 2) * sizeof *outd);
     size_t nd = 0, first = 0;
     if (!q || !outd) {
       mem_free(e->m, q);

@@ -41,8 +41,6 @@ static int next(parser *p) {
     bc_fatal(p->b);
     return -1;
   }
-  if (p->lx.tok == T_BAD)
-    p->err = 1;
   return 0;
 }
 
@@ -240,6 +238,12 @@ static int primary(parser *p) {
   p->assign = 0;
   switch (p->lx.tok) {
   case T_NUM: {
+    /* GNU bc keeps a constant without its leading zeros ("0.5" is ".5"),
+     * which its code size shows */
+    while (p->lx.tlen > 1 && p->lx.text[0] == '0') {
+      p->lx.text++;
+      p->lx.tlen--;
+    }
     if (p->lx.tlen == 1 && (p->lx.text[0] == '0' || p->lx.text[0] == '1')) {
       emit(p, p->lx.text[0] == '0' ? OP_ZERO : OP_ONE);
     } else {
@@ -553,8 +557,6 @@ static int statement(parser *p) {
     break;
   }
   case T_RETURN:
-    if (!p->in_func)
-      return fail(p, "Return outside of a function.");
     if (next(p))
       return -1;
     if (p->lx.tok == T_NL || p->lx.tok == T_SEMI || p->lx.tok == T_RC ||
@@ -565,6 +567,9 @@ static int statement(parser *p) {
         return -1;
       emit(p, OP_RET);
     }
+    /* reported where the statement ends, as GNU bc does */
+    if (!p->in_func)
+      return fail(p, "Return outside of a function.");
     break;
   case T_IF: {
     if (next(p) || expect(p, T_LP) || expr(p) || expect(p, T_RP))

@@ -152,7 +152,11 @@ static void num_error(run *r, size_t adr, int op) {
   b->e.err = 0;
   switch (err) {
   case BN_EDIV0:
-    rt_error(r, adr, op == OP_MOD ? "Modulo by zero" : "Divide by zero",
+    /* a negative power divides inside raise, which words it so */
+    rt_error(r, adr,
+             op == OP_MOD   ? "Modulo by zero"
+             : op == OP_POW ? "divide by zero"
+                            : "Divide by zero",
              NULL);
     break;
   case BN_ENEG:
@@ -443,9 +447,14 @@ static int call(run *r, size_t at, const int *code) {
     rt_error(r, at + 3 + (size_t)n, "Parameter number mismatch", NULL);
     return -1;
   }
-  for (int i = 0; i < n; i++)
+  for (int i = n; i-- > 0;)
     if ((LV_KIND(fn->params[i]) == LV_ARR) != (code[at + 3 + i] == 1)) {
-      rt_error(r, at + 3 + (size_t)n, "Parameter type mismatch", NULL);
+      int lv = fn->params[i];
+      const char *pn = LV_KIND(lv) == LV_ARR ? b->anames.v[LV_IDX(lv)]
+                                             : b->vnames.v[lv];
+      rt_error(r, at + 2 + (size_t)(n - i), "Parameter type mismatch parameter %s.",
+               pn);
+      rt_error(r, at + 3 + (size_t)n, "Parameter number mismatch", NULL);
       return -1;
     }
   if (b->nframes >= BC_CALL_DEPTH) {
