@@ -636,8 +636,10 @@ void bc_run(bc *b, const int *code, size_t n) {
       if (f->fidx < 0)
         break;
       leave(b);
-      if (push(r, bn_from_long(&b->e, 0), -1))
+      if (push(r, bn_from_long(&b->e, 0), -1)) {
+        num_error(r, f->pc, OP_RET0);
         break;
+      }
       continue;
     }
     size_t at = f->pc;
@@ -672,9 +674,7 @@ void bc_run(bc *b, const int *code, size_t n) {
       long ai;
       f->pc = at + 2;
       bn *v = load(r, f->pc, c[at + 1], &ai);
-      if (!v)
-        break;
-      rc = push(r, v, -1);
+      rc = v ? push(r, v, -1) : -1;
       break;
     }
     case OP_STORE: {
@@ -688,6 +688,7 @@ void bc_run(bc *b, const int *code, size_t n) {
       }
       if (store(r, f->pc, lv, v, ai)) {
         bn_free(&b->e, v);
+        rc = -1;
         break;
       }
       rc = push(r, v, -1);
