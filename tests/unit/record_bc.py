@@ -171,6 +171,17 @@ BC_HAND = [
     "{ 1; 2\n3 }\n",
     "for(;;){if(++i>3)break;i}\n",
     "s(0); c(0); a(0); l(1); e(0)\n",
+    "x=1 $\nx\n",
+    "1 @@ + 2\n3\n",
+    "\"abc\n5\n",
+    "define f(x)\n{\n  return (x*2)\n}\nf(4)\n",
+    "i=0; while (i < 3) i++\n",
+    "if (1) 5\nelse 6\n",
+    "(x=3)\nx = -2; -x; --x; x\n",
+    "print -1.5, \" \", -0.25, \"\\n\"\n",
+    "obase=17; 123456789; obase=37; -123.456\n",
+    "(-0)^-3\n",
+    "define f(x,y[]){return(1)}\nf(2)\n",
 ]
 
 BC_HAND_L = [

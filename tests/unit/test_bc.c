@@ -27,8 +27,8 @@ static void run_table(const bh_case *cases, size_t n) {
         strcmp(bh_err(h), k->err)) {
       print_message("case %zu (%s%s):\n%s--- status %d (want %d)\n"
                     "--- stdout:\n%s--- want:\n%s--- stderr:\n%s--- want:\n%s",
-                    i, k->argv[0], argc > 1 ? " -l" : "", k->in, st,
-                    k->status, bh_out(h), k->out, bh_err(h), k->err);
+                    i, k->argv[0], argc > 1 ? " -l" : "", k->in, st, k->status,
+                    bh_out(h), k->out, bh_err(h), k->err);
       bad++;
     }
   }
@@ -68,8 +68,7 @@ static void t_files_options(void **st) {
       BH_CASE(NULL, 0, "from file\n4\n", "", "dc", "-f", "p.dc", "-e",
               "2 2 * p"),
       BH_CASE(NULL, 0, "from file\n", "", "dc", "p.dc"),
-      BH_CASE(NULL, 1, "", "dc: Could not open file nosuch\n", "dc",
-              "nosuch"),
+      BH_CASE(NULL, 1, "", "dc: Could not open file nosuch\n", "dc", "nosuch"),
       BH_CASE(NULL, 1, "", NULL, "dc", "-z"),
   };
   bh_check_all(h, cases);
@@ -79,7 +78,8 @@ static void t_files_options(void **st) {
   assert_non_null(strstr(bh_out(h), "Usage: dc"));
   assert_int_equal(bh_run(h, "1\n", "bc", "--version", NULL), 0);
   assert_null(strstr(bh_out(h), "Free Software"));
-  /* BC_LINE_LENGTH: 0 never splits; 20 puts 18 characters and a backslash on a line */
+  /* BC_LINE_LENGTH: 0 never splits; 20 puts 18 characters and a backslash on a
+   * line */
   bh_setenv(h, "BC_LINE_LENGTH", "0");
   assert_int_equal(bh_run(h, "2^300\n", "bc", NULL), 0);
   assert_string_equal(bh_out(h),
@@ -104,8 +104,7 @@ static void t_limits(void **st) {
   assert_string_equal(bh_out(h), "2\n");
   assert_non_null(strstr(bh_err(h), "Runtime error (func=f, adr="));
   assert_non_null(strstr(bh_err(h), "nesting too deep"));
-  assert_int_equal(bh_run(h, NULL, "dc", "-e", "[lbx 0]sb lbx 3p", NULL),
-                   0);
+  assert_int_equal(bh_run(h, NULL, "dc", "-e", "[lbx 0]sb lbx 3p", NULL), 0);
   assert_string_equal(bh_out(h), "3\n");
   assert_non_null(strstr(bh_err(h), "recursion too deep"));
   /* the operands of a refused power stay on the stack */
@@ -127,10 +126,8 @@ static void t_limits(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_generated),
-      cmocka_unit_test(t_hand),
-      cmocka_unit_test(t_dc),
-      cmocka_unit_test(t_files_options),
+      cmocka_unit_test(t_generated), cmocka_unit_test(t_hand),
+      cmocka_unit_test(t_dc),        cmocka_unit_test(t_files_options),
       cmocka_unit_test(t_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,9 +33,8 @@ const char bi_help_bc[] =
     "BC_LINE_LENGTH sets where long numbers are split with a backslash\n"
     "(70 by default; 0 never splits).\n";
 
-static const char *const bc_longs[] = {"help",  "interactive", "mathlib",
-                                       "quiet", "standard",    "warn",
-                                       "version"};
+static const char *const bc_longs[] = {
+    "help", "interactive", "mathlib", "quiet", "standard", "warn", "version"};
 static const char bc_shorts[] = "hilqswv";
 
 static void bc_usage(bi_ctx *c) {
@@ -113,8 +112,9 @@ static int bc_opts(bi_ctx *c, int *mathlib, char **ops, int *nops, int *st) {
           nh++;
         }
       if (nh != 1) {
-        stream_printf(c->err, nh ? "%s: option '%s' is ambiguous\n"
-                                 : "%s: unrecognized option '%s'\n",
+        stream_printf(c->err,
+                      nh ? "%s: option '%s' is ambiguous\n"
+                         : "%s: unrecognized option '%s'\n",
                       c->argv[0], a);
         bc_usage(c);
         *st = 1;
@@ -200,8 +200,7 @@ int bi_bc(bi_ctx *c) {
         bc_fatal(b);
       } else if (err == EISDIR) {
         wr_flush(&b->w);
-        stream_printf(c->err, "%s 1: read() in flex scanner failed\n",
-                      ops[i]);
+        stream_printf(c->err, "%s 1: read() in flex scanner failed\n", ops[i]);
         status = 1;
         b->halted = 1;
       } else {

@@ -146,9 +146,9 @@ typedef struct bc {
   int warn_posix; /* -s / -w */
   int posix_err;
   int quiet;
-  int halted;   /* halt or quit: stop everything */
-  int fatal;    /* an allocation failed or a limit hit: stop, status 1 */
-  int stopped;  /* a sandbox limit: return at once */
+  int halted;  /* halt or quit: stop everything */
+  int fatal;   /* an allocation failed or a limit hit: stop, status 1 */
+  int stopped; /* a sandbox limit: return at once */
   int status;
 } bc;
 

@@ -319,8 +319,8 @@ static int exec_macro(dc *d, dval *v) {
   /* v is owned by the caller's copy: a string to run */
   dframe *cur = &d->fr[d->nfr - 1];
   size_t p = cur->pos;
-  while (p < cur->len && (cur->src[p] == ' ' || cur->src[p] == '\t' ||
-                          cur->src[p] == '\n'))
+  while (p < cur->len &&
+         (cur->src[p] == ' ' || cur->src[p] == '\t' || cur->src[p] == '\n'))
     p++;
   if (!cur->top && p >= cur->len) {
     /* a tail call: the running macro is done, replace it */
@@ -629,8 +629,7 @@ static void step(dc *d) {
         push_num(d, bn_from_long(e, 0));
       } else {
         char msg[64];
-        snprintf(msg, sizeof msg, "stack register '%c' (%#o) is empty", r,
-                 r);
+        snprintf(msg, sizeof msg, "stack register '%c' (%#o) is empty", r, r);
         dc_err(d, msg);
       }
       return;
@@ -659,9 +658,8 @@ static void step(dc *d) {
   case '!': {
     int neg = 0;
     if (ch == '!') {
-      if (f->pos < f->len &&
-          (f->src[f->pos] == '<' || f->src[f->pos] == '>' ||
-           f->src[f->pos] == '=')) {
+      if (f->pos < f->len && (f->src[f->pos] == '<' || f->src[f->pos] == '>' ||
+                              f->src[f->pos] == '=')) {
         neg = 1;
         ch = (unsigned char)f->src[f->pos++];
       } else {
@@ -845,8 +843,10 @@ int bi_dc(bi_ctx *c) {
   const char *ll = c->getenv ? c->getenv(c, "DC_LINE_LENGTH") : NULL;
   if (ll) {
     long v = strtol(ll, NULL, 10);
-    d->out.line_len =
-        v < 3 && v != 0 ? 71 : v > 1 << 30 ? 1 << 30 : v ? (int)v + 1 : 0;
+    d->out.line_len = v < 3 && v != 0 ? 71
+                      : v > 1 << 30   ? 1 << 30
+                      : v             ? (int)v + 1
+                                      : 0;
   }
   d->ibase = d->obase = 10;
   /* second pass: run -e and -f in order, then the file operands */

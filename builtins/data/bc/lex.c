@@ -11,12 +11,12 @@ static const struct {
   const char *w;
   int tok;
 } keywords[] = {
-    {"auto", T_AUTO},     {"break", T_BREAK},   {"continue", T_CONTINUE},
-    {"define", T_DEFINE}, {"else", T_ELSE},     {"for", T_FOR},
-    {"halt", T_HALT},     {"ibase", T_IBASE},   {"if", T_IF},
-    {"last", T_LAST},     {"length", T_LENGTH}, {"limits", T_LIMITS},
-    {"obase", T_OBASE},   {"print", T_PRINT},   {"quit", T_QUIT},
-    {"read", T_READ},     {"return", T_RETURN}, {"scale", T_SCALE},
+    {"auto", T_AUTO},     {"break", T_BREAK},       {"continue", T_CONTINUE},
+    {"define", T_DEFINE}, {"else", T_ELSE},         {"for", T_FOR},
+    {"halt", T_HALT},     {"ibase", T_IBASE},       {"if", T_IF},
+    {"last", T_LAST},     {"length", T_LENGTH},     {"limits", T_LIMITS},
+    {"obase", T_OBASE},   {"print", T_PRINT},       {"quit", T_QUIT},
+    {"read", T_READ},     {"return", T_RETURN},     {"scale", T_SCALE},
     {"sqrt", T_SQRT},     {"warranty", T_WARRANTY}, {"while", T_WHILE},
 };
 
@@ -127,6 +127,7 @@ int bc_lex_next(bc_lex *lx) {
       lx->pos = e + 1;
       return 0;
     }
+    /* an unterminated quote is an illegal character like any other */
   }
   lx->pos++;
   int two = 1;
@@ -135,15 +136,33 @@ int bc_lex_next(bc_lex *lx) {
     lx->line++;
     lx->tok = T_NL;
     return 0;
-  case ';': lx->tok = T_SEMI; return 0;
-  case '(': lx->tok = T_LP; return 0;
-  case ')': lx->tok = T_RP; return 0;
-  case '[': lx->tok = T_LB; return 0;
-  case ']': lx->tok = T_RB; return 0;
-  case '{': lx->tok = T_LC; return 0;
-  case '}': lx->tok = T_RC; return 0;
-  case ',': lx->tok = T_COMMA; return 0;
-  case '.': lx->tok = T_LAST; return 0;
+  case ';':
+    lx->tok = T_SEMI;
+    return 0;
+  case '(':
+    lx->tok = T_LP;
+    return 0;
+  case ')':
+    lx->tok = T_RP;
+    return 0;
+  case '[':
+    lx->tok = T_LB;
+    return 0;
+  case ']':
+    lx->tok = T_RB;
+    return 0;
+  case '{':
+    lx->tok = T_LC;
+    return 0;
+  case '}':
+    lx->tok = T_RC;
+    return 0;
+  case ',':
+    lx->tok = T_COMMA;
+    return 0;
+  case '.':
+    lx->tok = T_LAST;
+    return 0;
   case '+':
   case '-':
     if (nx == ch) {
@@ -210,10 +229,11 @@ int bc_lex_next(bc_lex *lx) {
     }
     /* fall through */
   default:
+    /* reported and skipped: the parser never sees it */
+    lx->bad = 1;
     bc_error_msg(lx->b, "%s %d: illegal character: %c\n", lx->name, lx->line,
                  ch);
-    lx->tok = T_BAD;
-    return 0;
+    return bc_lex_next(lx);
   }
   if (two)
     lx->pos++;

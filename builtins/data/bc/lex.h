@@ -35,7 +35,6 @@ enum {
   T_NOT,
   T_AND,
   T_OR,
-  T_BAD, /* an illegal character (already reported) */
   /* keywords */
   T_AUTO,
   T_BREAK,
@@ -67,6 +66,7 @@ typedef struct bc_lex {
   size_t len, pos;
   int line;
   int tok, sub;
+  int bad;          /* an illegal character was skipped: the line is not run */
   const char *text; /* of T_ID, T_STR, T_NUM */
   size_t tlen;
   char *buf; /* a number without its line continuations */

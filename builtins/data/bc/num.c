@@ -10,8 +10,8 @@
 #include "builtins/data/bc/num.h"
 
 #include <limits.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 static int env_poll(bn_env *e) {
@@ -290,8 +290,8 @@ bn *bn_div(bn_env *e, const bn *a, const bn *b, size_t scale) {
   long ex = (long)b->scale + (long)scale - (long)a->scale;
   size_t nn, nd;
   unsigned char *num = int_digits(e, a, ex > 0 ? (size_t)ex : 0, &nn);
-  unsigned char *den = num ? int_digits(e, b, ex < 0 ? (size_t)-ex : 0, &nd)
-                           : NULL;
+  unsigned char *den =
+      num ? int_digits(e, b, ex < 0 ? (size_t)-ex : 0, &nd) : NULL;
   bn *q = NULL;
   unsigned char *rem = NULL;
   if (!den)

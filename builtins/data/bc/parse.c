@@ -26,8 +26,8 @@ typedef struct parser {
   int in_func;
   bc_func *fn; /* being defined */
   loopctx *loop;
-  int err;    /* syntax error seen on this item */
-  int fatal;  /* memory or a limit: stop */
+  int err;   /* syntax error seen on this item */
+  int fatal; /* memory or a limit: stop */
   int quit;
   int assign; /* the expression just parsed is an assignment */
   int depth;
@@ -272,9 +272,10 @@ static int primary(parser *p) {
     if (expect(p, T_LP) || expr(p) || expect(p, T_RP))
       return -1;
     p->assign = 0;
-    return emitn(p, t == T_SQRT    ? OP_SQRT
-                    : t == T_LENGTH ? OP_LENGTH
-                                    : OP_SCALEF,
+    return emitn(p,
+                 t == T_SQRT     ? OP_SQRT
+                 : t == T_LENGTH ? OP_LENGTH
+                                 : OP_SCALEF,
                  0, 2);
   }
   case T_READ:
@@ -351,7 +352,7 @@ static int mulexp(parser *p) {
   if (power(p))
     return -1;
   while (p->lx.tok == T_STAR || p->lx.tok == T_SLASH || p->lx.tok == T_PCT) {
-    int op = p->lx.tok == T_STAR ? OP_MUL
+    int op = p->lx.tok == T_STAR    ? OP_MUL
              : p->lx.tok == T_SLASH ? OP_DIV
                                     : OP_MOD;
     if (next(p) || power(p))
@@ -658,8 +659,8 @@ static int add_local(parser *p, bc_func *f, int lv) {
   for (int i = 0; i < f->nlocals; i++)
     if (f->params[i] == lv)
       return fail(p, "duplicate parameter or auto name");
-  int *np = mem_realloc(p->b->e.m, f->params,
-                        (size_t)(f->nlocals + 1) * sizeof *np);
+  int *np =
+      mem_realloc(p->b->e.m, f->params, (size_t)(f->nlocals + 1) * sizeof *np);
   if (!np) {
     p->fatal = 1;
     bc_fatal(p->b);
@@ -803,6 +804,7 @@ int bc_exec_text(bc *b, const char *name, const char *text, size_t len) {
     if (p.lx.tok == T_EOF)
       break;
     if (p.lx.tok == T_NL || p.lx.tok == T_SEMI) {
+      p.lx.bad = 0; /* a new line begins */
       if (next(&p))
         break;
       continue;
@@ -820,7 +822,9 @@ int bc_exec_text(bc *b, const char *name, const char *text, size_t len) {
       if (!r && p.lx.tok != T_NL && p.lx.tok != T_EOF)
         r = syntax(&p);
       if (!r && !p.err && !p.fatal) {
-        bc_run(b, b->main.v, b->main.n);
+        if (!p.lx.bad)
+          bc_run(b, b->main.v, b->main.n);
+        p.lx.bad = 0;
         if (!p.fatal && next(&p))
           break;
         continue;

@@ -67,8 +67,7 @@ int bc_name(bc *b, bc_names *t, const char *s, size_t n) {
   else if (t == &b->anames)
     r = grow(b, (void **)&b->arrs, &b->narrs_cap, t->n + 1, sizeof *b->arrs);
   else
-    r = grow(b, (void **)&b->funcs, &b->nfuncs_cap, t->n + 1,
-             sizeof *b->funcs);
+    r = grow(b, (void **)&b->funcs, &b->nfuncs_cap, t->n + 1, sizeof *b->funcs);
   char *cp = r ? NULL : mem_strndup(b->e.m, s, n);
   if (!cp)
     return -1;
@@ -119,7 +118,8 @@ oom:
   return -1;
 }
 
-/* ---- the machine ---------------------------------------------------------- */
+/* ---- the machine ----------------------------------------------------------
+ */
 
 typedef struct run {
   bc *b;
@@ -135,8 +135,7 @@ static void rt_error(run *r, size_t adr, const char *fmt, const char *arg) {
   bc *b = r->b;
   char msg[256];
   snprintf(msg, sizeof msg, fmt, arg ? arg : "");
-  bc_error_msg(b, "Runtime error (func=%s, adr=%zu): %s\n", fname(b), adr,
-               msg);
+  bc_error_msg(b, "Runtime error (func=%s, adr=%zu): %s\n", fname(b), adr, msg);
   r->err = 1;
 }
 
@@ -193,8 +192,7 @@ static int push(run *r, bn *v, int arr) {
     rt_error(r, 0, "stack overflow", NULL);
     return -1;
   }
-  if (grow(b, (void **)&b->stack, &b->stack_cap, b->sp + 1,
-           sizeof *b->stack)) {
+  if (grow(b, (void **)&b->stack, &b->stack_cap, b->sp + 1, sizeof *b->stack)) {
     bn_free(&b->e, v);
     b->e.err = BN_EOOM;
     return -1;
@@ -443,24 +441,26 @@ static int call(run *r, size_t at, const int *code) {
     rt_error(r, at + 2, "Function %s not defined.", fn->name);
     return -1;
   }
-  if (n != fn->nparams) {
-    rt_error(r, at + 3 + (size_t)n, "Parameter number mismatch", NULL);
-    return -1;
-  }
-  for (int i = n; i-- > 0;)
-    if ((LV_KIND(fn->params[i]) == LV_ARR) != (code[at + 3 + i] == 1)) {
-      int lv = fn->params[i];
-      const char *pn = LV_KIND(lv) == LV_ARR ? b->anames.v[LV_IDX(lv)]
-                                             : b->vnames.v[lv];
-      rt_error(r, at + 2 + (size_t)(n - i), "Parameter type mismatch parameter %s.",
+  /* GNU bc's code lists the arguments last first and checks them so
+   * against the parameters, last first: its messages follow that order */
+  for (int i = 0; i < n && i < fn->nparams; i++) {
+    int lv = fn->params[fn->nparams - 1 - i];
+    if ((LV_KIND(lv) == LV_ARR) != (code[at + 3 + n - 1 - i] == 1)) {
+      const char *pn =
+          LV_KIND(lv) == LV_ARR ? b->anames.v[LV_IDX(lv)] : b->vnames.v[lv];
+      rt_error(r, at + 3 + (size_t)i, "Parameter type mismatch parameter %s.",
                pn);
       rt_error(r, at + 3 + (size_t)n, "Parameter number mismatch", NULL);
       return -1;
     }
+  }
+  if (n != fn->nparams) {
+    rt_error(r, at + 3 + (size_t)n, "Parameter number mismatch", NULL);
+    return -1;
+  }
   if (b->nframes >= BC_CALL_DEPTH) {
     rt_error(r, at + 3 + (size_t)n,
-             "function call nesting too deep (the limit is %s calls)",
-             "2000");
+             "function call nesting too deep (the limit is %s calls)", "2000");
     return -1;
   }
   /* the arguments are the top n entries of the stack */
@@ -566,9 +566,9 @@ static int step_incdec(run *r, size_t at, const int *code) {
   if (!old)
     return -1;
   bn *one = bn_from_long(&b->e, 1);
-  bn *nv = one ? (fl & ID_DEC ? bn_sub(&b->e, old, one)
-                              : bn_add(&b->e, old, one))
-               : NULL;
+  bn *nv =
+      one ? (fl & ID_DEC ? bn_sub(&b->e, old, one) : bn_add(&b->e, old, one))
+          : NULL;
   bn_free(&b->e, one);
   if (!nv || store(r, adr, lv, nv, ai)) {
     bn_free(&b->e, old);
