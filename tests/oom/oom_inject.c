@@ -189,7 +189,7 @@ static const script scripts[] = {
      "echo '1 +' | bc 2>&1; echo 'x[-1]=1; 10^10^10' | bc 2>&1\n"
      "dc -e '2 100 ^ p 16 o 255 p [abc] p 5 k 2 v p z p [d 1 - d 0 <a]sa 9 "
      "la x f c'\n"
-     "echo '1 0 / p 3 sa la p Lb 65 P' | dc 2>&1\n"
+     "echo '1 0 / p 3 sa la p Lb 65 P 7 2 :r 2 ;r p' | dc 2>&1\n"
      "echo done\n"},
     {"files",
      "set -eo pipefail\n"

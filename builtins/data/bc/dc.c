@@ -4,7 +4,8 @@
  *
  * Commands: numbers (_ for negative) and [strings]; p n P f print; c d r
  * z Z X a stack and values; + - * / % ~ ^ | v arithmetic; k i o K I O
- * scale and bases; s l S L registers; x < > = != !< !> !=  macros; ? reads
+ * scale and bases; s l S L registers; : ; arrays; x < > = != !< !> !=
+ * macros; ? reads
  * a line of input and runs it; q Q quit; # comments. A macro that runs
  * another as its last command is replaced, not nested (loops written as
  * tail recursion run in constant space); other nesting is bounded.
@@ -16,7 +17,7 @@
 
 #include "builtins/data/bc/num.h"
 
-enum { DC_DEPTH_MAX = 10000, DC_MAX_DIGITS = 1000000 };
+enum { DC_DEPTH_MAX = 10000, DC_MAX_DIGITS = 1000000, DC_DIM_MAX = 16777215 };
 
 const char bi_usage_dc[] = "Usage: dc [OPTION]... [FILE]...";
 const char bi_help_dc[] =
@@ -56,6 +57,7 @@ typedef struct dc {
   writer w;
   dstack st;
   dstack regs[256];
+  dstack arrs[256]; /* the arrays of : and ; (n: slots in use) */
   long scale, ibase, obase;
   dframe *fr;
   size_t nfr;
@@ -643,6 +645,55 @@ static void step(dc *d) {
     }
     return;
   }
+  case ':':
+  case ';': {
+    int r = reg_name(d, f);
+    if (r < 0 || need_nums(d, 1) || (ch == ':' && need(d, 2)))
+      return;
+    dval iv = d->st.v[--d->st.n];
+    int ok;
+    long i = bn_to_long(iv.n, &ok);
+    int neg = iv.n->neg && !bn_is_zero(iv.n);
+    dval_free(d, &iv);
+    if (!ok || neg || i > DC_DIM_MAX) {
+      if (ch == ':')
+        dval_free(d, &d->st.v[--d->st.n]);
+      dc_err(d, "array index must be a nonnegative integer");
+      return;
+    }
+    dstack *a = &d->arrs[r];
+    if (ch == ';') {
+      dval v = {NULL, NULL, 0};
+      if ((size_t)i < a->n && (a->v[i].n || a->v[i].s)) {
+        if (dup_val(d, &a->v[i], &v))
+          return;
+        spush(d, &d->st, v);
+      } else {
+        push_num(d, bn_from_long(e, 0));
+      }
+      return;
+    }
+    dval v = d->st.v[--d->st.n];
+    if ((size_t)i >= a->cap) {
+      size_t nc = a->cap ? a->cap : 16;
+      while (nc <= (size_t)i)
+        nc *= 2;
+      dval *nv = mem_realloc(e->m, a->v, nc * sizeof *nv);
+      if (!nv) {
+        dval_free(d, &v);
+        dc_oom(d);
+        return;
+      }
+      memset(nv + a->cap, 0, (nc - a->cap) * sizeof *nv);
+      a->v = nv;
+      a->cap = nc;
+    }
+    if ((size_t)i >= a->n)
+      a->n = (size_t)i + 1;
+    dval_free(d, &a->v[i]);
+    a->v[i] = v;
+    return;
+  }
   case 'x':
     if (!need(d, 1)) {
       dval v = d->st.v[d->st.n - 1];
@@ -896,6 +947,9 @@ int bi_dc(bi_ctx *c) {
     while (d->regs[r].n)
       dval_free(d, &d->regs[r].v[--d->regs[r].n]);
     mem_free(c->m, d->regs[r].v);
+    for (size_t i = 0; i < d->arrs[r].n; i++)
+      dval_free(d, &d->arrs[r].v[i]);
+    mem_free(c->m, d->arrs[r].v);
   }
   mem_free(c->m, d->in);
   mem_free(c->m, d->fr);
