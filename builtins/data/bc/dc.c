@@ -5,10 +5,9 @@
  * Commands: numbers (_ for negative) and [strings]; p n P f print; c d r
  * z Z X a stack and values; + - * / % ~ ^ | v arithmetic; k i o K I O
  * scale and bases; s l S L registers; : ; arrays; x < > = != !< !> !=
- * macros; ? reads
- * a line of input and runs it; q Q quit; # comments. A macro that runs
- * another as its last command is replaced, not nested (loops written as
- * tail recursion run in constant space); other nesting is bounded.
+ * macros; ? reads a line of input and runs it; q Q quit; # comments. A macro
+ * that runs another as its last command is replaced, not nested (loops written
+ * as tail recursion run in constant space); other nesting is bounded.
  */
 #include <errno.h>
 #include <stdio.h>
