@@ -111,6 +111,25 @@ static void t_limits(void **st) {
   assert_int_equal(bh_run(h, NULL, "dc", "-e", "2 10 10 ^ ^ p 1p", NULL), 0);
   assert_string_equal(bh_out(h), "10000000000\n1\n");
   assert_non_null(strstr(bh_err(h), "number too long"));
+  /* nesting is bounded while parsing */
+  size_t depth = 50000;
+  char *deep = malloc(4 * depth + 8);
+  assert_non_null(deep);
+  memset(deep, '(', depth);
+  deep[depth] = '1';
+  memset(deep + depth + 1, ')', depth);
+  strcpy(deep + 2 * depth + 1, "\n7\n");
+  assert_int_equal(bh_run(h, deep, "bc", NULL), 0);
+  assert_string_equal(bh_out(h), "7\n");
+  assert_string_equal(bh_err(h),
+                      "(standard_in) 1: expression nested too deeply\n");
+  for (size_t i = 0; i < depth; i++)
+    memcpy(deep + 2 * i, "- ", 2);
+  strcpy(deep + 2 * depth, "1\n");
+  assert_int_equal(bh_run(h, deep, "bc", NULL), 0);
+  assert_string_equal(bh_err(h),
+                      "(standard_in) 1: expression nested too deeply\n");
+  free(deep);
   /* an endless loop ends at the deadline */
   h->bud.deadline_ns = 1;
   bh_run(h, "while(1){x=x+1}\n", "bc", NULL);

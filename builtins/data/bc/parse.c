@@ -325,8 +325,11 @@ static int primary(parser *p) {
 
 static int unary(parser *p) {
   if (p->lx.tok == T_MINUS) {
+    if (++p->depth > BC_PARSE_DEPTH)
+      return fail(p, "expression nested too deeply");
     if (next(p) || unary(p))
       return -1;
+    p->depth--;
     p->assign = 0;
     return emit(p, OP_NEG);
   }
