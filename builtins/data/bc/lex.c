@@ -73,7 +73,7 @@ int bc_lex_next(bc_lex *lx) {
       return 0;
     }
     char ch = s[lx->pos];
-    if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+    if (ch == ' ' || ch == '\t') {
       lx->pos++;
     } else if (ch == '\\' && lx->pos + 1 < lx->len && s[lx->pos + 1] == '\n') {
       lx->pos += 2;
@@ -231,8 +231,15 @@ int bc_lex_next(bc_lex *lx) {
   default:
     /* reported and skipped: the parser never sees it */
     lx->bad = 1;
-    bc_error_msg(lx->b, "%s %d: illegal character: %c\n", lx->name, lx->line,
-                 ch);
+    if ((unsigned char)ch < 32)
+      bc_error_msg(lx->b, "%s %d: illegal character: ^%c\n", lx->name, lx->line,
+                   ch + 64);
+    else if ((unsigned char)ch >= 127)
+      bc_error_msg(lx->b, "%s %d: illegal character: \\%03o\n", lx->name,
+                   lx->line, (unsigned char)ch);
+    else
+      bc_error_msg(lx->b, "%s %d: illegal character: %c\n", lx->name, lx->line,
+                   ch);
     return bc_lex_next(lx);
   }
   if (two)
