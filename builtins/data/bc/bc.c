@@ -31,14 +31,16 @@ const char bi_help_bc[] =
     "  -v, --version      print the version line and quit\n"
     "\n"
     "BC_LINE_LENGTH sets where long numbers are split with a backslash\n"
-    "(70 by default; 0 never splits).\n";
+    "(70 by default; 0 never splits). read() is not available: standard\n"
+    "input is the program.\n";
 
 static const char *const bc_longs[] = {
     "help", "interactive", "mathlib", "quiet", "standard", "warn", "version"};
 static const char bc_shorts[] = "hilqswv";
 
+/* After an invalid option GNU bc prints its usage on stdout. */
 static void bc_usage(bi_ctx *c) {
-  stream_printf(c->err, "%s\n%s", bi_usage_bc, bi_help_bc);
+  stream_printf(c->out, "%s\n%s", bi_usage_bc, bi_help_bc);
 }
 
 /* Whole contents of a file operand (or stdin for NULL), mem allocated. */
