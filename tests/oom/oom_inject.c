@@ -180,6 +180,17 @@ static const script scripts[] = {
      "| wc -l\n"
      "printf 'a b\\nb c\\nc a\\nd e\\n' | tsort 2>&1\n"
      "echo done\n"},
+    {"bc",
+     "echo 'scale=30; 1/7; sqrt(2); 2^200; obase=16; 255.5' | bc\n"
+     "echo 'define f(n){auto i; if(n<2)return(1); for(i=0;i<1;i++){}; "
+     "return(n*f(n-1))}; a[3]=f(20); a[3]%7; x=3; x+=2; print x, \"\\n\"; "
+     "1/0' | bc 2>&1\n"
+     "echo 's(1); c(1); a(1); l(2); e(1); j(2,1.5)' | bc -l\n"
+     "echo '1 +' | bc 2>&1; echo 'x[-1]=1; 10^10^10' | bc 2>&1\n"
+     "dc -e '2 100 ^ p 16 o 255 p [abc] p 5 k 2 v p z p [d 1 - d 0 <a]sa 9 "
+     "la x f c'\n"
+     "echo '1 0 / p 3 sa la p Lb 65 P 7 2 :r 2 ;r p' | dc 2>&1\n"
+     "echo done\n"},
     {"files",
      "set -eo pipefail\n"
      "mkdir -p a/b/c; touch a/b/c/f1 a/f2; echo hi > a/b/f3\n"
