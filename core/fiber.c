@@ -144,13 +144,28 @@ static void retire(sched *s, fiber *f) {
 #endif
 }
 
+#ifdef VSH_ASAN
+/* Clear the shadow of the part of a stack that frames may have poisoned:
+ * from a margin below the deepest point a depth check saw to the top. Not
+ * the whole 8 MiB: ASan clears shadow with memset, which would make a
+ * megabyte of shadow resident for every stack ever mapped. */
+#define POISON_MARGIN ((size_t)128 << 10)
+static void unpoison_used(fiber *f) {
+  char *lo = f->stack + GUARD;
+  if (f->low > lo + POISON_MARGIN)
+    lo = f->low - POISON_MARGIN;
+  __asan_unpoison_memory_region(lo, (size_t)(f->stack + f->stack_size - lo));
+}
+#endif
+
 static void free_fiber(sched *s, fiber *f) {
   retire(s, f);
 #ifdef VSH_ASAN
   /* The shadow of an unmapped stack keeps its frames' poison; whatever the
    * host maps at that address next (another library's heap) would then
-   * trip ASan. */
-  __asan_unpoison_memory_region(f->stack, f->stack_size);
+   * trip ASan. Every frame but those of the fiber's loop (at the top) has
+   * returned, or was unwound by a longjmp, which ASan clears. */
+  unpoison_used(f);
 #endif
   munmap(f->stack, f->stack_size);
   free(f);
@@ -373,12 +388,12 @@ fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
     f->low = f->stack + f->stack_size;
   }
 #ifdef VSH_ASAN
-  /* Frames of a previous owner of this stack (or of an earlier mapping at
-   * the same address) stay poisoned in the shadow memory: clear them. A
-   * started fiber's frames all returned (or were unwound by longjmp, which
-   * ASan clears), so its stack is clean. */
+  /* A stack's shadow is clean: free_fiber clears what frames poisoned
+   * before unmapping, a retired fiber's frames have all returned but those
+   * at the top (cleared here), and a started fiber's have all returned (or
+   * were unwound by a longjmp, which ASan clears). */
   if (!f->started)
-    __asan_unpoison_memory_region(f->stack + GUARD, f->stack_size - GUARD);
+    unpoison_used(f);
 #endif
   f->s = s;
   f->fn = fn;
