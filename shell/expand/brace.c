@@ -299,10 +299,70 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
   add(r, w, len);
 }
 
+/* An open brace on the stack of chain_too_long. */
+typedef struct bopen {
+  uint32_t best; /* longest chain of lists closed inside it */
+  uint8_t comma; /* a comma at its top level */
+  uint8_t param; /* the '{' of a "${" */
+} bopen;
+
+/* Whether w holds a chain of nested brace lists ({a,{b,{c,d}}} is one of
+ * 3) longer than the depth limit. Each list of such a chain is expanded
+ * one recursion deeper than the list around it, whatever comes before it
+ * in the word, so such a word is refused anyway, but only after rescanning
+ * the rest of the word at every level: quadratic work, seconds for a
+ * 64 KiB word. One pass finds the chain instead. Braces pair as
+ * match_close pairs them; a list inside ${...} is never expanded. */
+static int chain_too_long(arena *a, const char *w, size_t len) {
+  size_t opens = 0;
+  for (size_t i = 0; i < len; i++)
+    opens += w[i] == '{';
+  if (opens <= BRACE_MAX_DEPTH + 1)
+    return 0;
+  bopen *st = arena_alloc(a, opens * sizeof *st);
+  if (!st)
+    return 0; /* the expansion itself will meet the limit */
+  size_t n = 0;
+  uint32_t top = 0; /* longest chain outside every open brace */
+  for (size_t j = 0; j < len; j++) {
+    char c = w[j];
+    if (c == '\\') {
+      j++;
+    } else if (c == '{' || (c == '$' && j + 1 < len && w[j + 1] == '{')) {
+      int param = c == '$';
+      if (param)
+        j++;
+      st[n].best = 0;
+      st[n].comma = 0;
+      st[n].param = (uint8_t)param;
+      n++;
+    } else if (c == '}' && n) {
+      bopen *o = &st[--n];
+      uint32_t chain = o->param ? 0 : o->best + o->comma;
+      if (n) {
+        if (chain > st[n - 1].best)
+          st[n - 1].best = chain;
+      } else if (chain > top) {
+        top = chain;
+      }
+    } else if (c == ',' && n) {
+      st[n - 1].comma = 1;
+    }
+  }
+  /* braces left open are literal: the lists inside them still expand */
+  for (size_t k = 0; k < n; k++)
+    if (st[k].best > top)
+      top = st[k].best;
+  return top > BRACE_MAX_DEPTH + 1;
+}
+
 size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
                        size_t **lens) {
   bres r = {.a = a};
-  expand(&r, w, len, 0);
+  if (chain_too_long(a, w, len))
+    r.too_deep = r.oom = 1;
+  else
+    expand(&r, w, len, 0);
   if (r.oom) {
     *out = NULL;
     *lens = NULL;
