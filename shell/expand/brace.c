@@ -299,7 +299,11 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
     r->too_deep = r->oom = 1;
     return;
   }
-  const uint32_t *tab = NULL; /* built at the first brace of a long word */
+  /* Built at the second brace of a long word: a word whose first brace is
+   * a list or sequence (the common case, and every level of a nested one)
+   * needs one scan only. */
+  const uint32_t *tab = NULL;
+  int scans = 0;
   for (size_t i = 0; i < len; i++) {
     char c = w[i];
     if (c == '\\') {
@@ -311,7 +315,7 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
       continue;
     if (!scan_ok(r, len, i))
       return;
-    if (!tab && len - i >= PT_MIN_LEN)
+    if (!tab && scans++ && len - i >= PT_MIN_LEN)
       tab = pair_table(r, w, len, i);
     if (param) {
       size_t e = find_close(tab, w, len, i + 1, NULL);
