@@ -156,6 +156,12 @@ static const uint32_t *pair_table(bres *r, const char *w, size_t len,
   return tab;
 }
 
+/* Index of the first c in w[from, len), or len. */
+static size_t next_byte(const char *w, size_t len, size_t from, char c) {
+  const char *p = from < len ? memchr(w + from, c, len - from) : NULL;
+  return p ? (size_t)(p - w) : len;
+}
+
 /* match_close through the table when there is one. */
 static size_t find_close(const uint32_t *tab, const char *w, size_t len,
                          size_t i, int *comma) {
@@ -304,7 +310,25 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
    * needs one scan only. */
   const uint32_t *tab = NULL;
   int scans = 0;
+  /* Only '\\', '$' and '{' can start anything: the loop jumps from one to
+   * the next, found with memchr (every word an expansion makes is searched
+   * again from its start, so most bytes are looked at many times). Each
+   * position stays valid until the loop passes it. */
+  size_t nb = next_byte(w, len, 0, '\\'), nd = next_byte(w, len, 0, '$');
+  size_t no = next_byte(w, len, 0, '{');
   for (size_t i = 0; i < len; i++) {
+    if (nb < i)
+      nb = next_byte(w, len, i, '\\');
+    if (nd < i)
+      nd = next_byte(w, len, i, '$');
+    if (no < i)
+      no = next_byte(w, len, i, '{');
+    size_t k = nb < nd ? nb : nd;
+    if (no < k)
+      k = no;
+    if (k >= len)
+      break;
+    i = k;
     char c = w[i];
     if (c == '\\') {
       i++;
