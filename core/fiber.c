@@ -55,6 +55,10 @@
  * size covers the libraries' code too). Address space only, never memory. */
 #define GUARD ((size_t)64 << 10)
 #define POOL_MAX 8
+/* After an exec, the pages of a stack below its hottest part are given
+ * back when a script went deeper than that (deep recursion touches
+ * megabytes that would otherwise stay resident in every pooled stack). */
+#define KEEP_HOT ((size_t)256 << 10)
 
 enum { F_RUNNABLE, F_BLOCKED, F_RUNNING, F_DONE };
 
@@ -68,6 +72,8 @@ struct fiber {
   void *group; /* inherited from the fiber that spawned it */
   char *stack; /* mapping base (guard page first) */
   size_t stack_size;
+  char *low;            /* deepest stack position a depth check saw */
+  int started;          /* its context runs the loop of fiber_entry_main */
   fiber *next;          /* run queue or pool */
   fiber *bprev, *bnext; /* blocked list */
 #if VSH_CTX_ASM
@@ -75,8 +81,12 @@ struct fiber {
 #else
   ucontext_t uc;
 #endif
+#ifdef VSH_ASAN
+  void *fake;    /* its fake stack (detect_stack_use_after_return), kept */
+  int fake_kept; /* counted in nfake_kept */
+#endif
 #ifdef VSH_TSAN
-  void *tsan;        /* this fiber's context, from spawn to finish */
+  void *tsan;        /* this fiber's context, from its start to its end */
   void *tsan_caller; /* the context run_one switched from */
 #endif
 };
@@ -111,15 +121,65 @@ sched *sched_new(size_t stack_size) {
   return s;
 }
 
-static void free_fiber(fiber *f) {
+static void switch_in(sched *s, fiber *f);
+
+/* A finished fiber is not unwound: it waits in the loop of
+ * fiber_entry_main for its next function, so reusing it costs neither a
+ * fresh context nor, under ASan, clearing its stack's shadow and a new fake
+ * stack. Ending it for good runs it once more with no function: it leaves
+ * the loop and the sanitizers drop what they keep for it. */
+static void retire(sched *s, fiber *f) {
+  if (!f->started)
+    return;
+  f->fn = NULL;
+  f->s = s;
+  switch_in(s, f);
+  f->started = 0;
+#ifdef VSH_ASAN
+  f->fake = NULL;
+#endif
+#ifdef VSH_TSAN
+  __tsan_destroy_fiber(f->tsan); /* not current: we are back on ours */
+  f->tsan = NULL;
+#endif
+}
+
+#ifdef VSH_ASAN
+/* Clear the shadow of the part of a stack that frames may have poisoned:
+ * from a margin below the deepest point a depth check saw to the top. Not
+ * the whole 8 MiB: ASan clears shadow with memset, which would make a
+ * megabyte of shadow resident for every stack ever mapped. */
+#define POISON_MARGIN ((size_t)128 << 10)
+static void unpoison_used(fiber *f) {
+  char *lo = f->stack + GUARD;
+  if (f->low > lo + POISON_MARGIN)
+    lo = f->low - POISON_MARGIN;
+  __asan_unpoison_memory_region(lo, (size_t)(f->stack + f->stack_size - lo));
+}
+#endif
+
+static void free_fiber(sched *s, fiber *f) {
+  retire(s, f);
 #ifdef VSH_ASAN
   /* The shadow of an unmapped stack keeps its frames' poison; whatever the
    * host maps at that address next (another library's heap) would then
-   * trip ASan. */
-  __asan_unpoison_memory_region(f->stack, f->stack_size);
+   * trip ASan. Every frame but those of the fiber's loop (at the top) has
+   * returned, or was unwound by a longjmp, which ASan clears. */
+  unpoison_used(f);
 #endif
   munmap(f->stack, f->stack_size);
   free(f);
+}
+
+/* Give back the pages a deep script touched below the hot top of the
+ * stack (see KEEP_HOT); the next deep script faults them in again. */
+static void shed(fiber *f) {
+  char *top = f->stack + f->stack_size;
+  char *keep = top - KEEP_HOT;
+  if (f->low < keep && f->stack_size > KEEP_HOT + GUARD)
+    madvise(f->stack + GUARD, (size_t)(keep - (f->stack + GUARD)),
+            MADV_DONTNEED);
+  f->low = top;
 }
 
 /* Finished fibers with their stacks, shared by every scheduler of the
@@ -131,6 +191,12 @@ static void free_fiber(fiber *f) {
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static fiber *spare;
 static int nspare;
+#ifdef VSH_ASAN
+/* A fake stack is some 11 MB of address space that a long-lived fiber
+ * ends up touching whole: only a few spare fibers keep theirs. */
+#define FAKE_KEEP 4
+static int nfake_kept;
+#endif
 
 static fiber *spare_take(size_t stack_size) {
   if (stack_size != DEFAULT_STACK)
@@ -140,6 +206,12 @@ static fiber *spare_take(size_t stack_size) {
   if (f) {
     spare = f->next;
     nspare--;
+#ifdef VSH_ASAN
+    if (f->fake_kept) {
+      f->fake_kept = 0;
+      nfake_kept--;
+    }
+#endif
   }
   pthread_mutex_unlock(&spare_lock);
   return f;
@@ -151,7 +223,21 @@ void sched_trim(sched *s) {
     s->pool = f->next;
     s->npool--;
     int kept = 0;
+    shed(f);
     if (f->stack_size == DEFAULT_STACK) {
+#ifdef VSH_ASAN
+      if (f->fake) {
+        pthread_mutex_lock(&spare_lock);
+        int keep = nfake_kept < FAKE_KEEP;
+        if (keep)
+          nfake_kept++;
+        pthread_mutex_unlock(&spare_lock);
+        if (keep)
+          f->fake_kept = 1;
+        else
+          retire(s, f);
+      }
+#endif
       pthread_mutex_lock(&spare_lock);
       if (nspare < SPARE_MAX) {
         f->next = spare;
@@ -161,8 +247,17 @@ void sched_trim(sched *s) {
       }
       pthread_mutex_unlock(&spare_lock);
     }
-    if (!kept)
-      free_fiber(f);
+    if (!kept) {
+#ifdef VSH_ASAN
+      if (f->fake_kept) {
+        pthread_mutex_lock(&spare_lock);
+        nfake_kept--;
+        pthread_mutex_unlock(&spare_lock);
+        f->fake_kept = 0;
+      }
+#endif
+      free_fiber(s, f);
+    }
   }
 }
 
@@ -193,12 +288,16 @@ static fiber *dequeue(sched *s) {
   return f;
 }
 
-/* Switch from the running fiber back to the scheduler loop. */
-static void to_root(sched *s, fiber *f) {
+/* Switch from the running fiber back to the scheduler loop; `last`: the
+ * fiber ends for good (retire), so ASan drops its fake stack. When it is
+ * resumed, possibly by another scheduler (spare fibers are shared), that
+ * scheduler's stack is recorded as the one to come back to. */
+static void to_root(sched *s, fiber *f, int last) {
 #ifdef VSH_ASAN
-  void *fake = NULL;
-  __sanitizer_start_switch_fiber(f->state == F_DONE ? NULL : &fake,
-                                 s->root_bottom, s->root_size);
+  __sanitizer_start_switch_fiber(last ? NULL : &f->fake, s->root_bottom,
+                                 s->root_size);
+#else
+  (void)last;
 #endif
 #ifdef VSH_TSAN
   __tsan_switch_to_fiber(f->tsan_caller, 0);
@@ -209,7 +308,8 @@ static void to_root(sched *s, fiber *f) {
   swapcontext(&f->uc, &s->root_uc);
 #endif
 #ifdef VSH_ASAN
-  __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+  __sanitizer_finish_switch_fiber(f->fake, &f->s->root_bottom,
+                                  &f->s->root_size);
 #endif
 }
 
@@ -218,10 +318,15 @@ void fiber_entry_main(fiber *f) {
 #ifdef VSH_ASAN
   __sanitizer_finish_switch_fiber(NULL, &f->s->root_bottom, &f->s->root_size);
 #endif
-  f->fn(f->arg);
+  /* One function per spawn; between two, the fiber waits here. */
+  while (f->fn) {
+    f->fn(f->arg);
+    f->state = F_DONE;
+    to_root(f->s, f, 0);
+  }
   f->state = F_DONE;
-  to_root(f->s, f);
-  abort(); /* a finished fiber is never resumed */
+  to_root(f->s, f, 1);
+  abort(); /* a retired fiber is never resumed */
 }
 
 #if !VSH_CTX_ASM
@@ -280,11 +385,15 @@ fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
       free(f);
       return NULL;
     }
+    f->low = f->stack + f->stack_size;
   }
 #ifdef VSH_ASAN
-  /* Frames of a previous owner of this stack (or of an earlier mapping at
-   * the same address) stay poisoned in the shadow memory: clear them. */
-  __asan_unpoison_memory_region(f->stack + GUARD, f->stack_size - GUARD);
+  /* A stack's shadow is clean: free_fiber clears what frames poisoned
+   * before unmapping, a retired fiber's frames have all returned but those
+   * at the top (cleared here), and a started fiber's have all returned (or
+   * were unwound by a longjmp, which ASan clears). */
+  if (!f->started)
+    unpoison_used(f);
 #endif
   f->s = s;
   f->fn = fn;
@@ -293,12 +402,14 @@ fiber *sched_spawn(sched *s, fiber_fn fn, void *arg) {
   f->killed = 0;
   f->group = s->cur ? s->cur->group : NULL;
   f->state = F_RUNNABLE;
+  if (!f->started) {
 #ifdef VSH_TSAN
-  /* A fresh context per run: a finished fiber's shadow stack still holds
-   * the frames it never returned from (fiber_entry_main, to_root). */
-  f->tsan = __tsan_create_fiber(0);
+    /* one context for the fiber's whole life, from here to retire() */
+    f->tsan = __tsan_create_fiber(0);
 #endif
-  prepare(f);
+    prepare(f);
+    f->started = 1;
+  }
   enqueue(s, f);
   s->nlive++;
   return f;
@@ -313,21 +424,29 @@ static inline char *stack_here(void) {
 }
 
 /* The fiber running on this thread, for stack_left(). */
-static _Thread_local const fiber *tls_fiber;
+static _Thread_local fiber *tls_fiber;
+
+/* Bytes left below here, noting how deep the fiber went (shed()). */
+static size_t left_of(fiber *f) {
+  char *here = stack_here();
+  if (here < f->low)
+    f->low = here;
+  return (size_t)(here - (f->stack + GUARD));
+}
 
 size_t stack_left(void) {
-  const fiber *f = tls_fiber;
+  fiber *f = tls_fiber;
   if (!f)
     return SIZE_MAX;
-  return (size_t)(stack_here() - (f->stack + GUARD));
+  return left_of(f);
 }
 
 sched *sched_running(void) {
   return tls_fiber ? tls_fiber->s : NULL;
 }
 
-static void run_one(sched *s, fiber *f) {
-  const fiber *outer = tls_fiber;
+static void switch_in(sched *s, fiber *f) {
+  fiber *outer = tls_fiber;
   tls_fiber = f;
   s->cur = f;
   f->state = F_RUNNING;
@@ -350,18 +469,18 @@ static void run_one(sched *s, fiber *f) {
 #endif
   s->cur = NULL;
   tls_fiber = outer;
+}
+
+static void run_one(sched *s, fiber *f) {
+  switch_in(s, f);
   if (f->state == F_DONE) {
-#ifdef VSH_TSAN
-    __tsan_destroy_fiber(f->tsan); /* not current: we are back on ours */
-    f->tsan = NULL;
-#endif
     s->nlive--;
     if (s->npool < POOL_MAX) {
       f->next = s->pool;
       s->pool = f;
       s->npool++;
     } else {
-      free_fiber(f);
+      free_fiber(s, f);
     }
   }
 }
@@ -442,7 +561,7 @@ void fiber_block(sched *s) {
     s->blocked->bprev = f;
   s->blocked = f;
   s->nblocked++;
-  to_root(s, f);
+  to_root(s, f, 0);
   f->woken = 0;
 }
 
@@ -477,15 +596,14 @@ void fiber_yield(sched *s) {
     return;
   f->state = F_RUNNABLE;
   enqueue(s, f);
-  to_root(s, f);
+  to_root(s, f, 0);
 }
 
 size_t fiber_stack_left(const sched *s) {
   fiber *f = s->cur;
   if (!f)
     return SIZE_MAX;
-  char *lo = f->stack + GUARD;
-  return (size_t)(stack_here() - lo);
+  return left_of(f);
 }
 
 void fiber_set_group(sched *s, void *group) {

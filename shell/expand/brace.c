@@ -27,6 +27,8 @@ typedef struct bres {
   int oom;
   int too_deep;  /* nesting past BRACE_MAX_DEPTH, or work past BRACE_MAX_WORK */
   uint64_t work; /* bytes the searches for a closing brace may scan */
+  uint32_t *tab; /* pair_table's buffer, shared by every level */
+  size_t tabcap; /* its capacity in entries */
 } bres;
 
 /* Nested braces recurse once per level; past this the word is refused
@@ -40,7 +42,10 @@ typedef struct bres {
  * a too deep one; real expansions run out of memory long before. */
 #define BRACE_MAX_WORK ((uint64_t)1 << 24)
 
-/* Count a search from w[i] to the end; 0 when the word must be refused. */
+/* Count a search from w[i] to the end; 0 when the word must be refused.
+ * The count is of the bytes match_close would scan from there, even when
+ * pair_table answers without scanning: which words are refused must not
+ * depend on how the closing braces are found. */
 static int scan_ok(bres *r, size_t len, size_t i) {
   r->work += len - i;
   if (r->work > BRACE_MAX_WORK) {
@@ -104,6 +109,68 @@ static size_t match_close(const char *w, size_t len, size_t i, int *comma) {
     }
   }
   return 0;
+}
+
+/* For a word with many braces, match_close from each '{' in turn scans
+ * the rest of the word again and again (quadratic in the length: most of
+ * the time of a fuzzer's deep inputs). pair_table pairs every brace from
+ * `from` on in one pass with a stack, as match_close pairs them: entry p
+ * of the result holds the index of the '}' closing the '{' at w[p] (0
+ * when there is none), with PT_COMMA set when a comma appears at its top
+ * level; a "${" pairs like a brace, its '{' is the entry. Braces before
+ * `from` are not looked at (match_close never looks back either). NULL
+ * when out of memory or the word is too long for 31-bit indexes. */
+#define PT_COMMA ((uint32_t)1 << 31)
+#define PT_MIN_LEN 256 /* shorter words are scanned directly */
+
+static const uint32_t *pair_table(bres *r, const char *w, size_t len,
+                                  size_t from) {
+  if (len >= PT_COMMA)
+    return NULL;
+  if (r->tabcap < 2 * len) {
+    size_t cap = 2 * len + 64;
+    uint32_t *t = arena_alloc(r->a, cap * sizeof *t);
+    if (!t)
+      return NULL;
+    r->tab = t;
+    r->tabcap = cap;
+  }
+  uint32_t *tab = r->tab, *stack = r->tab + len;
+  size_t n = 0;
+  for (size_t j = from; j < len; j++) {
+    char c = w[j];
+    if (c == '\\') {
+      j++;
+    } else if (c == '{' || (c == '$' && j + 1 < len && w[j + 1] == '{')) {
+      if (c == '$')
+        j++;
+      tab[j] = 0;
+      stack[n++] = (uint32_t)j;
+    } else if (c == '}' && n) {
+      uint32_t o = stack[--n];
+      tab[o] |= (uint32_t)j;
+    } else if (c == ',' && n) {
+      tab[stack[n - 1]] |= PT_COMMA;
+    }
+  }
+  return tab;
+}
+
+/* Index of the first c in w[from, len), or len. */
+static size_t next_byte(const char *w, size_t len, size_t from, char c) {
+  const char *p = from < len ? memchr(w + from, c, len - from) : NULL;
+  return p ? (size_t)(p - w) : len;
+}
+
+/* match_close through the table when there is one. */
+static size_t find_close(const uint32_t *tab, const char *w, size_t len,
+                         size_t i, int *comma) {
+  if (!tab)
+    return match_close(w, len, i, comma);
+  size_t e = tab[i] & ~PT_COMMA;
+  if (comma)
+    *comma = e && (tab[i] & PT_COMMA);
+  return e;
 }
 
 /* A decimal integer as bash's brace sequences accept it: optional sign,
@@ -238,26 +305,50 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
     r->too_deep = r->oom = 1;
     return;
   }
+  /* Built at the second brace of a long word: a word whose first brace is
+   * a list or sequence (the common case, and every level of a nested one)
+   * needs one scan only. */
+  const uint32_t *tab = NULL;
+  int scans = 0;
+  /* Only '\\', '$' and '{' can start anything: the loop jumps from one to
+   * the next, found with memchr (every word an expansion makes is searched
+   * again from its start, so most bytes are looked at many times). Each
+   * position stays valid until the loop passes it. */
+  size_t nb = next_byte(w, len, 0, '\\'), nd = next_byte(w, len, 0, '$');
+  size_t no = next_byte(w, len, 0, '{');
   for (size_t i = 0; i < len; i++) {
+    if (nb < i)
+      nb = next_byte(w, len, i, '\\');
+    if (nd < i)
+      nd = next_byte(w, len, i, '$');
+    if (no < i)
+      no = next_byte(w, len, i, '{');
+    size_t k = nb < nd ? nb : nd;
+    if (no < k)
+      k = no;
+    if (k >= len)
+      break;
+    i = k;
     char c = w[i];
     if (c == '\\') {
       i++;
       continue;
     }
-    if (c == '$' && i + 1 < len && w[i + 1] == '{') {
-      if (!scan_ok(r, len, i))
-        return;
-      size_t e = match_close(w, len, i + 1, NULL);
+    int param = c == '$' && i + 1 < len && w[i + 1] == '{';
+    if (!param && c != '{')
+      continue;
+    if (!scan_ok(r, len, i))
+      return;
+    if (!tab && scans++ && len - i >= PT_MIN_LEN)
+      tab = pair_table(r, w, len, i);
+    if (param) {
+      size_t e = find_close(tab, w, len, i + 1, NULL);
       if (e)
         i = e;
       continue;
     }
-    if (c != '{')
-      continue;
     int comma;
-    if (!scan_ok(r, len, i))
-      return;
-    size_t close = match_close(w, len, i, &comma);
+    size_t close = find_close(tab, w, len, i, &comma);
     if (!close)
       continue;
     const char *in = w + i + 1;
@@ -299,10 +390,70 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
   add(r, w, len);
 }
 
+/* An open brace on the stack of chain_too_long. */
+typedef struct bopen {
+  uint32_t best; /* longest chain of lists closed inside it */
+  uint8_t comma; /* a comma at its top level */
+  uint8_t param; /* the '{' of a "${" */
+} bopen;
+
+/* Whether w holds a chain of nested brace lists ({a,{b,{c,d}}} is one of
+ * 3) longer than the depth limit. Each list of such a chain is expanded
+ * one recursion deeper than the list around it, whatever comes before it
+ * in the word, so such a word is refused anyway, but only after rescanning
+ * the rest of the word at every level: quadratic work, seconds for a
+ * 64 KiB word. One pass finds the chain instead. Braces pair as
+ * match_close pairs them; a list inside ${...} is never expanded. */
+static int chain_too_long(arena *a, const char *w, size_t len) {
+  size_t opens = 0;
+  for (size_t i = 0; i < len; i++)
+    opens += w[i] == '{';
+  if (opens <= BRACE_MAX_DEPTH + 1)
+    return 0;
+  bopen *st = arena_alloc(a, opens * sizeof *st);
+  if (!st)
+    return 0; /* the expansion itself will meet the limit */
+  size_t n = 0;
+  uint32_t top = 0; /* longest chain outside every open brace */
+  for (size_t j = 0; j < len; j++) {
+    char c = w[j];
+    if (c == '\\') {
+      j++;
+    } else if (c == '{' || (c == '$' && j + 1 < len && w[j + 1] == '{')) {
+      int param = c == '$';
+      if (param)
+        j++;
+      st[n].best = 0;
+      st[n].comma = 0;
+      st[n].param = (uint8_t)param;
+      n++;
+    } else if (c == '}' && n) {
+      bopen *o = &st[--n];
+      uint32_t chain = o->param ? 0 : o->best + o->comma;
+      if (n) {
+        if (chain > st[n - 1].best)
+          st[n - 1].best = chain;
+      } else if (chain > top) {
+        top = chain;
+      }
+    } else if (c == ',' && n) {
+      st[n - 1].comma = 1;
+    }
+  }
+  /* braces left open are literal: the lists inside them still expand */
+  for (size_t k = 0; k < n; k++)
+    if (st[k].best > top)
+      top = st[k].best;
+  return top > BRACE_MAX_DEPTH + 1;
+}
+
 size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
                        size_t **lens) {
   bres r = {.a = a};
-  expand(&r, w, len, 0);
+  if (chain_too_long(a, w, len))
+    r.too_deep = r.oom = 1;
+  else
+    expand(&r, w, len, 0);
   if (r.oom) {
     *out = NULL;
     *lens = NULL;

@@ -682,7 +682,8 @@ static int slice_elems(pval *v, const xctx *x) {
   int64_t end = n;
   if (x->has_len && x->len >= 0 && off + x->len < end)
     end = off + x->len;
-  v->v += off;
+  if (off) /* an empty list may have no array at all */
+    v->v += off;
   v->n = (size_t)(end - off);
   return 0;
 }
@@ -746,7 +747,8 @@ static int slice_list(sh_exec *ex, sh_param *p, sh_var *var, pval *v, xctx *x) {
     int64_t cnt = n - (s - 1);
     if (x->has_len && (x->len ? x->len : 1) < cnt)
       cnt = x->len ? x->len : 1;
-    v->v += s - 1;
+    if (s > 1) /* an empty list may have no array at all */
+      v->v += s - 1;
     v->n = (size_t)cnt;
     return 0;
   }

@@ -3,6 +3,7 @@
  * bash 5.2: `printf '[%s]' WORD` with globbing off; results are compared
  * after removing the escaping backslashes, as the expander will. Many words
  * come from the oils brace-expansion spec tests. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -253,8 +254,51 @@ static void test_memory_cap(void **st) {
   mem_unref(m);
 }
 
+/* A word of n nested lists {a,{a,...{a,b}...}} inside PRE and POST. */
+static char *nested(arena *a, const char *pre, int n, const char *post,
+                    size_t *len) {
+  size_t pl = strlen(pre), ql = strlen(post);
+  *len = pl + (size_t)n * 4 + 1 + ql;
+  char *w = arena_alloc(a, *len + 1);
+  assert_non_null(w);
+  memcpy(w, pre, pl);
+  char *p = w + pl;
+  for (int i = 0; i < n; i++, p += 3)
+    memcpy(p, "{a,", 3);
+  *p++ = 'b';
+  memset(p, '}', (size_t)n);
+  memcpy(p + n, post, ql + 1);
+  return w;
+}
+
+static void test_deep_chain(void **st) {
+  fixture *f = *st;
+  char **v;
+  size_t *l, len;
+  /* past the depth limit: refused (found by one pass, not by expanding) */
+  char *w = nested(&f->a, "x", 3000, "", &len);
+  errno = 0;
+  assert_int_equal(sh_brace_expand(&f->a, w, len, &v, &l), 0);
+  assert_int_equal(errno, ELOOP);
+  /* behind unmatched braces too: they are literal, the lists still expand */
+  w = nested(&f->a, "{{{", 1100, "", &len);
+  errno = 0;
+  assert_int_equal(sh_brace_expand(&f->a, w, len, &v, &l), 0);
+  assert_int_equal(errno, ELOOP);
+  /* within the limit: expanded */
+  w = nested(&f->a, "", 500, "", &len);
+  assert_int_equal(sh_brace_expand(&f->a, w, len, &v, &l), 501);
+  assert_string_equal(v[0], "a");
+  assert_string_equal(v[500], "b");
+  /* inside ${...} nothing is expanded, however deep */
+  w = nested(&f->a, "${x:-", 1100, "}{c,d}", &len);
+  assert_int_equal(sh_brace_expand(&f->a, w, len, &v, &l), 2);
+  assert_int_equal(l[0], len - 4);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_deep_chain),
       cmocka_unit_test(test_bash_table),
       cmocka_unit_test(test_raw_results),
       cmocka_unit_test(test_not_nul_terminated),
