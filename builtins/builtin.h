@@ -166,6 +166,10 @@ typedef struct bi_getopt {
   int noperands;
   int status;     /* exit status after BI_OPT_STOP (bi_getopt_each) */
   int try_prefix; /* "NAME: Try 'NAME --help'..." as diffutils words it */
+  /* Prints what follows a usage error's message instead of coreutils'
+   * "Try 'NAME --help'" line (glibc's argp hint, file's usage). NULL: the
+   * coreutils line. Set after bi_getopt_init. */
+  void (*hint)(bi_ctx *c);
 } bi_getopt;
 
 void bi_getopt_init(bi_getopt *g, bi_ctx *c, const char *shortopts,

@@ -14,6 +14,10 @@ void bi_getopt_init(bi_getopt *g, bi_ctx *c, const char *shortopts,
 }
 
 static void try_help(bi_getopt *g) {
+  if (g->hint) {
+    g->hint(g->c);
+    return;
+  }
   if (g->try_prefix)
     stream_printf(g->c->err, "%s: ", g->c->argv[0]);
   bi_try_help(g->c);

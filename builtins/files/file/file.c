@@ -282,6 +282,10 @@ static int read_names(bi_ctx *c, const char *from, char ***names, int *count) {
   return 0;
 }
 
+static void usage_hint(bi_ctx *c) {
+  stream_puts(c->err, usage_text);
+}
+
 int bi_file(bi_ctx *c) {
   static const bi_opt opts[] = {{"brief", 'b', BI_ARG_NONE},
                                 {"files-from", 'f', BI_ARG_REQUIRED},
@@ -300,16 +304,7 @@ int bi_file(bi_ctx *c) {
   bi_getopt g;
   bi_getopt_init(&g, c, "bf:F:hiLNv", opts);
   /* file follows its invalid-option line with the usage, not a hint */
-  buf msgs;
-  buf_init(&msgs, c->m);
-  stream *err = c->err;
-  stream *cap = stream_capture(c->m, c->bud, &msgs, NULL, NULL, 2, 0);
-  if (!cap) {
-    buf_free(&msgs);
-    bi_error(c, "%s", bi_strerror(ENOMEM));
-    return 1;
-  }
-  c->err = cap;
+  g.hint = usage_hint;
   int ch;
   while ((ch = bi_getopt_next(&g)) != -1 && ch != '?' && ch != BI_OPT_HELP &&
          ch != 'v') {
@@ -343,17 +338,8 @@ int bi_file(bi_ctx *c) {
       break;
     }
   }
-  c->err = err;
-  stream_unref(cap);
-  if (ch == '?') {
-    const char *m = buf_cstr(&msgs);
-    const char *t = strstr(m, "Try '");
-    stream_write(c->err, m, t ? (size_t)(t - m) : msgs.len);
-    buf_free(&msgs);
-    stream_puts(c->err, usage_text);
+  if (ch == '?')
     return 1;
-  }
-  buf_free(&msgs);
   if (ch == BI_OPT_HELP)
     return bi_print_help(c);
   if (ch == 'v') {

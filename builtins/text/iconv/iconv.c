@@ -253,14 +253,10 @@ static int list_sets(bi_ctx *c) {
 }
 
 /* glibc's argp words its hint after a usage error its own way. */
-static int usage_error(bi_ctx *c, buf *msgs) {
-  const char *m = buf_cstr(msgs);
-  const char *try = strstr(m, "Try '");
-  stream_write(c->err, m, try ? (size_t)(try - m) : msgs->len);
+static void argp_hint(bi_ctx *c) {
   stream_printf(c->err,
                 "Try `%s --help' or `%s --usage' for more information.\n",
                 c->argv[0], c->argv[0]);
-  return 64;
 }
 
 int bi_iconv(bi_ctx *c) {
@@ -279,19 +275,9 @@ int bi_iconv(bi_ctx *c) {
   ic_job j;
   memset(&j, 0, sizeof j);
   j.c = c;
-  /* the parser's messages are caught to reword the hint */
-  buf msgs;
-  buf_init(&msgs, c->m);
-  stream *err = c->err;
-  stream *cap = stream_capture(c->m, c->bud, &msgs, NULL, NULL, 2, 0);
-  if (!cap) {
-    buf_free(&msgs);
-    bi_error(c, "%s", bi_strerror(ENOMEM));
-    return 1;
-  }
-  c->err = cap;
   bi_getopt g;
   bi_getopt_init(&g, c, "f:t:lco:sV", opts);
+  g.hint = argp_hint;
   while ((ch = bi_getopt_next(&g)) != -1 && ch != '?') {
     switch (ch) {
     case 'f':
@@ -319,14 +305,8 @@ int bi_iconv(bi_ctx *c) {
     }
   }
 parsed:
-  c->err = err;
-  stream_unref(cap);
-  if (ch == '?') {
-    int st = usage_error(c, &msgs);
-    buf_free(&msgs);
-    return st;
-  }
-  buf_free(&msgs);
+  if (ch == '?')
+    return 64; /* argp's status for a usage error */
   if (ch == BI_OPT_HELP)
     return bi_print_help(c);
   if (ch == OPT_USAGE) {
