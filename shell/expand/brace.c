@@ -298,6 +298,43 @@ static void expand_seq(bres *r, const char *w, size_t len, size_t open,
   }
 }
 
+/* Whether a brace's inner text has a ".." at its top level (outside inner
+ * braces and ${...}, not escaped) that is not its end: what makes bash take
+ * the braces as an expression when there is no top-level comma. */
+static int top_dots(const char *in, size_t inl) {
+  int d = 0;
+  for (size_t j = 0; j < inl; j++) {
+    if (in[j] == '\\') {
+      j++;
+    } else if (in[j] == '$' && j + 1 < inl && in[j + 1] == '{') {
+      size_t e = match_close(in, inl, j + 1, NULL);
+      if (!e)
+        return 0;
+      j = e;
+    } else if (in[j] == '{') {
+      d++;
+    } else if (in[j] == '}') {
+      if (d)
+        d--;
+    } else if (d == 0 && in[j] == '.' && j + 2 < inl && in[j + 1] == '.') {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether an unescaped comma appears anywhere in the inner text, nested
+ * or not (bash's test for a list). */
+static int any_comma(const char *in, size_t inl) {
+  for (size_t j = 0; j < inl; j++) {
+    if (in[j] == '\\')
+      j++;
+    else if (in[j] == ',')
+      return 1;
+  }
+  return 0;
+}
+
 static void expand(bres *r, const char *w, size_t len, int depth) {
   if (r->oom)
     return;
@@ -380,10 +417,23 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
       }
       return;
     }
-    seq q;
-    if (parse_seq(in, inl, &q)) {
-      expand_seq(r, w, len, i, close, &q, depth);
-      return;
+    if (top_dots(in, inl)) {
+      /* bash takes a ".." at the top level as it takes a comma: these
+       * braces are an expression. With a comma anywhere inside (a nested
+       * list) it is a list of one item, which loses its braces:
+       * {1..{3,5}} is 1..3 1..5. Else it is a sequence or, when it is not
+       * one, literal text as a whole: {a..{b..d}} stays as it is. */
+      if (any_comma(in, inl)) {
+        emit3(r, w, i, in, inl, w + close + 1, len - close - 1, depth);
+        return;
+      }
+      seq q;
+      if (parse_seq(in, inl, &q)) {
+        expand_seq(r, w, len, i, close, &q, depth);
+        return;
+      }
+      i = close;
+      continue;
     }
     /* neither a list nor a sequence: the '{' is literal, look further */
   }

@@ -393,3 +393,45 @@ x=v; touch /tmp/q1 /tmp/q2; echo /tmp/q{1,2,3}* {"a b",c}d ${x}{1,2} {a,}e
 ## STDOUT:
 /tmp/q1 /tmp/q2 /tmp/q3* a bd cd v1 v2 ae e
 ## END
+
+#### brace expressions that bash takes by a top-level "..": nested lists lose the outer braces, failed sequences stay literal
+echo {1..{3,5}}; echo {a..{c,e}}; echo x{1..{3,5}}y
+echo {a{b,c}}; echo x{a{b,c}}y; echo {{a,b}}; echo {1..3{a,b}}; echo {a\,b}; echo {"a,b"}; echo {x..y{1,2}}
+echo {1..x{a..c}}; echo {1..x{a..c}}y{1,2}; echo {a..{b..d}}; echo {1..2..{3,4}}; echo {..{a,b}}; echo {a..,b}; echo {a{1..2}..b}; echo {1..3}{a,b}
+echo {1..3}; echo {a..e..2}; echo {1..}; echo {..3}; echo a{1..3..}b; echo {1...3}; echo {1..3}..{4..5}; echo {${x},b}; echo {a..b}{c..d}; echo {1..2}{a..{b,c}}
+echo {a,b}..{c..d}; echo {1.2..3}; echo {z..a}; echo {-1..2}; echo {01..3}
+## STDOUT:
+1..3 1..5
+a..c a..e
+x1..3y x1..5y
+{ab} {ac}
+x{ab}y x{ac}y
+{a} {b}
+1..3a 1..3b
+{a,b}
+{a,b}
+x..y1 x..y2
+{1..x{a..c}}
+{1..x{a..c}}y1 {1..x{a..c}}y2
+{a..{b..d}}
+1..2..3 1..2..4
+..a ..b
+a.. b
+{a{1..2}..b}
+1a 1b 2a 2b 3a 3b
+1 2 3
+a c e
+{1..}
+{..3}
+a{1..3..}b
+{1...3}
+1..4 1..5 2..4 2..5 3..4 3..5
+b
+ac ad bc bd
+1a..b 1a..c 2a..b 2a..c
+a..c a..d b..c b..d
+{1.2..3}
+z y x w v u t s r q p o n m l k j i h g f e d c b a
+-1 0 1 2
+01 02 03
+## END
