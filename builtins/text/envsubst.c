@@ -58,8 +58,9 @@ static size_t scan_ref(const char *s, size_t n, size_t i, size_t *name,
 }
 
 /* The value of an exported variable, or NULL. */
-static const char *env_value(bi_ctx *c, const char *name, size_t len) {
-  char **env = c->environ ? c->environ(c) : NULL;
+/* env: the exported variables, fetched once per run (c->environ builds
+ * the list in scratch memory each time it is called). */
+static const char *env_value(char **env, const char *name, size_t len) {
   for (; env && *env; env++)
     if (strncmp(*env, name, len) == 0 && (*env)[len] == '=')
       return *env + len + 1;
@@ -139,6 +140,7 @@ int bi_envsubst(bi_ctx *c) {
 
   /* A reference may straddle two reads: the bytes from a '$' on are held
    * back (in `held`) until the reference is complete. */
+  char **env = c->environ ? c->environ(c) : NULL;
   writer w;
   wr_init(&w, c->out);
   reader r;
@@ -197,7 +199,7 @@ int bi_envsubst(bi_ctx *c) {
         continue;
       }
       wr_write(&w, s + done, i - done);
-      const char *v = env_value(c, s + at, l);
+      const char *v = env_value(env, s + at, l);
       if (v)
         wr_puts(&w, v);
       i += span;
