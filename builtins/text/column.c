@@ -327,29 +327,40 @@ static size_t column_of(col_st *s, const char *item) {
   return SIZE_MAX - 1;
 }
 
-/* Apply a comma-separated list: flags[col] = 1 for each column it names;
- * order (when not NULL) gets them in order. 0, or -1 after a message. */
+/* Apply a comma-separated list: flags[col] = 1 for each column it names.
+ * order (when not NULL) also gets them, each once, at the place of its
+ * last mention, as util-linux's -O places them (-O 1,2,1 is 2,1). 0, or -1
+ * after a message. */
 static int apply_list(col_st *s, const char *list, char *flags, size_t *order,
                       size_t *norder) {
-  char *copy = arena_strdup(s->c->scratch, list);
-  if (!copy)
+  size_t *last = NULL; /* the item number of each column's last mention */
+  if (order &&
+      !(last = arena_alloc(s->c->scratch, (s->ncols + 1) * sizeof *last))) {
+    bi_error(s->c, "%s", bi_strerror(ENOMEM));
     return -1;
-  char *save = NULL;
-  for (char *item = strtok_r(copy, ",", &save); item;
-       item = strtok_r(NULL, ",", &save)) {
-    size_t k = column_of(s, item);
-    if (k == SIZE_MAX - 1)
+  }
+  for (int pass = 0; pass < (order ? 2 : 1); pass++) {
+    char *copy = arena_strdup(s->c->scratch, list);
+    if (!copy) {
+      bi_error(s->c, "%s", bi_strerror(ENOMEM));
       return -1;
-    if (k == SIZE_MAX)
-      continue;
-    if (order) {
-      int seen = 0;
-      for (size_t i = 0; i < *norder; i++)
-        seen |= order[i] == k;
-      if (!seen)
+    }
+    char *save = NULL;
+    size_t idx = 0;
+    for (char *item = strtok_r(copy, ",", &save); item;
+         item = strtok_r(NULL, ",", &save), idx++) {
+      size_t k = column_of(s, item);
+      if (k == SIZE_MAX - 1)
+        return -1;
+      if (k == SIZE_MAX)
+        continue;
+      if (pass == 0) {
+        flags[k] = 1;
+        if (last)
+          last[k] = idx;
+      } else if (last[k] == idx) {
         order[(*norder)++] = k;
-    } else {
-      flags[k] = 1;
+      }
     }
   }
   return 0;
@@ -398,16 +409,22 @@ static int table(col_st *s, writer *w) {
   if ((s->right && apply_list(s, s->right, right, NULL, NULL)) ||
       (s->hide && apply_list(s, s->hide, hidden, NULL, NULL)))
     goto out;
+  /* the columns -O names, then every other one in input order (a flag
+   * per column: a table can have a million columns) */
   size_t norder = 0;
-  if (s->order && apply_list(s, s->order, NULL, order, &norder))
+  char *listed = mem_calloc(m, nc + 1, 1);
+  if (!listed) {
+    bi_error(s->c, "%s", bi_strerror(ENOMEM));
     goto out;
-  for (size_t k = 0; k < nc; k++) {
-    int listed = 0;
-    for (size_t i = 0; i < norder && !listed; i++)
-      listed = order[i] == k;
-    if (!listed)
-      order[norder++] = k;
   }
+  if (s->order && apply_list(s, s->order, listed, order, &norder)) {
+    mem_free(m, listed);
+    goto out;
+  }
+  for (size_t k = 0; k < nc; k++)
+    if (!listed[k])
+      order[norder++] = k;
+  mem_free(m, listed);
   /* the visible columns, in order */
   size_t nv = 0;
   for (size_t i = 0; i < nc; i++)

@@ -105,3 +105,22 @@ xab
 2
 c,3
 ## END
+
+#### column -O places a column named twice at its last mention
+printf "a b c\n1 2 3\n" | column -t -O 3,1,3 -N x,y,z
+printf "a b c d\n" | column -t -O 1,2,1
+printf "a b c d\n" | column -t -O 3,1,3,2,1
+printf "a b c d\n" | column -t -O x,2 -N x,y,z,w
+printf "a b c d\n" | column -t -O 9,2
+printf "a b c\n" | column -t -O 2 -H 1 -R 3
+## STDOUT:
+x  z  y
+a  c  b
+1  3  2
+b  a  c  d
+c  b  a  d
+x  y  z  w
+a  b  c  d
+b  a  c  d
+b  c
+## END
