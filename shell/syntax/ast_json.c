@@ -36,17 +36,33 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
   return k;
 }
 
+/* buf_append with the common case (room left) inlined. */
+static inline void j_app(buf *o, const void *s, size_t n) {
+  if (o->len + n < o->cap && !o->oom) {
+    memcpy(o->data + o->len, s, n);
+    o->len += n;
+    o->data[o->len] = 0;
+  } else {
+    buf_append(o, s, n);
+  }
+}
+
 /* Literal text: one append, its length known at compile time. */
-#define PUT(o, lit) buf_append((o), (lit), sizeof(lit) - 1)
+#define PUT(o, lit) j_app((o), (lit), sizeof(lit) - 1)
+
+static inline void j_putc(buf *o, int c) {
+  char ch = (char)c;
+  j_app(o, &ch, 1);
+}
 
 static void j_strz(buf *o, const char *s) {
-  buf_append(o, s, strlen(s));
+  j_app(o, s, strlen(s));
 }
 
 static void j_str(buf *o, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   buf_reserve(o, n + 2);
-  buf_putc(o, '"');
+  j_putc(o, '"');
   const unsigned char *u = (const unsigned char *)s;
   size_t run = 0; /* start of the bytes copied as they are */
   for (size_t i = 0; i < n;) {
@@ -62,24 +78,24 @@ static void j_str(buf *o, const char *s, size_t n) {
         continue;
       }
     }
-    buf_append(o, s + run, i - run);
+    j_app(o, s + run, i - run);
     if (c == '"' || c == '\\') {
       char e[2] = {'\\', (char)c};
-      buf_append(o, e, 2);
+      j_app(o, e, 2);
     } else if (c == '\n') {
       PUT(o, "\\n");
     } else if (c == '\t') {
       PUT(o, "\\t");
     } else if (c < 0x80) {
       char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-      buf_append(o, e, 6);
+      j_app(o, e, 6);
     } else {
       PUT(o, "\\ufffd");
     }
     run = ++i;
   }
-  buf_append(o, s + run, n - run);
-  buf_putc(o, '"');
+  j_app(o, s + run, n - run);
+  j_putc(o, '"');
 }
 
 static void j_cstr(buf *o, const char *s) {
@@ -134,35 +150,35 @@ static void j_param(buf *o, const sh_param *pm) {
   }
   if (pm->bad) {
     j_bool(o, "bad", 1);
-    buf_putc(o, '}');
+    j_putc(o, '}');
     return;
   }
   PUT(o, ",\"op\":\"");
   j_strz(o, param_ops[pm->op]);
-  buf_putc(o, '"');
+  j_putc(o, '"');
   j_bool(o, "braced", pm->braced);
   if (pm->index_at) {
     PUT(o, ",\"index\":\"");
-    buf_putc(o, pm->index_at == 1 ? '@' : '*');
-    buf_putc(o, '"');
+    j_putc(o, pm->index_at == 1 ? '@' : '*');
+    j_putc(o, '"');
   } else if (pm->index)
     j_opt_word(o, "index", pm->index);
   if (pm->sub != PS_NONE) {
     PUT(o, ",\"sub\":\"");
     if (pm->sub == PS_TRANSFORM) {
-      buf_putc(o, '@');
-      buf_putc(o, pm->transform);
+      j_putc(o, '@');
+      j_putc(o, pm->transform);
     } else {
       if (pm->colon)
-        buf_putc(o, ':');
+        j_putc(o, ':');
       j_strz(o, param_subs[pm->sub]);
     }
-    buf_putc(o, '"');
+    j_putc(o, '"');
     j_opt_word(o, "arg1", pm->arg1);
     if (pm->arg2)
       j_opt_word(o, "arg2", pm->arg2);
   }
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static void j_part(buf *o, const sh_part *pt) {
@@ -183,8 +199,8 @@ static void j_part(buf *o, const sh_part *pt) {
   case WP_PROCSUB:
     if (pt->kind == WP_PROCSUB) {
       PUT(o, "{\"type\":\"procsub\",\"dir\":\"");
-      buf_putc(o, pt->dir);
-      buf_putc(o, '"');
+      j_putc(o, pt->dir);
+      j_putc(o, '"');
     } else {
       PUT(o, "{\"type\":\"cmdsub\"");
       j_bool(o, "backtick", pt->u.cmdsub.backtick);
@@ -208,17 +224,17 @@ static void j_part(buf *o, const sh_part *pt) {
     j_str(o, pt->u.lit.text, pt->u.lit.len);
     break;
   }
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static void j_parts(buf *o, const sh_part *parts, size_t n) {
-  buf_putc(o, '[');
+  j_putc(o, '[');
   for (size_t i = 0; i < n; i++) {
     if (i)
-      buf_putc(o, ',');
+      j_putc(o, ',');
     j_part(o, &parts[i]);
   }
-  buf_putc(o, ']');
+  j_putc(o, ']');
 }
 
 static void j_word(buf *o, const sh_word *w) {
@@ -229,17 +245,17 @@ static void j_word(buf *o, const sh_word *w) {
     PUT(o, "null");
   j_key(o, "parts");
   j_parts(o, w->parts, w->nparts);
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static void j_words(buf *o, sh_word *const *w, size_t n) {
-  buf_putc(o, '[');
+  j_putc(o, '[');
   for (size_t i = 0; i < n; i++) {
     if (i)
-      buf_putc(o, ',');
+      j_putc(o, ',');
     j_word(o, w[i]);
   }
-  buf_putc(o, ']');
+  j_putc(o, ']');
 }
 
 static void j_assign(buf *o, const sh_assign *as) {
@@ -253,8 +269,8 @@ static void j_assign(buf *o, const sh_assign *as) {
     for (size_t i = 0; i < as->narray; i++) {
       const sh_array_elem *e = &as->array[i];
       if (i)
-        buf_putc(o, ',');
-      buf_putc(o, '{');
+        j_putc(o, ',');
+      j_putc(o, '{');
       PUT(o, "\"key\":");
       if (e->key)
         j_word(o, e->key);
@@ -262,13 +278,13 @@ static void j_assign(buf *o, const sh_assign *as) {
         PUT(o, "null");
       j_opt_word(o, "value", e->value);
       j_bool(o, "append", e->append);
-      buf_putc(o, '}');
+      j_putc(o, '}');
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
   } else {
     j_opt_word(o, "value", as->value);
   }
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static const char *const redir_ops[] = {"<",  ">",  ">|",  ">>", "<>", "<&",
@@ -278,10 +294,10 @@ static void j_redirs(buf *o, const sh_redir *r) {
   PUT(o, ",\"redirs\":[");
   for (int first = 1; r; r = r->next, first = 0) {
     if (!first)
-      buf_putc(o, ',');
+      j_putc(o, ',');
     PUT(o, "{\"op\":\"");
     j_strz(o, redir_ops[r->op]);
-    buf_putc(o, '"');
+    j_putc(o, '"');
     if (r->fd >= 0) {
       j_key(o, "fd");
       buf_put_long(o, r->fd);
@@ -301,9 +317,9 @@ static void j_redirs(buf *o, const sh_redir *r) {
     } else {
       j_opt_word(o, "target", r->target);
     }
-    buf_putc(o, '}');
+    j_putc(o, '}');
   }
-  buf_putc(o, ']');
+  j_putc(o, ']');
 }
 
 static void j_cond(buf *o, const sh_cond *c) {
@@ -311,7 +327,7 @@ static void j_cond(buf *o, const sh_cond *c) {
                                       "unary", "binary", "word"};
   PUT(o, "{\"type\":\"");
   j_strz(o, kinds[c->kind]);
-  buf_putc(o, '"');
+  j_putc(o, '"');
   switch (c->kind) {
   case C_AND:
   case C_OR:
@@ -336,7 +352,7 @@ static void j_cond(buf *o, const sh_cond *c) {
     j_opt_word(o, "word", c->a);
     break;
   }
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static const char *const node_types[] = {
@@ -355,10 +371,10 @@ static void j_node(buf *o, const sh_node *n) {
     PUT(o, ",\"assigns\":[");
     for (const sh_assign *as = n->u.simple.assigns; as; as = as->next) {
       if (as != n->u.simple.assigns)
-        buf_putc(o, ',');
+        j_putc(o, ',');
       j_assign(o, as);
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
     j_key(o, "words");
     j_words(o, n->u.simple.words, n->u.simple.nwords);
     break;
@@ -367,19 +383,19 @@ static void j_node(buf *o, const sh_node *n) {
     PUT(o, ",\"commands\":[");
     for (i = 0; i < n->u.pipe.ncmds; i++) {
       if (i)
-        buf_putc(o, ',');
+        j_putc(o, ',');
       j_node(o, n->u.pipe.cmds[i]);
     }
     PUT(o, "],\"stderr_too\":[");
     for (i = 0; i + 1 < n->u.pipe.ncmds; i++) {
       if (i)
-        buf_putc(o, ',');
+        j_putc(o, ',');
       if (n->u.pipe.stderr_too && n->u.pipe.stderr_too[i])
         PUT(o, "true");
       else
         PUT(o, "false");
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
     break;
   case N_AND:
   case N_OR:
@@ -390,13 +406,13 @@ static void j_node(buf *o, const sh_node *n) {
     PUT(o, ",\"items\":[");
     for (i = 0; i < n->u.list.nitems; i++) {
       if (i)
-        buf_putc(o, ',');
+        j_putc(o, ',');
       PUT(o, "{\"command\":");
       j_node(o, n->u.list.items[i].node);
       j_bool(o, "async", n->u.list.items[i].async);
-      buf_putc(o, '}');
+      j_putc(o, '}');
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
     break;
   case N_SUBSHELL:
   case N_GROUP:
@@ -434,7 +450,9 @@ static void j_node(buf *o, const sh_node *n) {
     PUT(o, ",\"items\":[");
     for (i = 0; i < n->u.case_.nitems; i++) {
       const sh_case_item *it = &n->u.case_.items[i];
-      buf_puts(o, i ? ",{\"patterns\":" : "{\"patterns\":");
+      if (i)
+        j_putc(o, ',');
+      PUT(o, "{\"patterns\":");
       j_words(o, it->patterns, it->npatterns);
       j_opt_node(o, "body", it->body);
       PUT(o, ",\"terminator\":\"");
@@ -446,7 +464,7 @@ static void j_node(buf *o, const sh_node *n) {
         PUT(o, ";;&");
       PUT(o, "\"}");
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
     break;
   case N_FUNCDEF:
     j_key(o, "name");
@@ -469,7 +487,7 @@ static void j_node(buf *o, const sh_node *n) {
     break;
   }
   j_redirs(o, n->redirs);
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 int sh_ast_json(struct buf *out, const sh_node *n) {

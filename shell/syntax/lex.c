@@ -151,10 +151,6 @@ int sh_peekc_at(sh_parser *p, size_t k) {
   }
 }
 
-int sh_peekc(sh_parser *p) {
-  return sh_peekc_at(p, 0);
-}
-
 /* Drop exhausted alias inputs. Done lazily (at the next read or token), so
  * that while the word an alias produced is examined, the alias is still on
  * the stack and cannot expand itself again. */
@@ -166,7 +162,7 @@ static void settle(sh_parser *p) {
   }
 }
 
-int sh_getc(sh_parser *p) {
+int sh_getc_slow(sh_parser *p) {
   settle(p);
   sh_input *in = p->in;
   if (in->pos >= in->len)
@@ -306,14 +302,6 @@ const char *sh_word_plain(const sh_word *w) {
   if (!w || w->nparts != 1 || w->parts[0].kind != WP_LIT || w->parts[0].quoted)
     return NULL;
   return w->parts[0].u.lit.text;
-}
-
-int sh_tok_is(const sh_tok *t, const char *rw) {
-  if (t->kind != T_WORD || t->as)
-    return 0;
-  const char *s = sh_word_plain(t->w);
-  /* most words are no reserved word: the first byte tells */
-  return s && s[0] == rw[0] && !strcmp(s, rw);
 }
 
 void sh_skip_blanks(sh_parser *p) {
@@ -1221,7 +1209,8 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
                  (b->lit[b->llen - 1] == ':' || b->lit[b->llen - 1] == '='))) &&
                lex_tilde(p, b, mode, flags)) {
       /* tilde part added */
-    } else if (c && strchr("@*+?!", c) && sh_peekc_at(p, 1) == '(' &&
+    } else if ((c == '@' || c == '*' || c == '+' || c == '?' || c == '!') &&
+               sh_peekc_at(p, 1) == '(' &&
                (mode == WM_NORMAL ||
                 ((mode == WM_BRACE || mode == WM_SLASH) &&
                  (!dq || (flags & WF_PATTERN)) && extglob_closes(p))) &&

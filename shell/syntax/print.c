@@ -36,18 +36,24 @@ typedef struct pr {
 
 static void mcs(pr *p, const sh_node *n);
 
-static void putn(pr *p, const char *s, size_t n) {
-  if (n && buf_append(p->o, s, n))
+static inline void putn(pr *p, const char *s, size_t n) {
+  buf *o = p->o;
+  if (o->len + n < o->cap && !o->oom) { /* room left: the common case */
+    memcpy(o->data + o->len, s, n);
+    o->len += n;
+    o->data[o->len] = 0;
+  } else if (n && buf_append(o, s, n)) {
     p->err = 1;
+  }
 }
 
-static void put(pr *p, const char *s) {
+static inline void put(pr *p, const char *s) {
   putn(p, s, strlen(s));
 }
 
-static void putch(pr *p, int c) {
-  if (buf_putc(p->o, c))
-    p->err = 1;
+static inline void putch(pr *p, int c) {
+  char ch = (char)c;
+  putn(p, &ch, 1);
 }
 
 static void indent(pr *p) {
