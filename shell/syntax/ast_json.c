@@ -55,7 +55,7 @@ static inline void j_putc(buf *o, int c) {
   j_app(o, &ch, 1);
 }
 
-static void j_strz(buf *o, const char *s) {
+static inline void j_strz(buf *o, const char *s) {
   j_app(o, s, strlen(s));
 }
 
@@ -68,7 +68,10 @@ static void j_str(buf *o, const char *s, size_t n) {
   for (size_t i = 0; i < n;) {
     unsigned char c = u[i];
     if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-      i++;
+      for (i++; i < n && u[i] >= 0x20 && u[i] < 0x7f && u[i] != '"' &&
+                u[i] != '\\';
+           i++)
+        ;
       continue;
     }
     if (c >= 0x80) {
@@ -98,20 +101,20 @@ static void j_str(buf *o, const char *s, size_t n) {
   j_putc(o, '"');
 }
 
-static void j_cstr(buf *o, const char *s) {
+static inline void j_cstr(buf *o, const char *s) {
   if (s)
     j_str(o, s, strlen(s));
   else
     PUT(o, "null");
 }
 
-static void j_key(buf *o, const char *k) {
+static inline void j_key(buf *o, const char *k) {
   PUT(o, ",\"");
   j_strz(o, k);
   PUT(o, "\":");
 }
 
-static void j_bool(buf *o, const char *k, int v) {
+static inline void j_bool(buf *o, const char *k, int v) {
   j_key(o, k);
   if (v)
     PUT(o, "true");
@@ -119,7 +122,7 @@ static void j_bool(buf *o, const char *k, int v) {
     PUT(o, "false");
 }
 
-static void j_opt_word(buf *o, const char *k, const sh_word *w) {
+static inline void j_opt_word(buf *o, const char *k, const sh_word *w) {
   j_key(o, k);
   if (w)
     j_word(o, w);
@@ -127,7 +130,7 @@ static void j_opt_word(buf *o, const char *k, const sh_word *w) {
     PUT(o, "null");
 }
 
-static void j_opt_node(buf *o, const char *k, const sh_node *n) {
+static inline void j_opt_node(buf *o, const char *k, const sh_node *n) {
   j_key(o, k);
   if (n)
     j_node(o, n);

@@ -242,9 +242,27 @@ void sh_wb_addc(wbuild *b, int c, int quoted) {
   b->lit[b->llen++] = (char)c;
 }
 
+/* As n calls of sh_wb_addc, with one copy. */
 void sh_wb_adds(wbuild *b, const char *s, size_t n, int quoted) {
-  for (size_t i = 0; i < n; i++)
-    sh_wb_addc(b, (unsigned char)s[i], quoted);
+  if (!n)
+    return;
+  if (b->llen && b->lq != quoted)
+    sh_wb_flush(b);
+  b->lq = quoted;
+  if (quoted)
+    b->has_quotes = 1;
+  if (b->llen + n >= b->lcap) {
+    size_t nc = b->lcap ? b->lcap * 2 : 32;
+    while (b->llen + n >= nc)
+      nc *= 2;
+    char *nl = sh_alloc(b->p, nc);
+    if (b->llen)
+      memcpy(nl, b->lit, b->llen);
+    b->lit = nl;
+    b->lcap = nc;
+  }
+  memcpy(b->lit + b->llen, s, n);
+  b->llen += n;
 }
 
 int sh_wb_empty(const wbuild *b) {
@@ -276,6 +294,38 @@ int sh_is_digit(int c) {
 
 int sh_is_blank(int c) {
   return c == ' ' || c == '\t';
+}
+
+/* Bytes that mean nothing special inside an unquoted word (WM_NORMAL):
+ * no terminator, quote, expansion, tilde, extglob or assignment sign. */
+static int plain_word_byte(int c) {
+  switch (c) {
+  case ' ':
+  case '\t':
+  case '\n':
+  case ';':
+  case '&':
+  case '|':
+  case '(':
+  case ')':
+  case '<':
+  case '>':
+  case '\\':
+  case '\'':
+  case '"':
+  case '`':
+  case '$':
+  case '~':
+  case '@':
+  case '*':
+  case '+':
+  case '?':
+  case '!':
+  case '=':
+    return 0;
+  default:
+    return 1;
+  }
 }
 
 /* Characters that end an unquoted word. */
@@ -1231,6 +1281,15 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
         sh_getc(p);
         sh_wb_addc(b, '=', 0);
         flags |= WF_ASSIGN;
+      }
+      if (mode == WM_NORMAL) {
+        /* the ordinary bytes that follow, at once */
+        sh_input *in = p->in;
+        size_t j = in->pos;
+        while (j < in->len && plain_word_byte((unsigned char)in->s[j]))
+          j++;
+        sh_wb_adds(b, in->s + in->pos, j - in->pos, 0);
+        in->pos = j;
       }
     }
     at_start = 0;
