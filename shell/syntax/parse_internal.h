@@ -157,7 +157,12 @@ void sh_push_input(sh_parser *p, const char *s, size_t len, const char *alias,
 /* Position in the current input, for source spans. */
 const char *sh_here(sh_parser *p);
 
-sh_tok *sh_peek(sh_parser *p, int mode);
+/* The next token; mode matters only when it is lexed here, not when it
+ * was already read. */
+sh_tok *sh_peek_lex(sh_parser *p, int mode);
+static inline sh_tok *sh_peek(sh_parser *p, int mode) {
+  return p->have_tok ? &p->tok : sh_peek_lex(p, mode);
+}
 /* If the word token t is an alias, read its value in its place and return
  * 1 (the token is consumed: peek again). */
 int sh_try_alias(sh_parser *p, sh_tok *t);
