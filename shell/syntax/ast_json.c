@@ -68,8 +68,8 @@ static void j_str(buf *o, const char *s, size_t n) {
   for (size_t i = 0; i < n;) {
     unsigned char c = u[i];
     if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-      for (i++; i < n && u[i] >= 0x20 && u[i] < 0x7f && u[i] != '"' &&
-                u[i] != '\\';
+      for (i++;
+           i < n && u[i] >= 0x20 && u[i] < 0x7f && u[i] != '"' && u[i] != '\\';
            i++)
         ;
       continue;

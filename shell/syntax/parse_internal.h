@@ -186,8 +186,7 @@ static inline int sh_tok_is(const sh_tok *t, const char *rw) {
   if (t->kind != T_WORD || t->as)
     return 0;
   const sh_word *w = t->w;
-  if (!w || w->nparts != 1 || w->parts[0].kind != WP_LIT ||
-      w->parts[0].quoted)
+  if (!w || w->nparts != 1 || w->parts[0].kind != WP_LIT || w->parts[0].quoted)
     return 0;
   const char *s = w->parts[0].u.lit.text;
   /* most words are no reserved word: the first byte tells */
