@@ -179,8 +179,6 @@ static int brace_plain(const char *s, size_t i, size_t n) {
   return i < n && (s[i] == '-' || s[i] == '=' || s[i] == '?' || s[i] == '+');
 }
 
-/* Print source text s[0..n), replacing $(...) bodies listed in subs by
- * their re-printed form and $'...' by its single-quoted value. */
 /* Offset in s[0..n) of the first substitution in sb that starts at or
  * after offset i, or n. */
 static size_t next_sub(const subs *sb, const char *s, size_t i, size_t n) {
@@ -193,6 +191,8 @@ static size_t next_sub(const subs *sb, const char *s, size_t i, size_t n) {
   return best;
 }
 
+/* Print source text s[0..n), replacing $(...) bodies listed in subs by
+ * their re-printed form and $'...' by its single-quoted value. */
 static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
   int dq = 0, br = 0;
   unsigned plain = 0; /* bit k: brace level k+1 takes $'' as plain text */
