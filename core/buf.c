@@ -57,12 +57,28 @@ int buf_append(buf *b, const void *p, size_t n) {
 }
 
 int buf_putc(buf *b, int c) {
+  if (b->len + 2 <= b->cap && !b->oom) { /* room for c and the NUL */
+    b->data[b->len++] = (char)c;
+    b->data[b->len] = 0;
+    return 0;
+  }
   char ch = (char)c;
   return buf_append(b, &ch, 1);
 }
 
 int buf_puts(buf *b, const char *s) {
   return buf_append(b, s, strlen(s));
+}
+
+int buf_put_long(buf *b, long v) {
+  char tmp[24], *e = tmp + sizeof tmp, *p = e;
+  unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+  do
+    *--p = (char)('0' + u % 10);
+  while (u /= 10);
+  if (v < 0)
+    *--p = '-';
+  return buf_append(b, p, (size_t)(e - p));
 }
 
 int buf_vprintf(buf *b, const char *fmt, va_list ap) {

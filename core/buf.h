@@ -28,6 +28,8 @@ int buf_reserve(buf *b, size_t extra);
 int buf_append(buf *b, const void *p, size_t n);
 int buf_putc(buf *b, int c);
 int buf_puts(buf *b, const char *s);
+/* A decimal integer, as printf's %ld writes it. */
+int buf_put_long(buf *b, long v);
 int buf_printf(buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int buf_vprintf(buf *b, const char *fmt, va_list ap);

@@ -36,67 +36,106 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
   return k;
 }
 
-static void j_str(buf *o, const char *s, size_t n) {
-  buf_putc(o, '"');
-  const unsigned char *u = (const unsigned char *)s;
-  for (size_t i = 0; i < n;) {
-    unsigned char c = u[i];
-    if (c == '"' || c == '\\') {
-      buf_putc(o, '\\');
-      buf_putc(o, (char)c);
-    } else if (c == '\n') {
-      buf_puts(o, "\\n");
-    } else if (c == '\t') {
-      buf_puts(o, "\\t");
-    } else if (c < 0x20 || c == 0x7f) {
-      buf_printf(o, "\\u%04x", c);
-    } else if (c < 0x80) {
-      buf_putc(o, (char)c);
-    } else {
-      size_t k = utf8_len(u + i, n - i);
-      if (!k) {
-        buf_puts(o, "\\ufffd");
-        i++;
-        continue;
-      }
-      buf_append(o, s + i, k);
-      i += k;
-      continue;
-    }
-    i++;
+/* buf_append with the common case (room left) inlined. */
+static inline void j_app(buf *o, const void *s, size_t n) {
+  if (o->len + n < o->cap && !o->oom) {
+    memcpy(o->data + o->len, s, n);
+    o->len += n;
+    o->data[o->len] = 0;
+  } else {
+    buf_append(o, s, n);
   }
-  buf_putc(o, '"');
 }
 
-static void j_cstr(buf *o, const char *s) {
+/* Literal text: one append, its length known at compile time. */
+#define PUT(o, lit) j_app((o), (lit), sizeof(lit) - 1)
+
+static inline void j_putc(buf *o, int c) {
+  char ch = (char)c;
+  j_app(o, &ch, 1);
+}
+
+static inline void j_strz(buf *o, const char *s) {
+  j_app(o, s, strlen(s));
+}
+
+static void j_str(buf *o, const char *s, size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  buf_reserve(o, n + 2);
+  j_putc(o, '"');
+  const unsigned char *u = (const unsigned char *)s;
+  size_t run = 0; /* start of the bytes copied as they are */
+  for (size_t i = 0; i < n;) {
+    unsigned char c = u[i];
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      for (i++;
+           i < n && u[i] >= 0x20 && u[i] < 0x7f && u[i] != '"' && u[i] != '\\';
+           i++)
+        ;
+      continue;
+    }
+    if (c >= 0x80) {
+      size_t k = utf8_len(u + i, n - i);
+      if (k) {
+        i += k;
+        continue;
+      }
+    }
+    j_app(o, s + run, i - run);
+    if (c == '"' || c == '\\') {
+      char e[2] = {'\\', (char)c};
+      j_app(o, e, 2);
+    } else if (c == '\n') {
+      PUT(o, "\\n");
+    } else if (c == '\t') {
+      PUT(o, "\\t");
+    } else if (c < 0x80) {
+      char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+      j_app(o, e, 6);
+    } else {
+      PUT(o, "\\ufffd");
+    }
+    run = ++i;
+  }
+  j_app(o, s + run, n - run);
+  j_putc(o, '"');
+}
+
+static inline void j_cstr(buf *o, const char *s) {
   if (s)
     j_str(o, s, strlen(s));
   else
-    buf_puts(o, "null");
+    PUT(o, "null");
 }
 
-static void j_key(buf *o, const char *k) {
-  buf_printf(o, ",\"%s\":", k);
+static inline void j_key(buf *o, const char *k) {
+  PUT(o, ",\"");
+  j_strz(o, k);
+  PUT(o, "\":");
 }
 
-static void j_bool(buf *o, const char *k, int v) {
-  buf_printf(o, ",\"%s\":%s", k, v ? "true" : "false");
+static inline void j_bool(buf *o, const char *k, int v) {
+  j_key(o, k);
+  if (v)
+    PUT(o, "true");
+  else
+    PUT(o, "false");
 }
 
-static void j_opt_word(buf *o, const char *k, const sh_word *w) {
+static inline void j_opt_word(buf *o, const char *k, const sh_word *w) {
   j_key(o, k);
   if (w)
     j_word(o, w);
   else
-    buf_puts(o, "null");
+    PUT(o, "null");
 }
 
-static void j_opt_node(buf *o, const char *k, const sh_node *n) {
+static inline void j_opt_node(buf *o, const char *k, const sh_node *n) {
   j_key(o, k);
   if (n)
     j_node(o, n);
   else
-    buf_puts(o, "null");
+    PUT(o, "null");
 }
 
 static const char *const param_ops[] = {"plain", "length", "indirect", "keys",
@@ -106,7 +145,7 @@ static const char *const param_subs[] = {
     "//", "/#", "/%", ":", "^", "^^", ",",  ",,", "@"};
 
 static void j_param(buf *o, const sh_param *pm) {
-  buf_puts(o, "{\"type\":\"param\",\"name\":");
+  PUT(o, "{\"type\":\"param\",\"name\":");
   j_cstr(o, pm->name);
   if (pm->src) {
     j_key(o, "src");
@@ -114,37 +153,46 @@ static void j_param(buf *o, const sh_param *pm) {
   }
   if (pm->bad) {
     j_bool(o, "bad", 1);
-    buf_putc(o, '}');
+    j_putc(o, '}');
     return;
   }
-  buf_printf(o, ",\"op\":\"%s\"", param_ops[pm->op]);
+  PUT(o, ",\"op\":\"");
+  j_strz(o, param_ops[pm->op]);
+  j_putc(o, '"');
   j_bool(o, "braced", pm->braced);
-  if (pm->index_at)
-    buf_printf(o, ",\"index\":\"%s\"", pm->index_at == 1 ? "@" : "*");
-  else if (pm->index)
+  if (pm->index_at) {
+    PUT(o, ",\"index\":\"");
+    j_putc(o, pm->index_at == 1 ? '@' : '*');
+    j_putc(o, '"');
+  } else if (pm->index)
     j_opt_word(o, "index", pm->index);
   if (pm->sub != PS_NONE) {
-    if (pm->sub == PS_TRANSFORM)
-      buf_printf(o, ",\"sub\":\"@%c\"", pm->transform);
-    else
-      buf_printf(o, ",\"sub\":\"%s%s\"", pm->colon ? ":" : "",
-                 param_subs[pm->sub]);
+    PUT(o, ",\"sub\":\"");
+    if (pm->sub == PS_TRANSFORM) {
+      j_putc(o, '@');
+      j_putc(o, pm->transform);
+    } else {
+      if (pm->colon)
+        j_putc(o, ':');
+      j_strz(o, param_subs[pm->sub]);
+    }
+    j_putc(o, '"');
     j_opt_word(o, "arg1", pm->arg1);
     if (pm->arg2)
       j_opt_word(o, "arg2", pm->arg2);
   }
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static void j_part(buf *o, const sh_part *pt) {
   switch (pt->kind) {
   case WP_LIT:
-    buf_puts(o, "{\"type\":\"literal\",\"text\":");
+    PUT(o, "{\"type\":\"literal\",\"text\":");
     j_str(o, pt->u.lit.text, pt->u.lit.len);
     j_bool(o, "quoted", pt->quoted);
     break;
   case WP_DQUOTE:
-    buf_puts(o, "{\"type\":\"dquote\",\"parts\":");
+    PUT(o, "{\"type\":\"dquote\",\"parts\":");
     j_parts(o, pt->u.dq.parts, pt->u.dq.nparts);
     break;
   case WP_PARAM:
@@ -152,11 +200,14 @@ static void j_part(buf *o, const sh_part *pt) {
     return;
   case WP_CMDSUB:
   case WP_PROCSUB:
-    if (pt->kind == WP_PROCSUB)
-      buf_printf(o, "{\"type\":\"procsub\",\"dir\":\"%c\"", pt->dir);
-    else
-      buf_printf(o, "{\"type\":\"cmdsub\",\"backtick\":%s",
-                 pt->u.cmdsub.backtick ? "true" : "false");
+    if (pt->kind == WP_PROCSUB) {
+      PUT(o, "{\"type\":\"procsub\",\"dir\":\"");
+      j_putc(o, pt->dir);
+      j_putc(o, '"');
+    } else {
+      PUT(o, "{\"type\":\"cmdsub\"");
+      j_bool(o, "backtick", pt->u.cmdsub.backtick);
+    }
     j_opt_node(o, "body", pt->u.cmdsub.body);
     if (pt->u.cmdsub.err) {
       j_key(o, "error");
@@ -164,90 +215,96 @@ static void j_part(buf *o, const sh_part *pt) {
     }
     break;
   case WP_ARITH:
-    buf_puts(o, "{\"type\":\"arith\"");
+    PUT(o, "{\"type\":\"arith\"");
     j_opt_word(o, "expr", pt->u.arith.expr);
     break;
   case WP_TILDE:
-    buf_puts(o, "{\"type\":\"tilde\",\"user\":");
+    PUT(o, "{\"type\":\"tilde\",\"user\":");
     j_str(o, pt->u.lit.text, pt->u.lit.len);
     break;
   case WP_EXTGLOB:
-    buf_puts(o, "{\"type\":\"extglob\",\"text\":");
+    PUT(o, "{\"type\":\"extglob\",\"text\":");
     j_str(o, pt->u.lit.text, pt->u.lit.len);
     break;
   }
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static void j_parts(buf *o, const sh_part *parts, size_t n) {
-  buf_putc(o, '[');
+  j_putc(o, '[');
   for (size_t i = 0; i < n; i++) {
     if (i)
-      buf_putc(o, ',');
+      j_putc(o, ',');
     j_part(o, &parts[i]);
   }
-  buf_putc(o, ']');
+  j_putc(o, ']');
 }
 
 static void j_word(buf *o, const sh_word *w) {
-  buf_puts(o, "{\"text\":");
+  PUT(o, "{\"text\":");
   if (w->src)
     j_str(o, w->src, w->src_len);
   else
-    buf_puts(o, "null");
+    PUT(o, "null");
   j_key(o, "parts");
   j_parts(o, w->parts, w->nparts);
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static void j_words(buf *o, sh_word *const *w, size_t n) {
-  buf_putc(o, '[');
+  j_putc(o, '[');
   for (size_t i = 0; i < n; i++) {
     if (i)
-      buf_putc(o, ',');
+      j_putc(o, ',');
     j_word(o, w[i]);
   }
-  buf_putc(o, ']');
+  j_putc(o, ']');
 }
 
 static void j_assign(buf *o, const sh_assign *as) {
-  buf_puts(o, "{\"name\":");
+  PUT(o, "{\"name\":");
   j_cstr(o, as->name);
   if (as->index)
     j_opt_word(o, "index", as->index);
   j_bool(o, "append", as->append);
   if (as->is_array) {
-    buf_puts(o, ",\"array\":[");
+    PUT(o, ",\"array\":[");
     for (size_t i = 0; i < as->narray; i++) {
       const sh_array_elem *e = &as->array[i];
-      buf_puts(o, i ? ",{" : "{");
-      buf_puts(o, "\"key\":");
+      if (i)
+        j_putc(o, ',');
+      j_putc(o, '{');
+      PUT(o, "\"key\":");
       if (e->key)
         j_word(o, e->key);
       else
-        buf_puts(o, "null");
+        PUT(o, "null");
       j_opt_word(o, "value", e->value);
       j_bool(o, "append", e->append);
-      buf_putc(o, '}');
+      j_putc(o, '}');
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
   } else {
     j_opt_word(o, "value", as->value);
   }
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static const char *const redir_ops[] = {"<",  ">",  ">|",  ">>", "<>", "<&",
                                         ">&", "<<", "<<<", "&>", "&>>"};
 
 static void j_redirs(buf *o, const sh_redir *r) {
-  buf_puts(o, ",\"redirs\":[");
+  PUT(o, ",\"redirs\":[");
   for (int first = 1; r; r = r->next, first = 0) {
     if (!first)
-      buf_putc(o, ',');
-    buf_printf(o, "{\"op\":\"%s\"", redir_ops[r->op]);
-    if (r->fd >= 0)
-      buf_printf(o, ",\"fd\":%d", r->fd);
+      j_putc(o, ',');
+    PUT(o, "{\"op\":\"");
+    j_strz(o, redir_ops[r->op]);
+    j_putc(o, '"');
+    if (r->fd >= 0) {
+      j_key(o, "fd");
+      buf_put_long(o, r->fd);
+    }
     if (r->fd_var) {
       j_key(o, "fd_var");
       j_cstr(o, r->fd_var);
@@ -259,19 +316,21 @@ static void j_redirs(buf *o, const sh_redir *r) {
       if (r->heredoc)
         j_parts(o, r->heredoc->parts, r->heredoc->nparts);
       else
-        buf_puts(o, "[]");
+        PUT(o, "[]");
     } else {
       j_opt_word(o, "target", r->target);
     }
-    buf_putc(o, '}');
+    j_putc(o, '}');
   }
-  buf_putc(o, ']');
+  j_putc(o, ']');
 }
 
 static void j_cond(buf *o, const sh_cond *c) {
   static const char *const kinds[] = {"and",   "or",     "not",
                                       "unary", "binary", "word"};
-  buf_printf(o, "{\"type\":\"%s\"", kinds[c->kind]);
+  PUT(o, "{\"type\":\"");
+  j_strz(o, kinds[c->kind]);
+  j_putc(o, '"');
   switch (c->kind) {
   case C_AND:
   case C_OR:
@@ -296,7 +355,7 @@ static void j_cond(buf *o, const sh_cond *c) {
     j_opt_word(o, "word", c->a);
     break;
   }
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 static const char *const node_types[] = {
@@ -305,34 +364,41 @@ static const char *const node_types[] = {
     "select", "case",     "function", "arith", "cond", "time"};
 
 static void j_node(buf *o, const sh_node *n) {
-  buf_printf(o, "{\"type\":\"%s\",\"line\":%d", node_types[n->kind], n->line);
+  PUT(o, "{\"type\":\"");
+  j_strz(o, node_types[n->kind]);
+  PUT(o, "\",\"line\":");
+  buf_put_long(o, n->line);
   size_t i;
   switch (n->kind) {
   case N_SIMPLE:
-    buf_puts(o, ",\"assigns\":[");
+    PUT(o, ",\"assigns\":[");
     for (const sh_assign *as = n->u.simple.assigns; as; as = as->next) {
       if (as != n->u.simple.assigns)
-        buf_putc(o, ',');
+        j_putc(o, ',');
       j_assign(o, as);
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
     j_key(o, "words");
     j_words(o, n->u.simple.words, n->u.simple.nwords);
     break;
   case N_PIPELINE:
     j_bool(o, "bang", n->u.pipe.bang);
-    buf_puts(o, ",\"commands\":[");
+    PUT(o, ",\"commands\":[");
     for (i = 0; i < n->u.pipe.ncmds; i++) {
       if (i)
-        buf_putc(o, ',');
+        j_putc(o, ',');
       j_node(o, n->u.pipe.cmds[i]);
     }
-    buf_puts(o, "],\"stderr_too\":[");
-    for (i = 0; i + 1 < n->u.pipe.ncmds; i++)
-      buf_printf(o, "%s%s", i ? "," : "",
-                 n->u.pipe.stderr_too && n->u.pipe.stderr_too[i] ? "true"
-                                                                 : "false");
-    buf_putc(o, ']');
+    PUT(o, "],\"stderr_too\":[");
+    for (i = 0; i + 1 < n->u.pipe.ncmds; i++) {
+      if (i)
+        j_putc(o, ',');
+      if (n->u.pipe.stderr_too && n->u.pipe.stderr_too[i])
+        PUT(o, "true");
+      else
+        PUT(o, "false");
+    }
+    j_putc(o, ']');
     break;
   case N_AND:
   case N_OR:
@@ -340,16 +406,16 @@ static void j_node(buf *o, const sh_node *n) {
     j_opt_node(o, "right", n->u.andor.r);
     break;
   case N_LIST:
-    buf_puts(o, ",\"items\":[");
+    PUT(o, ",\"items\":[");
     for (i = 0; i < n->u.list.nitems; i++) {
       if (i)
-        buf_putc(o, ',');
-      buf_puts(o, "{\"command\":");
+        j_putc(o, ',');
+      PUT(o, "{\"command\":");
       j_node(o, n->u.list.items[i].node);
       j_bool(o, "async", n->u.list.items[i].async);
-      buf_putc(o, '}');
+      j_putc(o, '}');
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
     break;
   case N_SUBSHELL:
   case N_GROUP:
@@ -373,7 +439,7 @@ static void j_node(buf *o, const sh_node *n) {
     if (n->u.for_.has_in)
       j_words(o, n->u.for_.words, n->u.for_.nwords);
     else
-      buf_puts(o, "null");
+      PUT(o, "null");
     j_opt_node(o, "body", n->u.for_.body);
     break;
   case N_FOR_ARITH:
@@ -384,18 +450,24 @@ static void j_node(buf *o, const sh_node *n) {
     break;
   case N_CASE:
     j_opt_word(o, "word", n->u.case_.word);
-    buf_puts(o, ",\"items\":[");
+    PUT(o, ",\"items\":[");
     for (i = 0; i < n->u.case_.nitems; i++) {
       const sh_case_item *it = &n->u.case_.items[i];
-      buf_puts(o, i ? ",{\"patterns\":" : "{\"patterns\":");
+      if (i)
+        j_putc(o, ',');
+      PUT(o, "{\"patterns\":");
       j_words(o, it->patterns, it->npatterns);
       j_opt_node(o, "body", it->body);
-      buf_printf(o, ",\"terminator\":\"%s\"}",
-                 it->term == CT_BREAK  ? ";;"
-                 : it->term == CT_FALL ? ";&"
-                                       : ";;&");
+      PUT(o, ",\"terminator\":\"");
+      if (it->term == CT_BREAK)
+        PUT(o, ";;");
+      else if (it->term == CT_FALL)
+        PUT(o, ";&");
+      else
+        PUT(o, ";;&");
+      PUT(o, "\"}");
     }
-    buf_putc(o, ']');
+    j_putc(o, ']');
     break;
   case N_FUNCDEF:
     j_key(o, "name");
@@ -410,7 +482,7 @@ static void j_node(buf *o, const sh_node *n) {
     if (n->u.cond.expr)
       j_cond(o, n->u.cond.expr);
     else
-      buf_puts(o, "null");
+      PUT(o, "null");
     break;
   case N_TIME:
     j_bool(o, "posix", n->u.time.posix);
@@ -418,7 +490,7 @@ static void j_node(buf *o, const sh_node *n) {
     break;
   }
   j_redirs(o, n->redirs);
-  buf_putc(o, '}');
+  j_putc(o, '}');
 }
 
 int sh_ast_json(struct buf *out, const sh_node *n) {

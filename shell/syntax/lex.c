@@ -151,10 +151,6 @@ int sh_peekc_at(sh_parser *p, size_t k) {
   }
 }
 
-int sh_peekc(sh_parser *p) {
-  return sh_peekc_at(p, 0);
-}
-
 /* Drop exhausted alias inputs. Done lazily (at the next read or token), so
  * that while the word an alias produced is examined, the alias is still on
  * the stack and cannot expand itself again. */
@@ -166,7 +162,7 @@ static void settle(sh_parser *p) {
   }
 }
 
-int sh_getc(sh_parser *p) {
+int sh_getc_slow(sh_parser *p) {
   settle(p);
   sh_input *in = p->in;
   if (in->pos >= in->len)
@@ -246,9 +242,27 @@ void sh_wb_addc(wbuild *b, int c, int quoted) {
   b->lit[b->llen++] = (char)c;
 }
 
+/* As n calls of sh_wb_addc, with one copy. */
 void sh_wb_adds(wbuild *b, const char *s, size_t n, int quoted) {
-  for (size_t i = 0; i < n; i++)
-    sh_wb_addc(b, (unsigned char)s[i], quoted);
+  if (!n)
+    return;
+  if (b->llen && b->lq != quoted)
+    sh_wb_flush(b);
+  b->lq = quoted;
+  if (quoted)
+    b->has_quotes = 1;
+  if (b->llen + n >= b->lcap) {
+    size_t nc = b->lcap ? b->lcap * 2 : 32;
+    while (b->llen + n >= nc)
+      nc *= 2;
+    char *nl = sh_alloc(b->p, nc);
+    if (b->llen)
+      memcpy(nl, b->lit, b->llen);
+    b->lit = nl;
+    b->lcap = nc;
+  }
+  memcpy(b->lit + b->llen, s, n);
+  b->llen += n;
 }
 
 int sh_wb_empty(const wbuild *b) {
@@ -282,6 +296,38 @@ int sh_is_blank(int c) {
   return c == ' ' || c == '\t';
 }
 
+/* Bytes that mean nothing special inside an unquoted word (WM_NORMAL):
+ * no terminator, quote, expansion, tilde, extglob or assignment sign. */
+static int plain_word_byte(int c) {
+  switch (c) {
+  case ' ':
+  case '\t':
+  case '\n':
+  case ';':
+  case '&':
+  case '|':
+  case '(':
+  case ')':
+  case '<':
+  case '>':
+  case '\\':
+  case '\'':
+  case '"':
+  case '`':
+  case '$':
+  case '~':
+  case '@':
+  case '*':
+  case '+':
+  case '?':
+  case '!':
+  case '=':
+    return 0;
+  default:
+    return 1;
+  }
+}
+
 /* Characters that end an unquoted word. */
 int sh_is_meta(int c) {
   return c == -1 || c == ' ' || c == '\t' || c == '\n' || c == ';' ||
@@ -306,14 +352,6 @@ const char *sh_word_plain(const sh_word *w) {
   if (!w || w->nparts != 1 || w->parts[0].kind != WP_LIT || w->parts[0].quoted)
     return NULL;
   return w->parts[0].u.lit.text;
-}
-
-int sh_tok_is(const sh_tok *t, const char *rw) {
-  if (t->kind != T_WORD || t->as)
-    return 0;
-  const char *s = sh_word_plain(t->w);
-  /* most words are no reserved word: the first byte tells */
-  return s && s[0] == rw[0] && !strcmp(s, rw);
 }
 
 void sh_skip_blanks(sh_parser *p) {
@@ -1221,7 +1259,8 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
                  (b->lit[b->llen - 1] == ':' || b->lit[b->llen - 1] == '='))) &&
                lex_tilde(p, b, mode, flags)) {
       /* tilde part added */
-    } else if (c && strchr("@*+?!", c) && sh_peekc_at(p, 1) == '(' &&
+    } else if ((c == '@' || c == '*' || c == '+' || c == '?' || c == '!') &&
+               sh_peekc_at(p, 1) == '(' &&
                (mode == WM_NORMAL ||
                 ((mode == WM_BRACE || mode == WM_SLASH) &&
                  (!dq || (flags & WF_PATTERN)) && extglob_closes(p))) &&
@@ -1242,6 +1281,15 @@ void sh_lex_parts(sh_parser *p, wbuild *b, int mode, int flags) {
         sh_getc(p);
         sh_wb_addc(b, '=', 0);
         flags |= WF_ASSIGN;
+      }
+      if (mode == WM_NORMAL) {
+        /* the ordinary bytes that follow, at once */
+        sh_input *in = p->in;
+        size_t j = in->pos;
+        while (j < in->len && plain_word_byte((unsigned char)in->s[j]))
+          j++;
+        sh_wb_adds(b, in->s + in->pos, j - in->pos, 0);
+        in->pos = j;
       }
     }
     at_start = 0;

@@ -598,16 +598,14 @@ int sh_try_alias(sh_parser *p, sh_tok *t) {
   return 1;
 }
 
-sh_tok *sh_peek(sh_parser *p, int mode) {
-  if (!p->have_tok) {
+sh_tok *sh_peek_lex(sh_parser *p, int mode) {
+  lex_token(p, &p->tok, mode);
+  p->have_tok = 1;
+  /* A word after an alias whose value ends in a blank (and the first
+   * word of an alias value) is checked too, wherever it is. */
+  while (p->tok.alias_ok && !(mode & LX_COND) && sh_try_alias(p, &p->tok)) {
     lex_token(p, &p->tok, mode);
     p->have_tok = 1;
-    /* A word after an alias whose value ends in a blank (and the first
-     * word of an alias value) is checked too, wherever it is. */
-    while (p->tok.alias_ok && !(mode & LX_COND) && sh_try_alias(p, &p->tok)) {
-      lex_token(p, &p->tok, mode);
-      p->have_tok = 1;
-    }
   }
   return &p->tok;
 }

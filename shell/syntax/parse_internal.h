@@ -15,6 +15,7 @@
 
 #include <setjmp.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "shell/syntax/parse.h"
 
@@ -128,15 +129,40 @@ _Noreturn void sh_unexpected(sh_parser *p, const sh_tok *t);
 void sh_enter(sh_parser *p);
 void sh_leave(sh_parser *p);
 
-int sh_peekc(sh_parser *p);
 int sh_peekc_at(sh_parser *p, size_t k);
-int sh_getc(sh_parser *p);
+int sh_getc_slow(sh_parser *p);
+
+/* The next character, or -1; the common case (the current input has one
+ * left) inline, the rest (inputs that end, pushed texts) in lex.c. */
+static inline int sh_peekc(sh_parser *p) {
+  const sh_input *in = p->in;
+  if (in->pos < in->len)
+    return (unsigned char)in->s[in->pos];
+  return sh_peekc_at(p, 0);
+}
+
+/* Read the next character, or -1 at the end. */
+static inline int sh_getc(sh_parser *p) {
+  sh_input *in = p->in;
+  if (in->pos < in->len) {
+    int c = (unsigned char)in->s[in->pos++];
+    if (c == '\n' && in == &p->base)
+      p->line++;
+    return c;
+  }
+  return sh_getc_slow(p);
+}
 void sh_push_input(sh_parser *p, const char *s, size_t len, const char *alias,
                    int boundary);
 /* Position in the current input, for source spans. */
 const char *sh_here(sh_parser *p);
 
-sh_tok *sh_peek(sh_parser *p, int mode);
+/* The next token; mode matters only when it is lexed here, not when it
+ * was already read. */
+sh_tok *sh_peek_lex(sh_parser *p, int mode);
+static inline sh_tok *sh_peek(sh_parser *p, int mode) {
+  return p->have_tok ? &p->tok : sh_peek_lex(p, mode);
+}
 /* If the word token t is an alias, read its value in its place and return
  * 1 (the token is consumed: peek again). */
 int sh_try_alias(sh_parser *p, sh_tok *t);
@@ -155,7 +181,17 @@ size_t sh_ansi_decode(const char *s, size_t n, char *out);
 
 /* A word that is one unquoted literal (reserved words, aliases, names). */
 const char *sh_word_plain(const sh_word *w);
-int sh_tok_is(const sh_tok *t, const char *rw);
+/* Whether t is the unquoted word rw (a reserved word). */
+static inline int sh_tok_is(const sh_tok *t, const char *rw) {
+  if (t->kind != T_WORD || t->as)
+    return 0;
+  const sh_word *w = t->w;
+  if (!w || w->nparts != 1 || w->parts[0].kind != WP_LIT || w->parts[0].quoted)
+    return 0;
+  const char *s = w->parts[0].u.lit.text;
+  /* most words are no reserved word: the first byte tells */
+  return s && s[0] == rw[0] && !strcmp(s, rw);
+}
 int sh_is_name(const char *s, size_t n);
 
 /* ---- grammar (parse.c) ---- */

@@ -9,6 +9,7 @@
  * their source text, except $'...' (which bash decodes when reading, so it
  * prints it single-quoted) and $(...) inside them (re-printed).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -35,23 +36,30 @@ typedef struct pr {
 
 static void mcs(pr *p, const sh_node *n);
 
-static void putn(pr *p, const char *s, size_t n) {
-  if (n && buf_append(p->o, s, n))
+static inline void putn(pr *p, const char *s, size_t n) {
+  buf *o = p->o;
+  if (o->len + n < o->cap && !o->oom) { /* room left: the common case */
+    memcpy(o->data + o->len, s, n);
+    o->len += n;
+    o->data[o->len] = 0;
+  } else if (n && buf_append(o, s, n)) {
     p->err = 1;
+  }
 }
 
-static void put(pr *p, const char *s) {
+static inline void put(pr *p, const char *s) {
   putn(p, s, strlen(s));
 }
 
-static void putch(pr *p, int c) {
-  if (buf_putc(p->o, c))
-    p->err = 1;
+static inline void putch(pr *p, int c) {
+  char ch = (char)c;
+  putn(p, &ch, 1);
 }
 
 static void indent(pr *p) {
-  for (int i = 0; i < p->ind; i++)
-    putch(p, ' ');
+  static const char sp[] = "                                ";
+  for (int i = p->ind; i > 0; i -= (int)sizeof sp - 1)
+    putn(p, sp, i < (int)sizeof sp - 1 ? (size_t)i : sizeof sp - 1);
 }
 
 static int last_char(const pr *p) {
@@ -111,12 +119,15 @@ static void collect_word(subs *s, const sh_word *w) {
 
 static void single_quote(pr *p, const char *s, size_t n) {
   putch(p, '\'');
+  size_t run = 0;
   for (size_t i = 0; i < n; i++) {
-    if (s[i] == '\'')
+    if (s[i] == '\'') {
+      putn(p, s + run, i - run);
       put(p, "'\\''");
-    else
-      putch(p, s[i]);
+      run = i + 1;
+    }
   }
+  putn(p, s + run, n - run);
   putch(p, '\'');
 }
 
@@ -168,20 +179,36 @@ static int brace_plain(const char *s, size_t i, size_t n) {
   return i < n && (s[i] == '-' || s[i] == '=' || s[i] == '?' || s[i] == '+');
 }
 
+/* Offset in s[0..n) of the first substitution in sb that starts at or
+ * after offset i, or n. */
+static size_t next_sub(const subs *sb, const char *s, size_t i, size_t n) {
+  size_t best = n;
+  for (size_t k = 0; k < sb->n; k++) {
+    size_t off = (size_t)((uintptr_t)sb->v[k]->u.cmdsub.src - (uintptr_t)s);
+    if (sb->v[k]->u.cmdsub.src_len && off >= i && off < best)
+      best = off;
+  }
+  return best;
+}
+
 /* Print source text s[0..n), replacing $(...) bodies listed in subs by
  * their re-printed form and $'...' by its single-quoted value. */
 static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
   int dq = 0, br = 0;
   unsigned plain = 0; /* bit k: brace level k+1 takes $'' as plain text */
   size_t i = 0;
+  size_t nx = next_sub(sb, s, 0, n); /* where the next substitution starts */
   while (i < n) {
-    const sh_part *hit = NULL;
-    for (size_t k = 0; k < sb->n; k++)
-      if (sb->v[k]->u.cmdsub.src == s + i && sb->v[k]->u.cmdsub.src_len)
-        hit = sb->v[k];
-    if (hit) {
+    if (i > nx)
+      nx = next_sub(sb, s, i, n);
+    if (i == nx) {
+      const sh_part *hit = NULL;
+      for (size_t k = 0; k < sb->n; k++)
+        if (sb->v[k]->u.cmdsub.src == s + i && sb->v[k]->u.cmdsub.src_len)
+          hit = sb->v[k];
       print_sub_body(p, hit->u.cmdsub.body);
       i += hit->u.cmdsub.src_len;
+      nx = next_sub(sb, s, i, n);
       continue;
     }
     char c = s[i];
@@ -235,8 +262,13 @@ static void print_src(pr *p, const char *s, size_t n, const subs *sb) {
       }
       i = j < n ? j + 1 : n;
     } else {
-      putch(p, c);
-      i++;
+      /* a run of bytes that mean nothing here, up to the next substitution */
+      size_t j = i + 1;
+      while (j < nx && s[j] != '\\' && s[j] != '\'' && s[j] != '"' &&
+             s[j] != '$' && s[j] != '}')
+        j++;
+      putn(p, s + i, j - i);
+      i = j;
     }
   }
 }
@@ -363,8 +395,8 @@ static void print_fd(pr *p, const sh_redir *r, int def, int always) {
     return;
   }
   int fd = r->fd < 0 ? def : r->fd;
-  if (always || fd != def)
-    buf_printf(p->o, "%d", fd);
+  if ((always || fd != def) && buf_put_long(p->o, fd))
+    p->err = 1;
 }
 
 static void print_redir(pr *p, const sh_redir *r) {
@@ -390,8 +422,8 @@ static void print_redir(pr *p, const sh_redir *r) {
   case R_INOUT:
     if (r->fd_var)
       print_fd(p, r, 0, 1);
-    else if (r->fd != 1)
-      buf_printf(p->o, "%d", r->fd < 0 ? 0 : r->fd);
+    else if (r->fd != 1 && buf_put_long(p->o, r->fd < 0 ? 0 : r->fd))
+      p->err = 1;
     put(p, "<> ");
     break;
   case R_HERESTRING:
