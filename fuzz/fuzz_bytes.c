@@ -16,11 +16,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* All but the last two are encodings iconv knows (some by an alias, in
+ * another case): a pair it does not know only reaches its usage error. */
 static const char *const fz_enc[] = {
-    "UTF-8",    "UTF-16",  "UTF-16LE",   "UTF-16BE",  "UTF-32",     "UTF-32LE",
-    "UTF-32BE", "UCS-2",   "UCS-2LE",    "UCS-2BE",   "UCS-4",      "UCS-4LE",
-    "UCS-4BE",  "WCHAR_T", "ISO-8859-1", "LATIN9",    "CP1252",     "ASCII",
-    "UTF-7",    "CP437",   "KOI8-R",     "SHIFT_JIS", "NOSUCHCODE", "",
+    "UTF-8",    "UTF-16",  "UTF-16LE",   "UTF-16BE", "UTF-32", "UTF-32LE",
+    "UTF-32BE", "UCS-2",   "UCS-2LE",    "UCS-2BE",  "UCS-4",  "UCS-4LE",
+    "UCS-4BE",  "WCHAR_T", "ISO-8859-1", "LATIN9",   "CP1252", "ASCII",
+    "utf8",     "l1",      "UnicodeBig", "ms-ansi",  "KOI8-R", "",
 };
 #define FZ_NENC (sizeof fz_enc / sizeof fz_enc[0])
 
