@@ -2,7 +2,8 @@
 # Builds one fuzz target with libFuzzer + ASan + UBSan and runs it for a
 # while on a scratch copy of its seed corpus, then prints what it did and
 # what it found. Usage: fuzz/run.sh TARGET SECONDS [JOBS]
-#   TARGET   exec, parse, awk, sed, jq, vfs, url_policy, archive (or fuzz_exec, ...)
+#   TARGET   exec, parse, awk, sed, jq, vfs, url_policy, archive, diff, bc,
+#            sqlite3, bytes (or fuzz_exec, ...)
 #   SECONDS  total fuzzing time
 #   JOBS     parallel fuzzing processes (default 1)
 # Environment:

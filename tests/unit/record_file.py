@@ -216,6 +216,14 @@ FILES = {
     "elf_rel": elf(etype=1, interp=None, dynamic=False, buildid=None, abi=None, symtab=True),
     "elf_dbg": elf(symtab=True, debug=True),
     "elf_arm": elf(machine=183, buildid=None),
+    # file gives up past 2048 program headers, and reads 8192 bytes of a
+    # dynamic segment: its DF_1_PIE as the 513th entry goes unseen
+    "elf_manyph": elf()[:56] + struct.pack("<H", 3000) + elf()[58:],
+    "elf_dyn512": (b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 8
+                   + struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, 64, 0, 0, 64, 56, 1, 64, 0, 0)
+                   + struct.pack("<IIQQQQQQ", 2, 6, 120, 0, 0, 513 * 16 + 16, 0, 8)
+                   + b"A" * (512 * 16) + struct.pack("<qQ", 0x6ffffffb, 0x08000000)
+                   + b"\x00" * 16),
 }
 DIRS = ["dir"]
 LINKS = {"link": "ascii", "broken": "nowhere", "dlink": "dir"}

@@ -368,6 +368,20 @@ static void test_threads(void **state) {
   }
 }
 
+/* A syntax error in SQL that starts with 79 or more UTF-8 continuation
+ * bytes: the lines that show where it is must stay within the text (the
+ * search for a character's start used to step before it). */
+static void test_error_context_not_utf8(void **state) {
+  (void)state;
+  vsh_sandbox *sb = open_with(NULL);
+  vsh_result r;
+  assert_int_equal(
+      run(sb, "sqlite3 :memory: \"$(printf '\\200%.0s' {1..100})\"", &r), 1);
+  assert_non_null(strstr(r.err, "syntax error\n  \n  ^--- error here\n"));
+  vsh_result_free(&r);
+  vsh_close(sb);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_across_execs),
@@ -380,6 +394,7 @@ int main(void) {
       cmocka_unit_test(test_no_escape),
       cmocka_unit_test(test_two_connections),
       cmocka_unit_test(test_threads),
+      cmocka_unit_test(test_error_context_not_utf8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,6 +66,7 @@ static int number(bc_lex *lx) {
 
 int bc_lex_next(bc_lex *lx) {
   const char *s = lx->src;
+again:
   lx->sub = 0;
   for (;;) {
     if (lx->pos >= lx->len) {
@@ -240,7 +241,9 @@ int bc_lex_next(bc_lex *lx) {
     else
       bc_error_msg(lx->b, "%s %d: illegal character: %c\n", lx->name, lx->line,
                    ch);
-    return bc_lex_next(lx);
+    /* a loop, not a call: a run of thousands of illegal characters
+     * must not take a stack frame each */
+    goto again;
   }
   if (two)
     lx->pos++;

@@ -708,7 +708,10 @@ static void error_context(sqlite3 *db, const char *sql, sqlite3_str *s) {
   size_t len = strlen(sql);
   if (len > 78) {
     len = 78;
-    while ((sql[len] & 0xc0) == 0x80)
+    /* back to the start of a UTF-8 character; the shell's own loop has no
+     * floor and, over 79 continuation bytes (not UTF-8), steps before the
+     * text: stop at its start */
+    while (len > 0 && (sql[len] & 0xc0) == 0x80)
       len--;
   }
   sqlite3_str_appendall(s, "\n  ");

@@ -211,7 +211,14 @@ int fl_elf(const unsigned char *p, size_t n, fl_kind *k) {
   buf interp;
   buf_init(&interp, d->m);
   int ph_bad = 0, ph_size_ok = phentsize == (e.is64 ? 56u : 32u);
-  for (unsigned i = 0; i < phnum && i < 4096 && ph_size_ok; i++) {
+  /* file gives up on more than 2048 program headers (its elf_phnum_max),
+   * and reads at most BUFSIZ (8192) bytes of an interpreter or dynamic
+   * segment. Besides matching its output, these bound the work: without
+   * them thousands of headers could each rescan megabytes of the file. */
+  enum { PHNUM_MAX = 2048, SEG_READ = 8192 };
+  int exec = type == 2 || type == 3; /* only these have theirs read */
+  int too_many = exec && phnum > PHNUM_MAX;
+  for (unsigned i = 0; exec && i < phnum && !too_many && ph_size_ok; i++) {
     uint64_t ph = phoff + (uint64_t)i * phentsize;
     if (ph < phoff || ph > n || n - ph < phentsize) {
       ph_bad = 1; /* file stops reading there */
@@ -223,7 +230,7 @@ int fl_elf(const unsigned char *p, size_t n, fl_kind *k) {
     if (pt == 3) { /* PT_INTERP */
       size_t l = 0;
       has_interp = 1;
-      while (off < n && l < fsz && l < n - off && p[off + l])
+      while (off < n && l < fsz && l < SEG_READ && l < n - off && p[off + l])
         l++;
       buf_clear(&interp);
       if (l)
@@ -231,8 +238,10 @@ int fl_elf(const unsigned char *p, size_t n, fl_kind *k) {
     } else if (pt == 2) { /* PT_DYNAMIC: look for DF_1_PIE */
       dynamic = 1;
       int esz = e.is64 ? 16 : 8;
-      for (uint64_t q = off; q + (uint64_t)esz <= off + fsz && q + esz <= n;
-           q += (uint64_t)esz) {
+      uint64_t lim = fsz < SEG_READ ? fsz : SEG_READ;
+      for (uint64_t j = 0; off <= n && j + esz <= lim && j + esz <= n - off;
+           j += (uint64_t)esz) {
+        uint64_t q = off + j;
         uint64_t tag = H(&e, q, q, 4, 8);
         uint64_t val = H(&e, q + 4, q + 8, 4, 8);
         if (tag == 0)
@@ -272,7 +281,11 @@ int fl_elf(const unsigned char *p, size_t n, fl_kind *k) {
   const char *abiname = osabi(p[7]);
   if (abiname)
     buf_printf(d, " (%s)", abiname);
-  if ((type == 2 || type == 3) && phnum && !ph_size_ok) {
+  if (too_many) {
+    buf_printf(d, ", too many program (%u)", phnum);
+    buf_free(&interp);
+    return 1; /* and file says nothing of the sections either */
+  } else if ((type == 2 || type == 3) && phnum && !ph_size_ok) {
     buf_puts(d, ", corrupted program header size");
   } else if ((type == 2 || type == 3) && ph_bad) {
     buf_free(&interp);
