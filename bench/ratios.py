@@ -26,25 +26,25 @@ order = ["vsh"] + [e for e in known if e in engines]
 order += sorted(e for e in engines if e not in order)
 names = sorted({w for rows in engines.values() for w in rows})
 ref = engines.get(sys.argv[2] if len(sys.argv) > 2 else "bash", {})
-print("%-22s" % "workload" + "".join("%20s" % e for e in order))
+print("%-22s" % "workload" + "".join("%22s" % e for e in order))
 for w in names:
     v = engines["vsh"].get(w, {}).get("median_ms")
     cells = []
     for e in order:
         r = engines[e].get(w)
         if not r:
-            cells.append("%20s" % "-")
+            cells.append("%22s" % "-")
             continue
         ms = r["median_ms"]
         mark = ""
         if "out_sha" in r and w in ref and "out_sha" in ref[w] and r["out_sha"] != ref[w]["out_sha"]:
             mark = "!"
         if e == "vsh" or not v or w == "rss_mb":
-            cells.append("%20s" % ("%.4g%s" % (ms, mark)))
+            cells.append("%22s" % ("%.4g%s" % (ms, mark)))
         else:
             q = ms / v
             qs = "%.0f" % q if q >= 1000 else "%.3g" % q
-            cells.append("%20s" % ("%.4g (x%s)%s" % (ms, qs, mark)))
+            cells.append("%22s" % ("%.4g (x%s)%s" % (ms, qs, mark)))
     print("%-22s" % w + "".join(cells))
 # Memory figures (fields other than time) as they were measured.
 for e in order:
