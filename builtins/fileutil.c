@@ -769,3 +769,17 @@ int fu_job_refuse_root(fu_job *j, const char *path) {
   bi_error(j->c, "use --no-preserve-root to override this failsafe");
   return -1;
 }
+
+void fu_dev_numbers(const fu_stat *st, unsigned *maj, unsigned *min) {
+  *maj = *min = 0;
+  if (st->type != VFS_CHR)
+    return;
+  *maj = 1;
+  *min = 3;
+  if (st->dev == VFS_DEV_ZERO)
+    *min = 5;
+  else if (st->dev == VFS_DEV_URANDOM)
+    *min = 9;
+  else if (st->dev >= VFS_DEV_STDIN && st->dev <= VFS_DEV_STDERR)
+    *maj = 136, *min = 0;
+}

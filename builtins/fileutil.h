@@ -63,6 +63,9 @@ const char *fu_group_name(bi_ctx *c, uint32_t gid);
 /* Disk usage in 1 KiB blocks, as ext4 would count it (4 KiB blocks; empty
  * files and symlinks use none). */
 uint64_t fu_blocks_1k(const fu_stat *st);
+/* Linux's major/minor numbers for the sandbox's character devices (0/0
+ * for anything else), as ls -l, stat and file show them. */
+void fu_dev_numbers(const fu_stat *st, unsigned *maj, unsigned *min);
 
 /* Where the last component of p lies, trailing slashes ignored: it starts
  * at the returned offset and is *len bytes long ("/" and "//" give the one

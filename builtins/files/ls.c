@@ -413,15 +413,9 @@ static const char *size_text(lsx *x, const ent *e) {
   if (!e->ok) {
     strcpy(r, "?");
   } else if (e->st.type == VFS_CHR) {
-    /* Linux's numbers for the devices the sandbox has. */
-    int maj = 1, min = 3;
-    if (e->st.dev == VFS_DEV_ZERO)
-      min = 5;
-    else if (e->st.dev == VFS_DEV_URANDOM)
-      min = 9;
-    else if (e->st.dev >= VFS_DEV_STDIN && e->st.dev <= VFS_DEV_STDERR)
-      maj = 136, min = 0;
-    snprintf(r, 32, "%d, %d", maj, min);
+    unsigned maj, min;
+    fu_dev_numbers(&e->st, &maj, &min);
+    snprintf(r, 32, "%u, %u", maj, min);
   } else if (x->human) {
     human(e->st.size, x->si, r, 32);
   } else {

@@ -86,21 +86,6 @@ typedef struct stx {
   const tz_zone *zone; /* the script's TZ, for %x %y %z */
 } stx;
 
-/* Linux's major/minor numbers for the sandbox's devices. */
-static void dev_numbers(const fu_stat *st, unsigned *maj, unsigned *min) {
-  *maj = *min = 0;
-  if (st->type != VFS_CHR)
-    return;
-  *maj = 1;
-  *min = 3;
-  if (st->dev == VFS_DEV_ZERO)
-    *min = 5;
-  else if (st->dev == VFS_DEV_URANDOM)
-    *min = 9;
-  else if (st->dev >= VFS_DEV_STDIN && st->dev <= VFS_DEV_STDERR)
-    *maj = 136, *min = 0;
-}
-
 /* Emit a string under a printf-style spec (flags, width, precision). */
 static void put_str(stx *x, const char *spec, const char *s) {
   /* Only '-', width and precision mean something for a string (the other
@@ -279,7 +264,7 @@ static void show(stx *x, const char *fmt, int escapes, const char *name,
     }
     p = q;
     unsigned maj, min;
-    dev_numbers(st, &maj, &min);
+    fu_dev_numbers(st, &maj, &min);
     switch (conv) {
     case '%':
       wr_putc(&x->w, '%');

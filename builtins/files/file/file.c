@@ -95,14 +95,8 @@ static int classify(bi_ctx *c, const fl_opts *o, const char *name, buf *d,
       return 0;
     }
     if (st.type == VFS_CHR) {
-      /* the device numbers stat and ls give the sandbox's devices */
-      unsigned maj = 1, min = 3;
-      if (st.dev == VFS_DEV_ZERO)
-        min = 5;
-      else if (st.dev == VFS_DEV_URANDOM)
-        min = 9;
-      else if (st.dev >= VFS_DEV_STDIN && st.dev <= VFS_DEV_STDERR)
-        maj = 136, min = 0;
+      unsigned maj, min;
+      fu_dev_numbers(&st, &maj, &min);
       buf_printf(d, "character special (%u/%u)", maj, min);
       *mime = "inode/chardevice";
       return 0;
