@@ -13,9 +13,12 @@
  *    every state the best start position (earliest for longest suffix and
  *    for find, latest for shortest suffix), so ${x%%p}, ${x##p} and
  *    ${x//p/r} on large strings stay linear-ish instead of quadratic;
- *  - patterns with extglob groups use a recursive backtracking matcher
- *    bounded by a step budget (a pathological pattern then fails to match
- *    rather than hanging the sandbox).
+ *  - patterns with extglob groups use a backtracking matcher that goes
+ *    on from a group's end with the rest of the pattern, remembers the
+ *    (pattern, subject) positions it has tried, and is bounded by a step
+ *    budget per call (a pathological pattern then fails to match rather
+ *    than hanging the sandbox); prefix, suffix and substring searches run
+ *    it once per start, recording every end it reaches.
  *
  * Characters are UTF-8 decoded with utf8proc (caller-buffer functions only);
  * an invalid byte stands for itself, mapped above the Unicode range so it
@@ -27,6 +30,7 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "core/fiber.h"
 #include "core/utf8.h"
 
 typedef int32_t cp_t;
@@ -34,7 +38,8 @@ typedef int32_t cp_t;
 #define PEL_MAX 128      /* NFA states; longer patterns use slower paths */
 #define XSTEPS 2000000L  /* step budget of the extglob matcher */
 /* Recursion bound of the extglob matcher (a *(..) group recurses once per
- * repetition): keeps the C stack bounded; deeper matches fail. */
+ * repetition) outside fibers, where the stack's size is unknown; on a
+ * fiber it goes on while STACK_RESERVE is left. Deeper matches fail. */
 #define XDEPTH 3000
 
 enum { E_LIT, E_ANY, E_BRK, E_STAR };
@@ -52,6 +57,14 @@ typedef struct px {
   unsigned flags;
   long steps; /* extglob budget */
   int depth;  /* extglob recursion depth */
+  /* extglob search state (see xm_search) */
+  struct xmemo *memo; /* visited table, XMEMO entries */
+  uint32_t gen;       /* its current generation */
+  uint32_t gen_top;   /* the last generation handed out */
+  int nomemo;         /* inside a !(..) range match */
+  int collect;        /* record ends instead of matching to the end */
+  int longest;        /* collect: stop at the longest (else shortest) end */
+  long lo, hi;        /* collect: shortest and longest end reached */
 } px;
 
 /* ---- characters ---------------------------------------------------- */
@@ -402,12 +415,85 @@ static int match_plain(const px *x, size_t pi, size_t pe, size_t si,
   return pi == pe;
 }
 
-/* ---- whole match with groups: bounded backtracking ----------------- */
+/* ---- match with groups: backtracking over continuations ------------ */
 
-static int xmatch(px *x, size_t pi, size_t pe, size_t si, size_t se);
+/* The extglob matcher walks the pattern left to right. Entering a group
+ * pushes a continuation (what follows the group's ')'), so an alternative
+ * that reaches its end goes straight on with the rest of the pattern
+ * instead of being tried against every substring. A *( or +( group loops
+ * back to itself after a repetition that consumed something.
+ *
+ * A (pattern position, subject position) pair tried once need not be tried
+ * again: the rest of the pattern from a position is fixed by the position
+ * (the groups around it), so a second visit can only find what the first
+ * found or is still finding. A small visited table (lossy: a collision
+ * forgets an entry, costing time, never a wrong answer) makes nested
+ * repetitions like *(*(a)|a) polynomial instead of exponential. The body of
+ * a !(..) is matched against exact ranges and, being a yes/no question
+ * asked many times, does not use the table. */
 
-/* Does some '|' alternative of the group body [a, b) match s[si, se)? */
-static int any_alt(px *x, size_t a, size_t b, size_t si, size_t se) {
+/* What follows the end of the sequence being matched. */
+typedef struct xcont {
+  const struct xcont *next;
+  size_t g;            /* the group's operator character, to loop back to */
+  size_t r, pe;        /* after its ')', and the end of its sequence */
+  size_t from;         /* where this repetition began (for *( and +() */
+  size_t end;          /* op 0: the end of the range a !(..) body must match */
+  unsigned char *ends; /* op 0, end XEND_ALL: the set of ends reached */
+  unsigned char op;    /* the group's operator; 0 for a !(..) body */
+} xcont;
+
+#define XEND_ALL SIZE_MAX /* a !(..) body's end: record, do not stop */
+#define XNOT_SET 8192     /* subjects up to this long use an end set */
+
+#define XMEMO 1024 /* visited-table entries (12 KB) */
+
+typedef struct xmemo {
+  uint32_t pi, si, gen;
+} xmemo;
+
+static int xm(px *x, size_t pi, size_t pe, size_t si, const xcont *k);
+
+/* Has (pi, si) been tried in this search? Records it if not. */
+static int xm_seen(px *x, size_t pi, size_t si) {
+  if (x->nomemo || pi >= UINT32_MAX || si >= UINT32_MAX)
+    return 0;
+  uint32_t h = ((uint32_t)pi * 0x9E3779B1u) ^ ((uint32_t)si * 0x85EBCA77u);
+  xmemo *e = &x->memo[(h ^ (h >> 15)) % XMEMO];
+  if (e->gen == x->gen && e->pi == pi && e->si == si)
+    return 1;
+  e->pi = (uint32_t)pi;
+  e->si = (uint32_t)si;
+  e->gen = x->gen;
+  return 0;
+}
+
+/* The end of a sequence reached at si: go on with the continuation. */
+static int xm_end(px *x, size_t si, const xcont *k) {
+  if (!k) { /* the end of the whole pattern */
+    if (!x->collect)
+      return si == x->n;
+    if (x->lo < 0 || (long)si < x->lo)
+      x->lo = (long)si;
+    if ((long)si > x->hi)
+      x->hi = (long)si;
+    /* stop once the best possible end is found */
+    return x->longest ? si == x->n : si == x->base;
+  }
+  if (!k->op) {
+    if (k->end != XEND_ALL)
+      return si == k->end;
+    k->ends[si >> 3] |= (unsigned char)(1u << (si & 7));
+    return 0;
+  }
+  if ((k->op == '*' || k->op == '+') && si != k->from &&
+      xm(x, k->g, k->pe, si, k->next))
+    return 1;
+  return xm(x, k->r, k->pe, si, k->next);
+}
+
+/* Each '|' alternative of the group body [a, b) at si, then c. */
+static int xm_alts(px *x, size_t a, size_t b, size_t si, const xcont *c) {
   size_t start = a;
   int depth = 0;
   for (size_t j = a; j <= b; j++) {
@@ -420,124 +506,178 @@ static int any_alt(px *x, size_t a, size_t b, size_t si, size_t se) {
     else if (j < b && x->p[j] == ')')
       depth--;
     else if (j == b || (x->p[j] == '|' && depth == 0)) {
-      if (xmatch(x, start, j, si, se))
+      if (xm(x, start, j, si, c))
         return 1;
+      if (x->steps <= 0)
+        return 0;
       start = j + 1;
     }
   }
   return 0;
 }
 
-static int star_group(px *x, size_t a, size_t b, size_t r, size_t pe, size_t si,
-                      size_t se);
-
-/* *(body) followed by rest [r, pe) at si: zero or more repetitions. */
-static int star_group_in(px *x, size_t a, size_t b, size_t r, size_t pe,
-                         size_t si, size_t se) {
-  if (xmatch(x, r, pe, si, se))
-    return 1;
-  for (size_t k = si; k < se;) {
-    cp_t c;
-    k += dec(x, k, se, &c);
-    if (any_alt(x, a, b, si, k) && star_group(x, a, b, r, pe, k, se))
-      return 1;
+/* !(body) at si: any stretch s[si, j) that no alternative matches. On a
+ * short subject one search finds every end the body reaches from si;
+ * otherwise each stretch is a yes/no question of its own, asked without
+ * the visited table. */
+static int xm_not(px *x, size_t a, size_t b, size_t r, size_t pe, size_t si,
+                  const xcont *k) {
+  if (leading_dot(x, si))
+    return 0;
+  unsigned char ends[XNOT_SET / 8];
+  int set = x->n < XNOT_SET;
+  if (set) {
+    memset(ends, 0, (x->n >> 3) + 1);
+    xcont all = {NULL, 0, 0, 0, 0, XEND_ALL, ends, 0};
+    uint32_t gen = x->gen;
+    x->gen = ++x->gen_top; /* a search of its own */
+    xm_alts(x, a, b, si, &all);
+    x->gen = gen;
+  }
+  for (size_t j = si;;) {
+    int in;
+    if (set) {
+      in = ends[j >> 3] >> (j & 7) & 1;
+    } else {
+      xcont range = {NULL, 0, 0, 0, 0, j, NULL, 0};
+      x->nomemo++;
+      in = xm_alts(x, a, b, si, &range);
+      x->nomemo--;
+    }
     if (x->steps <= 0)
       return 0;
+    if (!in && xm(x, r, pe, j, k))
+      return 1;
+    if (j >= x->n || x->steps <= 0)
+      return 0;
+    cp_t c;
+    j += dec(x, j, x->n, &c);
+  }
+}
+
+/* Is every alternative of the group body [a, b) one character's element
+ * (a literal, '?' or a bracket expression)? */
+static int one_char_alts(const px *x, size_t a, size_t b) {
+  size_t start = a;
+  int depth = 0;
+  for (size_t j = a; j <= b; j++) {
+    if (j < b && x->p[j] == '\\') {
+      j++;
+      continue;
+    }
+    if (j < b && x->p[j] == '(')
+      depth++;
+    else if (j < b && x->p[j] == ')')
+      depth--;
+    else if (j == b || (x->p[j] == '|' && depth == 0)) {
+      pel e;
+      if (start >= j || x->p[start] == '*' || is_group(x, start, j) ||
+          next_el(x, start, j, &e) != j)
+        return 0;
+      start = j + 1;
+    }
+  }
+  return 1;
+}
+
+/* Bytes of the character at si that some one-character alternative of
+ * [a, b) matches, or 0. */
+static size_t one_char_step(const px *x, size_t a, size_t b, size_t si) {
+  for (size_t start = a; start <= b;) {
+    pel e;
+    size_t end = next_el(x, start, b, &e);
+    size_t l = el_match(x, &e, si, x->n);
+    if (l)
+      return l;
+    start = end + 1; /* past the '|' */
   }
   return 0;
 }
 
-static int star_group(px *x, size_t a, size_t b, size_t r, size_t pe, size_t si,
-                      size_t se) {
-  if (++x->depth > XDEPTH)
-    x->steps = 0; /* give up: everything now fails */
-  int ok = x->steps > 0 && star_group_in(x, a, b, r, pe, si, se);
-  x->depth--;
-  return ok;
-}
-
-static int group_match(px *x, unsigned char op, size_t a, size_t b, size_t r,
-                       size_t pe, size_t si, size_t se) {
-  switch (op) {
-  case '*':
-    return star_group(x, a, b, r, pe, si, se);
-  case '?':
-    if (xmatch(x, r, pe, si, se))
-      return 1;
-    /* fall through */
-  case '@':
-    for (size_t k = si;;) {
-      if (any_alt(x, a, b, si, k) && xmatch(x, r, pe, k, se))
+static int xm_group(px *x, size_t pi, size_t pe, size_t si, const xcont *k) {
+  unsigned char op = x->p[pi];
+  size_t b = group_end(x->p, pi + 1, pe), r = b + 1;
+  if (op == '!')
+    return xm_not(x, pi + 2, b, r, pe, si, k);
+  if (one_char_alts(x, pi + 2, b)) {
+    /* *([0-9]), +(a|b), ...: count the repetitions in a loop rather than
+     * recursing once per repetition, so long runs stay shallow */
+    size_t lo = op == '*' || op == '?' ? 0 : 1;
+    size_t hi = op == '@' || op == '?' ? 1 : SIZE_MAX;
+    size_t j = si;
+    for (size_t n = 0;; n++) {
+      if (n >= lo && xm(x, r, pe, j, k))
         return 1;
-      if (k >= se || x->steps <= 0)
+      if (n >= hi || j >= x->n || x->steps <= 0)
         return 0;
-      cp_t c;
-      k += dec(x, k, se, &c);
-    }
-  case '+':
-    for (size_t k = si; k < se;) {
-      cp_t c;
-      k += dec(x, k, se, &c);
-      if (any_alt(x, a, b, si, k) && star_group(x, a, b, r, pe, k, se))
-        return 1;
-      if (x->steps <= 0)
+      size_t l = one_char_step(x, pi + 2, b, j);
+      if (!l)
         return 0;
-    }
-    return 0;
-  default: /* '!' */
-    if (leading_dot(x, si))
-      return 0;
-    for (size_t k = si;;) {
-      if (!any_alt(x, a, b, si, k) && xmatch(x, r, pe, k, se))
-        return 1;
-      if (k >= se || x->steps <= 0)
-        return 0;
-      cp_t c;
-      k += dec(x, k, se, &c);
+      j += l;
     }
   }
+  if ((op == '?' || op == '*') && xm(x, r, pe, si, k))
+    return 1; /* no occurrence */
+  xcont c = {k, pi, r, pe, si, 0, NULL, op};
+  return x->steps > 0 && xm_alts(x, pi + 2, b, si, &c);
 }
 
-static int xmatch_in(px *x, size_t pi, size_t pe, size_t si, size_t se) {
+static int xm_in(px *x, size_t pi, size_t pe, size_t si, const xcont *k) {
   while (pi < pe) {
-    if (is_group(x, pi, pe)) {
-      size_t close = group_end(x->p, pi + 1, pe);
-      return group_match(x, x->p[pi], pi + 2, close, close + 1, pe, si, se);
-    }
+    if (is_group(x, pi, pe))
+      return xm_group(x, pi, pe, si, k);
     if (x->p[pi] == '*') {
       while (pi < pe && x->p[pi] == '*' && !is_group(x, pi, pe))
         pi++;
-      for (size_t k = si;;) {
-        if (xmatch(x, pi, pe, k, se))
+      for (size_t j = si;;) {
+        if (xm(x, pi, pe, j, k))
           return 1;
         cp_t c;
-        if (k >= se || x->steps <= 0)
+        if (j >= x->n || x->steps <= 0)
           return 0;
-        size_t l = dec(x, k, se, &c);
-        if (!wild_ok(x, k, c))
+        size_t l = dec(x, j, x->n, &c);
+        if (!wild_ok(x, j, c))
           return 0;
-        k += l;
+        j += l;
       }
     }
     pel e;
     size_t np = next_el(x, pi, pe, &e);
-    size_t k = el_match(x, &e, si, se);
-    if (!k)
+    size_t l = el_match(x, &e, si, x->n);
+    if (!l)
       return 0;
-    si += k;
+    si += l;
     pi = np;
   }
-  return si == se;
+  return xm_end(x, si, k);
 }
 
-static int xmatch(px *x, size_t pi, size_t pe, size_t si, size_t se) {
+static int xm(px *x, size_t pi, size_t pe, size_t si, const xcont *k) {
   if (--x->steps <= 0)
     return 0;
-  if (++x->depth > XDEPTH)
-    x->steps = 0;
-  int ok = x->steps > 0 && xmatch_in(x, pi, pe, si, se);
+  size_t left = stack_left();
+  if (left == SIZE_MAX ? x->depth >= XDEPTH : left < STACK_RESERVE) {
+    x->steps = 0; /* give up: everything now fails */
+    return 0;
+  }
+  if (xm_seen(x, pi, si))
+    return 0;
+  x->depth++;
+  int ok = xm_in(x, pi, pe, si, k);
   x->depth--;
   return ok;
+}
+
+/* One search from si: a whole match (collect 0), or every end reached
+ * recorded in lo/hi (collect 1). fresh: forget the pairs tried before. */
+static int xm_search(px *x, size_t si, int collect, int longest, int fresh) {
+  if (fresh)
+    x->gen = ++x->gen_top;
+  x->base = si;
+  x->collect = collect;
+  x->longest = longest;
+  x->lo = x->hi = -1;
+  return xm(x, 0, x->pn, si, NULL);
 }
 
 /* ---- entry points -------------------------------------------------- */
@@ -552,15 +692,20 @@ static void px_init(px *x, const char *pat, size_t plen, const char *s,
   x->flags = flags;
   x->steps = XSTEPS;
   x->depth = 0;
+  x->memo = NULL;
 }
 
-/* Whole match of s[si, se) (the subject starting at si). */
-static int match_range(px *x, int groups, size_t si, size_t se) {
+/* Whole match of s[si, se) (the subject starting at si), no groups. */
+static int match_range(px *x, size_t si, size_t se) {
   x->base = si;
-  if (!groups)
-    return match_plain(x, 0, x->pn, si, se);
-  x->steps = XSTEPS;
-  return xmatch(x, 0, x->pn, si, se);
+  return match_plain(x, 0, x->pn, si, se);
+}
+
+static void xm_attach(px *x, xmemo *memo) {
+  memset(memo, 0, XMEMO * sizeof *memo);
+  x->memo = memo;
+  x->gen = x->gen_top = 0;
+  x->nomemo = 0;
 }
 
 /* Is the pattern's text, with its escaping backslashes left out, valid
@@ -624,7 +769,11 @@ int pat_match(const char *pat, size_t plen, const char *s, size_t slen,
               unsigned flags) {
   px x;
   px_init(&x, pat, plen, s, slen, flags);
-  return match_range(&x, has_groups(&x), 0, slen);
+  if (!has_groups(&x))
+    return match_range(&x, 0, slen);
+  xmemo memo[XMEMO];
+  xm_attach(&x, memo);
+  return xm_search(&x, 0, 0, 0, 1);
 }
 
 int pat_has_magic(const char *pat, size_t plen, unsigned flags) {
@@ -810,10 +959,15 @@ long pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
   px_init(&x, pat, plen, s, slen, flags);
   if (use_nfa(&x, &a))
     return nfa_prefix(&x, &a, 0, longest);
-  int groups = has_groups(&x);
+  if (has_groups(&x)) {
+    xmemo memo[XMEMO];
+    xm_attach(&x, memo);
+    xm_search(&x, 0, 1, longest, 1);
+    return longest ? x.hi : x.lo;
+  }
   long best = -1;
   for (size_t j = 0;;) {
-    if (match_range(&x, groups, 0, j)) {
+    if (match_range(&x, 0, j)) {
       best = (long)j;
       if (!longest)
         return best;
@@ -826,6 +980,58 @@ long pat_prefix(const char *pat, size_t plen, const char *s, size_t slen,
   }
 }
 
+/* Can the starts of the subject's characters be found walking backwards
+ * (bytes, or valid UTF-8: every byte that is not a continuation byte)? */
+static int backward_ok(const px *x) {
+  if (x->flags & PAT_BYTES)
+    return 1;
+  for (size_t i = 0; i < x->n;) {
+    cp_t c;
+    size_t k = dec(x, i, x->n, &c);
+    if (c & BADBYTE)
+      return 0;
+    i += k;
+  }
+  return 1;
+}
+
+/* pat_suffix with groups: a whole-match search from each start, earliest
+ * first for the longest suffix, latest first for the shortest, until one
+ * matches. The searches before it all failed, and a failed search leaves
+ * only pairs that fail from any start (without the leading-'.' rule, which
+ * depends on the start), so they share the visited table. */
+static long suffix_groups(px *x, int longest) {
+  xmemo memo[XMEMO];
+  xm_attach(x, memo);
+  int share = !(x->flags & PAT_PERIOD);
+  if (!longest && backward_ok(x)) {
+    for (size_t k = x->n + 1; k-- > 0;) {
+      if (k < x->n && (x->s[k] & 0xC0) == 0x80 && !(x->flags & PAT_BYTES))
+        continue; /* inside a character */
+      if (xm_search(x, k, 0, 0, k == x->n || !share))
+        return (long)(x->n - k);
+      if (x->steps <= 0)
+        return -1;
+    }
+    return -1;
+  }
+  long best = -1;
+  int fresh = 1;
+  for (size_t k = 0;;) {
+    int m = xm_search(x, k, 0, 0, fresh);
+    fresh = m || !share;
+    if (m) {
+      best = (long)(x->n - k);
+      if (longest)
+        return best;
+    }
+    if (k >= x->n || x->steps <= 0)
+      return best;
+    cp_t c;
+    k += dec(x, k, x->n, &c);
+  }
+}
+
 long pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
                 int longest, unsigned flags) {
   px x;
@@ -835,10 +1041,11 @@ long pat_suffix(const char *pat, size_t plen, const char *s, size_t slen,
     long start = nfa_suffix(&x, &a, longest);
     return start < 0 ? -1 : (long)slen - start;
   }
-  int groups = has_groups(&x);
+  if (has_groups(&x))
+    return suffix_groups(&x, longest);
   long best = -1;
   for (size_t k = 0;;) {
-    if (match_range(&x, groups, k, slen)) {
+    if (match_range(&x, k, slen)) {
       best = (long)(slen - k);
       if (longest)
         return best;
@@ -865,15 +1072,26 @@ long pat_find(const char *pat, size_t plen, const char *s, size_t slen,
     return start;
   }
   int groups = has_groups(&x);
+  xmemo memo[XMEMO];
+  if (groups)
+    xm_attach(&x, memo);
   for (size_t i = from;;) {
     long best = -1;
-    for (size_t j = i;;) {
-      if (match_range(&x, groups, i, j))
-        best = (long)(j - i);
-      if (j >= slen)
-        break;
-      cp_t c;
-      j += dec(&x, j, slen, &c);
+    if (groups) {
+      /* the starts before found no match: without the leading-'.' rule
+       * their pairs reach no end from any start, and are shared */
+      xm_search(&x, i, 1, 1, i == from || (flags & PAT_PERIOD));
+      if (x.hi >= 0)
+        best = x.hi - (long)i;
+    } else {
+      for (size_t j = i;;) {
+        if (match_range(&x, i, j))
+          best = (long)(j - i);
+        if (j >= slen)
+          break;
+        cp_t c;
+        j += dec(&x, j, slen, &c);
+      }
     }
     if (best >= 0) {
       *mlen = (size_t)best;
