@@ -11,6 +11,8 @@
 #   VSH_FUZZ_OUT      findings directory (default $VSH_FUZZ_BUILD/findings/TARGET)
 #   VSH_FUZZ_TIMEOUT  seconds one input may take before it counts as a hang
 #                     (default 20; the targets' own deadlines are far shorter)
+#   VSH_FUZZ_MAX_LEN  largest input libFuzzer makes, in bytes (default 4096;
+#                     longer seeds are cut to it)
 #   VSH_FUZZ_ARGS     extra libFuzzer flags
 #   VSH_FUZZ_NO_BUILD if set, run the binary already built (several runs at
 #                     once in one build directory must not all rebuild it)
@@ -37,6 +39,7 @@ fi
 build=${VSH_FUZZ_BUILD:-_build/fuzz}
 out=${VSH_FUZZ_OUT:-$build/findings/$name}
 timeout=${VSH_FUZZ_TIMEOUT:-20}
+max_len=${VSH_FUZZ_MAX_LEN:-4096}
 
 # The target's seeds: fuzz/corpus/NAME, or the folder its second line names
 # ("// corpus: shell"), as fuzz/CMakeLists.txt does for the replay tests.
@@ -84,7 +87,11 @@ fi
 # inputs. The caller's ASAN_OPTIONS come last and win.
 export ASAN_OPTIONS="detect_stack_use_after_return=1:detect_leaks=1:quarantine_size_mb=64:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
-flags=(-max_total_time="$secs" -max_len=65536 -timeout="$timeout"
+# The custom mutator makes libFuzzer leave -len_control off, so inputs grow
+# to max_len within a minute: 4 KiB is room for a thousand levels of
+# nesting, and keeps an input's cost (parsing alone is linear in it) in
+# milliseconds under the sanitizers.
+flags=(-max_total_time="$secs" -max_len="$max_len" -timeout="$timeout"
   -artifact_prefix="$out/" -print_final_stats=1)
 # shellcheck disable=SC2206 # extra flags are words on purpose
 [ -n "${VSH_FUZZ_ARGS:-}" ] && flags+=(${VSH_FUZZ_ARGS})
