@@ -492,28 +492,33 @@ static int xm_end(px *x, size_t si, const xcont *k) {
   return xm(x, k->r, k->pe, si, k->next);
 }
 
+/* The end of the '|' alternative that starts at p[j] in a group body
+ * ending at b: the '|' at the body's top level after it, or b. */
+static size_t alt_end(const px *x, size_t j, size_t b) {
+  int depth = 0;
+  for (; j < b; j++) {
+    if (x->p[j] == '\\')
+      j++;
+    else if (x->p[j] == '(')
+      depth++;
+    else if (x->p[j] == ')')
+      depth--;
+    else if (x->p[j] == '|' && depth == 0)
+      return j;
+  }
+  return b;
+}
+
 /* Each '|' alternative of the group body [a, b) at si, then c. */
 static int xm_alts(px *x, size_t a, size_t b, size_t si, const xcont *c) {
-  size_t start = a;
-  int depth = 0;
-  for (size_t j = a; j <= b; j++) {
-    if (j < b && x->p[j] == '\\') {
-      j++;
-      continue;
-    }
-    if (j < b && x->p[j] == '(')
-      depth++;
-    else if (j < b && x->p[j] == ')')
-      depth--;
-    else if (j == b || (x->p[j] == '|' && depth == 0)) {
-      if (xm(x, start, j, si, c))
-        return 1;
-      if (x->steps <= 0)
-        return 0;
-      start = j + 1;
-    }
+  for (size_t start = a;;) {
+    size_t j = alt_end(x, start, b);
+    if (xm(x, start, j, si, c))
+      return 1;
+    if (j >= b || x->steps <= 0)
+      return 0;
+    start = j + 1;
   }
-  return 0;
 }
 
 /* !(body) at si: any stretch s[si, j) that no alternative matches. On a
@@ -558,26 +563,16 @@ static int xm_not(px *x, size_t a, size_t b, size_t r, size_t pe, size_t si,
 /* Is every alternative of the group body [a, b) one character's element
  * (a literal, '?' or a bracket expression)? */
 static int one_char_alts(const px *x, size_t a, size_t b) {
-  size_t start = a;
-  int depth = 0;
-  for (size_t j = a; j <= b; j++) {
-    if (j < b && x->p[j] == '\\') {
-      j++;
-      continue;
-    }
-    if (j < b && x->p[j] == '(')
-      depth++;
-    else if (j < b && x->p[j] == ')')
-      depth--;
-    else if (j == b || (x->p[j] == '|' && depth == 0)) {
-      pel e;
-      if (start >= j || x->p[start] == '*' || is_group(x, start, j) ||
-          next_el(x, start, j, &e) != j)
-        return 0;
-      start = j + 1;
-    }
+  for (size_t start = a;;) {
+    size_t j = alt_end(x, start, b);
+    pel e;
+    if (start >= j || x->p[start] == '*' || is_group(x, start, j) ||
+        next_el(x, start, j, &e) != j)
+      return 0;
+    if (j >= b)
+      return 1;
+    start = j + 1;
   }
-  return 1;
 }
 
 /* Bytes of the character at si that some one-character alternative of
