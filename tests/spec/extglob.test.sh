@@ -99,3 +99,25 @@ s=baa; [[ $s == ?(a!(a*)+(*(bba|a?a))*) ]] && m=1 || m=0; echo "$m ${s#?(a!(a*)+
 0 abbababb abbababb aabbababb aabbababb Xabbababb XXbbXbb
 0 baa baa baa b Xbaa XbX
 ## END
+
+#### a leading group may match the period of a hidden file
+shopt -s extglob
+mkdir -p /tmp/eg && cd /tmp/eg && touch .h .hx a b.h
+echo ?(.)*
+echo @(.|a)*
+echo !(a)
+echo *(.)h
+echo +(.h)*
+echo @(*)
+echo !(.h)
+echo @(.)@(h)
+## STDOUT:
+.h .hx a b.h
+.h .hx a
+b.h
+.h
+.h .hx
+a b.h
+a b.h
+.h
+## END
