@@ -132,8 +132,8 @@ static int glob_rec(gctx *g, const char *dir, const char *shown, char **comps,
   static const char *const dot_names[] = {".", ".."};
   /* a leading extglob group may hold the explicit period itself:
    * ?(.)* matches .profile; the matcher's PAT_PERIOD rule decides */
-  int lead_group = (mf & PAT_EXTGLOB) && c[0] && strchr("?*+@!", c[0]) &&
-                   c[1] == '(';
+  int lead_group =
+      (mf & PAT_EXTGLOB) && c[0] && strchr("?*+@!", c[0]) && c[1] == '(';
   for (size_t k = 0; k < n + (dots ? 2 : 0) && !rc; k++) {
     const char *nm = k < n ? names[k] : dot_names[k - n];
     if (nm[0] == '.' && !g->dotglob && c[0] != '.' &&
