@@ -2,10 +2,13 @@
  * brace.c - bash brace expansion of one word (see sh_brace_expand in
  * pattern.h).
  *
- * The word is expanded by finding its first valid brace expression (one
- * with a top-level comma, or a sequence {x..y[..n]}), and expanding again
- * prefix + each alternative + suffix; results come out in bash's order
- * (a{b,c}{d,e} -> abd abe acd ace). A '{' that has no matching '}' or whose
+ * The word is expanded as bash does: find its first valid brace
+ * expression (one with a top-level comma, or a sequence {x..y[..n]}),
+ * expand each alternative and the suffix after the expression on their
+ * own (the suffix once, whatever the number of alternatives), and join
+ * prefix + alternative + suffix for every pair; results come out in bash's
+ * order (a{b,c}{d,e} -> abd abe acd ace). The prefix, having no
+ * expression, is not looked at again. A '{' that has no matching '}' or whose
  * contents are neither a list nor a sequence stays literal and the search
  * continues right after it, so {{a,b}} gives {a} {b}. Escaped bytes and
  * ${...} are skipped when looking for braces and commas.
@@ -35,11 +38,12 @@ typedef struct bres {
  * rather than the fiber's stack exhausted. */
 #define BRACE_MAX_DEPTH 1000
 
-/* Every alternative is expanded again from the start of the word, and each
- * '{' without a match is searched to the end of it: a word of thousands of
- * unclosed braces around a few closed ones costs the cube of its length
- * (seconds to hours). Past this many bytes scanned the word is refused like
- * a too deep one; real expansions run out of memory long before. */
+/* Each '{' without a match is searched to the end of the word, once in
+ * every part of the word expanded on its own, and the results are joined
+ * byte by byte: a word of thousands of unclosed braces, or one whose lists
+ * multiply, could take seconds. Past this many bytes scanned and joined
+ * the word is refused like a too deep one; real expansions run out of
+ * memory long before. */
 #define BRACE_MAX_WORK ((uint64_t)1 << 24)
 
 /* Count a search from w[i] to the end; 0 when the word must be refused.
@@ -257,26 +261,57 @@ static int parse_seq(const char *s, size_t n, seq *q) {
 
 static void expand(bres *r, const char *w, size_t len, int depth);
 
-/* Emit prefix + mid + suffix, expanded further. */
-static void emit3(bres *r, const char *p, size_t pl, const char *m, size_t ml,
-                  const char *s, size_t sl, int depth) {
-  char stackbuf[256];
-  size_t n = pl + ml + sl;
-  char *b = n <= sizeof stackbuf ? stackbuf : arena_alloc(r->a, n);
-  if (!b) {
-    r->oom = 1;
-    return;
-  }
-  memcpy(b, p, pl);
-  memcpy(b + pl, m, ml);
-  memcpy(b + pl + ml, s, sl);
-  expand(r, b, n, depth + 1);
+/* Expand w into a list of its own (t), sharing r's limits and buffers;
+ * they are handed back with end_sub. */
+static void sub_expand(bres *r, bres *t, const char *w, size_t len, int depth) {
+  *t = *r;
+  t->v = NULL;
+  t->l = NULL;
+  t->n = t->cap = 0;
+  expand(t, w, len, depth + 1);
+  r->oom = t->oom;
+  r->too_deep = t->too_deep;
+  r->work = t->work;
+  r->tab = t->tab;
+  r->tabcap = t->tabcap;
 }
 
-static void expand_seq(bres *r, const char *w, size_t len, size_t open,
-                       size_t close, const seq *q, int depth) {
-  const char *suf = w + close + 1;
-  size_t sl = len - close - 1;
+/* Add prefix + mid + each expansion of the suffix. The bytes joined count
+ * as work: a word whose expansions multiply is refused before the joining
+ * alone takes seconds. */
+static void join3(bres *r, const char *p, size_t pl, const char *m, size_t ml,
+                  const bres *suf) {
+  char stackbuf[256];
+  for (size_t k = 0; k < suf->n && !r->oom; k++) {
+    size_t n = pl + ml + suf->l[k];
+    r->work += n;
+    if (r->work > BRACE_MAX_WORK) {
+      r->too_deep = r->oom = 1;
+      return;
+    }
+    char *b = n <= sizeof stackbuf ? stackbuf : arena_alloc(r->a, n);
+    if (!b) {
+      r->oom = 1;
+      return;
+    }
+    memcpy(b, p, pl);
+    memcpy(b + pl, m, ml);
+    memcpy(b + pl + ml, suf->v[k], suf->l[k]);
+    add(r, b, n);
+  }
+}
+
+/* prefix + each expansion of mid + each expansion of the suffix. */
+static void join_expanded(bres *r, const char *p, size_t pl, const char *m,
+                          size_t ml, const bres *suf, int depth) {
+  bres mids;
+  sub_expand(r, &mids, m, ml, depth);
+  for (size_t k = 0; k < mids.n && !r->oom; k++)
+    join3(r, p, pl, mids.v[k], mids.l[k], suf);
+}
+
+static void expand_seq(bres *r, const char *w, size_t open, const seq *q,
+                       const bres *suf) {
   /* count in unsigned arithmetic: the span may not fit in int64_t */
   uint64_t span = q->hi >= q->lo ? (uint64_t)q->hi - (uint64_t)q->lo
                                  : (uint64_t)q->lo - (uint64_t)q->hi;
@@ -294,7 +329,7 @@ static void expand_seq(bres *r, const char *w, size_t len, size_t open,
     } else {
       nl = snprintf(num, sizeof num, "%0*" PRId64, q->width, v);
     }
-    emit3(r, w, open, num, (size_t)nl, suf, sl, depth);
+    join3(r, w, open, num, (size_t)nl, suf);
   }
 }
 
@@ -390,52 +425,58 @@ static void expand(bres *r, const char *w, size_t len, int depth) {
       continue;
     const char *in = w + i + 1;
     size_t inl = close - i - 1;
-    if (comma) {
-      /* split at top-level commas */
-      size_t start = 0;
-      int d = 0;
-      for (size_t j = 0; j <= inl && !r->oom; j++) {
-        if (j < inl && in[j] == '\\') {
-          j++;
-          continue;
-        }
-        if (j < inl && in[j] == '$' && j + 1 < inl && in[j + 1] == '{') {
-          size_t e = match_close(in, inl, j + 1, NULL);
-          if (e)
-            j = e;
-          continue;
-        }
-        if (j < inl && in[j] == '{')
-          d++;
-        else if (j < inl && in[j] == '}')
-          d--;
-        else if (j == inl || (in[j] == ',' && d == 0)) {
-          emit3(r, w, i, in + start, j - start, w + close + 1, len - close - 1,
-                depth);
-          start = j + 1;
-        }
-      }
-      return;
-    }
-    if (top_dots(in, inl)) {
+    int list = comma, one = 0;
+    seq q;
+    if (!list && top_dots(in, inl)) {
       /* bash takes a ".." at the top level as it takes a comma: these
        * braces are an expression. With a comma anywhere inside (a nested
        * list) it is a list of one item, which loses its braces:
        * {1..{3,5}} is 1..3 1..5. Else it is a sequence or, when it is not
        * one, literal text as a whole: {a..{b..d}} stays as it is. */
-      if (any_comma(in, inl)) {
-        emit3(r, w, i, in, inl, w + close + 1, len - close - 1, depth);
-        return;
+      one = any_comma(in, inl);
+      if (!one && !parse_seq(in, inl, &q)) {
+        i = close;
+        continue;
       }
-      seq q;
-      if (parse_seq(in, inl, &q)) {
-        expand_seq(r, w, len, i, close, &q, depth);
-        return;
-      }
-      i = close;
-      continue;
+    } else if (!list) {
+      continue; /* neither a list nor a sequence: the '{' is literal */
     }
-    /* neither a list nor a sequence: the '{' is literal, look further */
+    bres suf;
+    sub_expand(r, &suf, w + close + 1, len - close - 1, depth);
+    if (r->oom)
+      return;
+    if (one) {
+      join_expanded(r, w, i, in, inl, &suf, depth);
+      return;
+    }
+    if (!list) {
+      expand_seq(r, w, i, &q, &suf);
+      return;
+    }
+    /* split at top-level commas */
+    size_t start = 0;
+    int d = 0;
+    for (size_t j = 0; j <= inl && !r->oom; j++) {
+      if (j < inl && in[j] == '\\') {
+        j++;
+        continue;
+      }
+      if (j < inl && in[j] == '$' && j + 1 < inl && in[j + 1] == '{') {
+        size_t e = match_close(in, inl, j + 1, NULL);
+        if (e)
+          j = e;
+        continue;
+      }
+      if (j < inl && in[j] == '{')
+        d++;
+      else if (j < inl && in[j] == '}')
+        d--;
+      else if (j == inl || (in[j] == ',' && d == 0)) {
+        join_expanded(r, w, i, in + start, j - start, &suf, depth);
+        start = j + 1;
+      }
+    }
+    return;
   }
   add(r, w, len);
 }

@@ -435,3 +435,16 @@ z y x w v u t s r q p o n m l k j i h g f e d c b a
 -1 0 1 2
 01 02 03
 ## END
+
+#### a long word of unclosed braces around a nested list expands as bash expands it
+o=$(printf "{a,%.0s" {1..400})
+c=$(printf "}%.0s" {1..200})
+eval "echo ${o}b${c}" > /tmp/w
+wc -c < /tmp/w
+cksum < /tmp/w
+eval "echo x{a,b}${o}{c,d}${c}y" | wc -w
+## STDOUT:
+121002
+2474174789 121002
+404
+## END
