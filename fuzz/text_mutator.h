@@ -38,6 +38,13 @@
 
 static const char *const fz_pairs[][2] = FZ_PAIRS;
 
+#ifndef FZ_SOFT_ODDS
+#define FZ_SOFT_ODDS 8 /* 1 in this many mutations may grow freely */
+#endif
+#ifndef FZ_SOFT_DIV
+#define FZ_SOFT_DIV 2 /* the others by at most 1/this, plus 64 bytes */
+#endif
+
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
                                unsigned int seed);
@@ -105,6 +112,15 @@ static size_t fz_dup(uint8_t *d, size_t size, size_t max, size_t a, size_t b,
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
                                unsigned int seed) {
   uint32_t s = seed;
+  /* libFuzzer turns its own -len_control off for a custom mutator, and
+   * without it every input soon grows to -max_len: most mutations may only
+   * grow an input a little (the occasional one may reach max_size), so
+   * small inputs, which run fastest, stay most of the corpus. */
+  if (fz_below(&s, FZ_SOFT_ODDS)) {
+    size_t soft = size + size / FZ_SOFT_DIV + 64;
+    if (soft < max_size)
+      max_size = soft;
+  }
   unsigned op = (unsigned)fz_below(&s, 8);
   if (size == 0 || size >= max_size || op < 5)
     return LLVMFuzzerMutate(data, size, max_size);
