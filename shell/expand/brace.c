@@ -28,7 +28,8 @@ typedef struct bres {
   size_t *l;
   size_t n, cap;
   int oom;
-  int too_deep;  /* nesting past BRACE_MAX_DEPTH, or work past BRACE_MAX_WORK */
+  int too_deep;  /* nesting past BRACE_MAX_DEPTH */
+  int too_big;   /* work past BRACE_MAX_WORK */
   uint64_t work; /* bytes the searches for a closing brace may scan */
   uint32_t *tab; /* pair_table's buffer, shared by every level */
   size_t tabcap; /* its capacity in entries */
@@ -53,7 +54,7 @@ typedef struct bres {
 static int scan_ok(bres *r, size_t len, size_t i) {
   r->work += len - i;
   if (r->work > BRACE_MAX_WORK) {
-    r->too_deep = r->oom = 1;
+    r->too_big = r->oom = 1;
     return 0;
   }
   return 1;
@@ -271,6 +272,7 @@ static void sub_expand(bres *r, bres *t, const char *w, size_t len, int depth) {
   expand(t, w, len, depth + 1);
   r->oom = t->oom;
   r->too_deep = t->too_deep;
+  r->too_big = t->too_big;
   r->work = t->work;
   r->tab = t->tab;
   r->tabcap = t->tabcap;
@@ -286,7 +288,7 @@ static void join3(bres *r, const char *p, size_t pl, const char *m, size_t ml,
     size_t n = pl + ml + suf->l[k];
     r->work += n;
     if (r->work > BRACE_MAX_WORK) {
-      r->too_deep = r->oom = 1;
+      r->too_big = r->oom = 1;
       return;
     }
     char *b = n <= sizeof stackbuf ? stackbuf : arena_alloc(r->a, n);
@@ -548,7 +550,7 @@ size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
   if (r.oom) {
     *out = NULL;
     *lens = NULL;
-    errno = r.too_deep ? ELOOP : ENOMEM;
+    errno = r.too_deep ? ELOOP : r.too_big ? E2BIG : ENOMEM;
     return 0;
   }
   *out = r.v;

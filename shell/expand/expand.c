@@ -793,9 +793,10 @@ static int brace_words(sh_exec *ex, sh_word *w, sh_strv *out) {
   int why = errno;
   buf_free(&enc);
   if (!nr) {
-    if (why != ELOOP)
+    if (why != ELOOP && why != E2BIG)
       return sh_oom(ex);
-    sh_err(ex, "brace expansion: braces nested too deeply");
+    sh_err(ex, why == ELOOP ? "brace expansion: braces nested too deeply"
+                            : "brace expansion: too much to expand");
     sh_discard(ex);
     return -1;
   }

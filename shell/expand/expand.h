@@ -51,8 +51,9 @@ char *sh_prompt_expand(sh_exec *ex, const char *s, size_t n, size_t *outlen);
  * the index-th non-literal part) and decode them afterwards. Returns the
  * number of results in *out (arena memory, each NUL-terminated with its
  * length in *lens). A word with no valid brace expression yields itself.
- * 0 on failure, with errno ENOMEM, or ELOOP for braces nested deeper than
- * the expander allows. */
+ * 0 on failure, with errno ENOMEM, ELOOP for braces nested deeper than
+ * the expander allows, or E2BIG for a word whose expansion would take more
+ * work than it allows (its lists multiply into millions of words). */
 size_t sh_brace_expand(arena *a, const char *w, size_t len, char ***out,
                        size_t **lens);
 
