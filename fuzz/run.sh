@@ -83,9 +83,10 @@ fi
 
 # ASan keeps freed memory in a quarantine (256 MB by default) to catch
 # uses after free; the targets free megabytes per input, so the quarantine
-# alone would hold the process near 300 MB. 64 MB still spans thousands of
-# inputs. The caller's ASAN_OPTIONS come last and win.
-export ASAN_OPTIONS="detect_stack_use_after_return=1:detect_leaks=1:quarantine_size_mb=64:${ASAN_OPTIONS:-}"
+# alone would hold the process near 300 MB. 16 MB still spans many inputs
+# (a use after free within one input is caught). The caller's ASAN_OPTIONS
+# come last and win.
+export ASAN_OPTIONS="detect_stack_use_after_return=1:detect_leaks=1:quarantine_size_mb=16:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 # The custom mutator makes libFuzzer leave -len_control off, so inputs grow
 # to max_len within a minute: 4 KiB is room for a thousand levels of
