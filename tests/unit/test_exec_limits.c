@@ -186,6 +186,10 @@ static void test_builtin_loops_timeout(void **state) {
   lim.timeout_ms = 200;
   lim.max_commands = UINT64_MAX;
   lim.max_loop_iterations = UINT64_MAX;
+  /* the commands that keep what they read (sort, tac) must meet the
+   * deadline or the cancel, not the default 1 GiB cap: an idle machine
+   * fills that in about 200 ms too */
+  lim.max_memory = (uint64_t)8 << 30;
   vsh_sandbox *sb = open_with(&lim);
   for (int i = 0; endless[i]; i++) {
     vsh_result r;
@@ -332,6 +336,10 @@ static void test_builtin_loops_cancel(void **state) {
   vsh_limits lim = {0};
   lim.max_commands = UINT64_MAX;
   lim.max_loop_iterations = UINT64_MAX;
+  /* the commands that keep what they read (sort, tac) must meet the
+   * deadline or the cancel, not the default 1 GiB cap: an idle machine
+   * fills that in about 200 ms too */
+  lim.max_memory = (uint64_t)8 << 30;
   vsh_sandbox *sb = open_with(&lim);
   for (int i = 0; endless[i]; i++) {
     vsh_cancel *c = vsh_cancel_new();
