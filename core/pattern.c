@@ -429,8 +429,9 @@ static int match_plain(const px *x, size_t pi, size_t pe, size_t si,
  * found or is still finding. A small visited table (lossy: a collision
  * forgets an entry, costing time, never a wrong answer) makes nested
  * repetitions like *(*(a)|a) polynomial instead of exponential. The body of
- * a !(..) is matched against exact ranges and, being a yes/no question
- * asked many times, does not use the table. */
+ * a !(..) is searched on its own (its own table generation) for every end
+ * it can reach; on a long subject, where that set would not fit on the
+ * stack, each range is a yes/no question asked without the table. */
 
 /* What follows the end of the sequence being matched. */
 typedef struct xcont {

@@ -60,7 +60,8 @@ static int scan_ok(bres *r, size_t len, size_t i) {
   return 1;
 }
 
-static void add(bres *r, const char *s, size_t len) {
+/* Append the result c (arena memory of len bytes plus a NUL, kept). */
+static void push(bres *r, char *c, size_t len) {
   if (r->oom)
     return;
   if (r->n == r->cap) {
@@ -79,13 +80,16 @@ static void add(bres *r, const char *s, size_t len) {
     r->l = l;
     r->cap = cap;
   }
-  char *c = arena_strndup(r->a, s, len);
-  if (!c) {
-    r->oom = 1;
-    return;
-  }
   r->v[r->n] = c;
   r->l[r->n++] = len;
+}
+
+static void add(bres *r, const char *s, size_t len) {
+  char *c = r->oom ? NULL : arena_strndup(r->a, s, len);
+  if (!c)
+    r->oom = 1;
+  else
+    push(r, c, len);
 }
 
 /* Index of the '}' matching the '{' at w[i], or 0 when there is none.
@@ -262,8 +266,8 @@ static int parse_seq(const char *s, size_t n, seq *q) {
 
 static void expand(bres *r, const char *w, size_t len, int depth);
 
-/* Expand w into a list of its own (t), sharing r's limits and buffers;
- * they are handed back with end_sub. */
+/* Expand w into a list of its own (t), sharing r's limits and buffers:
+ * t starts with r's and hands them back when done. */
 static void sub_expand(bres *r, bres *t, const char *w, size_t len, int depth) {
   *t = *r;
   t->v = NULL;
@@ -283,7 +287,6 @@ static void sub_expand(bres *r, bres *t, const char *w, size_t len, int depth) {
  * alone takes seconds. */
 static void join3(bres *r, const char *p, size_t pl, const char *m, size_t ml,
                   const bres *suf) {
-  char stackbuf[256];
   for (size_t k = 0; k < suf->n && !r->oom; k++) {
     size_t n = pl + ml + suf->l[k];
     r->work += n;
@@ -291,7 +294,7 @@ static void join3(bres *r, const char *p, size_t pl, const char *m, size_t ml,
       r->too_big = r->oom = 1;
       return;
     }
-    char *b = n <= sizeof stackbuf ? stackbuf : arena_alloc(r->a, n);
+    char *b = arena_alloc(r->a, n + 1);
     if (!b) {
       r->oom = 1;
       return;
@@ -299,7 +302,8 @@ static void join3(bres *r, const char *p, size_t pl, const char *m, size_t ml,
     memcpy(b, p, pl);
     memcpy(b + pl, m, ml);
     memcpy(b + pl + ml, suf->v[k], suf->l[k]);
-    add(r, b, n);
+    b[n] = 0;
+    push(r, b, n);
   }
 }
 
